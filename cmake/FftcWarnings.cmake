@@ -1,0 +1,43 @@
+# Warning flags shared by every fftc target; FFTC_WERROR turns them into errors (CI does).
+add_library(fftc_warnings INTERFACE)
+target_compile_options(fftc_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
+  -Wno-missing-field-initializers $<$<BOOL:${FFTC_WERROR}>:-Werror>)
+
+if(FFTC_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+# fftc_add_library(NAME SOURCES globs DEPS libs): a static library from the sources matching the globs.
+function(fftc_add_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  file(GLOB srcs CONFIGURE_DEPENDS ${ARG_SOURCES})
+  if(NOT srcs)
+    # Headers only so far: dependents still link against the name.
+    add_library(${name} INTERFACE)
+    target_include_directories(${name} INTERFACE ${PROJECT_SOURCE_DIR})
+    target_link_libraries(${name} INTERFACE ${ARG_DEPS})
+    return()
+  endif()
+  add_library(${name} STATIC ${srcs})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(${name} PUBLIC ${ARG_DEPS} PRIVATE fftc_warnings)
+endfunction()
+
+# fftc_add_test(NAME SOURCES globs DEPS libs [LABELS l]): one GoogleTest executable,
+# each test registered with ctest.
+function(fftc_add_test name)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
+  file(GLOB srcs CONFIGURE_DEPENDS ${ARG_SOURCES})
+  if(NOT srcs)
+    return()
+  endif()
+  add_executable(${name} ${srcs})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest_main fftc_warnings)
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 300)
+  endif()
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60
+    PROPERTIES TIMEOUT ${ARG_TIMEOUT} LABELS "${ARG_LABELS}"
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endfunction()
