@@ -3,6 +3,11 @@ add_library(fftc_warnings INTERFACE)
 target_compile_options(fftc_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
   -Wno-missing-field-initializers $<$<BOOL:${FFTC_WERROR}>:-Werror>)
 
+if(FFTC_FUZZ)
+  # Coverage and ASan for everything; only the fuzz executables link libFuzzer's main.
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined)
+endif()
 if(FFTC_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)

@@ -1,0 +1,145 @@
+// Loading libcuda.so.1: dlopen, cuInit, then every function through cuGetProcAddress.
+#include "backends/cuda/driver_api.h"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <optional>
+
+#include "backends/common/device_error.h"
+#include "backends/cuda/dynamic_library.h"
+
+namespace fftc::backends::cuda {
+namespace {
+
+#define FFTC_CUDA_STRINGIFY(x) #x
+// The symbol that cuda.h maps a name to, e.g. "cuMemAlloc_v2" for cuMemAlloc.
+#define FFTC_CUDA_SYMBOL(x) FFTC_CUDA_STRINGIFY(x)
+
+template <typename Fn>
+Fn symbolAs(const DynamicLibrary& library, const char* name) {
+  return reinterpret_cast<Fn>(library.symbol(name));
+}
+
+// Resolves `name` (unversioned) through cuGetProcAddress at the ABI of the headers we were
+// compiled with; falls back to dlsym of the versioned `symbol` for drivers that refuse.
+void* resolve(const DynamicLibrary& library, decltype(&::cuGetProcAddress) getProcAddress,
+              const char* name, const char* symbol) {
+  if (getProcAddress != nullptr) {
+    void* function = nullptr;
+    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    // LEGACY_STREAM: fftc is not built for the per-thread default stream, and the dlsym
+    // fallback names the legacy symbols too.
+    if (getProcAddress(name, &function, CUDA_VERSION, CU_GET_PROC_ADDRESS_LEGACY_STREAM,
+                       &status) == CUDA_SUCCESS &&
+        status == CU_GET_PROC_ADDRESS_SUCCESS && function != nullptr) {
+      return function;
+    }
+  }
+  return library.symbol(symbol);
+}
+
+std::string versionText(int version) {
+  return fmt::format("{}.{}", version / 1000, version % 1000 / 10);
+}
+
+}  // namespace
+
+DriverApi DriverApi::load(const std::vector<std::string>& candidates) {
+  const DynamicLibrary library = DynamicLibrary::open(candidates);
+  const std::string wanted = candidates.empty() ? std::string("libcuda.so.1") : candidates.front();
+  if (!library.loaded()) {
+    throw DeviceError(fmt::format("CUDA driver not found ({}): no NVIDIA GPU driver on this machine",
+                                  wanted),
+                      library.error());
+  }
+  DriverApi api;
+  api.libraryPath_ = library.path();
+  api.cuGetErrorName = symbolAs<decltype(&::cuGetErrorName)>(library, "cuGetErrorName");
+  api.cuGetErrorString = symbolAs<decltype(&::cuGetErrorString)>(library, "cuGetErrorString");
+  auto init = symbolAs<decltype(&::cuInit)>(library, "cuInit");
+  auto getVersion = symbolAs<decltype(&::cuDriverGetVersion)>(library, "cuDriverGetVersion");
+  if (init == nullptr || getVersion == nullptr || api.cuGetErrorName == nullptr ||
+      api.cuGetErrorString == nullptr) {
+    throw DeviceError(fmt::format("CUDA driver {} is not usable: cuInit or cuGetErrorName missing",
+                                  library.path()));
+  }
+  if (const CUresult result = init(0); result != CUDA_SUCCESS) {
+    throw DeviceError(fmt::format("CUDA driver cannot start: cuInit: {}", api.describe(result)));
+  }
+  api.check(getVersion(&api.driverVersion_), "cuDriverGetVersion");
+  if (api.driverVersion_ / 1000 < CUDA_VERSION / 1000) {
+    // Driver ABIs are stable within a major version only.
+    throw DeviceError(fmt::format("CUDA driver {} supports CUDA {}; fftc needs CUDA {} or newer",
+                                  library.path(), versionText(api.driverVersion_),
+                                  versionText(CUDA_VERSION / 1000 * 1000)));
+  }
+
+  // cuGetProcAddress is itself versioned (cuda.h maps it to cuGetProcAddress_v2).
+  const auto getProcAddress =
+      symbolAs<decltype(&::cuGetProcAddress)>(library, FFTC_CUDA_SYMBOL(cuGetProcAddress));
+#define FFTC_CUDA_RESOLVE(name)                                                              \
+  api.name = reinterpret_cast<decltype(&::name)>(                                            \
+      resolve(library, getProcAddress, #name, FFTC_CUDA_SYMBOL(name)));                      \
+  if (api.name == nullptr) {                                                                 \
+    throw DeviceError(fmt::format("CUDA driver {} (CUDA {}) lacks {}", library.path(),       \
+                                  versionText(api.driverVersion_), FFTC_CUDA_SYMBOL(name))); \
+  }
+  FFTC_CUDA_DRIVER_FUNCTIONS(FFTC_CUDA_RESOLVE)
+#undef FFTC_CUDA_RESOLVE
+  return api;
+}
+
+namespace {
+
+// The outcome of loading the process-wide driver, computed once.
+struct LoadedDriver {
+  std::unique_ptr<DriverApi> api;
+  std::string error;
+  std::string log;
+};
+
+const LoadedDriver& loadedDriver() {
+  // Never destroyed: the driver may still be called from other static destructors.
+  static const LoadedDriver* const loaded = [] {
+    auto* result = new LoadedDriver;
+    try {
+      result->api = std::make_unique<DriverApi>(DriverApi::load({"libcuda.so.1"}));
+    } catch (const DeviceError& error) {
+      result->error = error.what();
+      result->log = error.log();
+    }
+    return result;
+  }();
+  return *loaded;
+}
+
+}  // namespace
+
+const DriverApi& DriverApi::get() {
+  const LoadedDriver& loaded = loadedDriver();
+  if (!loaded.api) throw DeviceError(loaded.error, loaded.log);
+  return *loaded.api;
+}
+
+bool DriverApi::available(std::string* reason) {
+  const LoadedDriver& loaded = loadedDriver();
+  if (!loaded.api && reason != nullptr) *reason = loaded.error;
+  return loaded.api != nullptr;
+}
+
+std::string DriverApi::describe(CUresult result) const {
+  const char* name = nullptr;
+  const char* text = nullptr;
+  if (cuGetErrorName == nullptr || cuGetErrorName(result, &name) != CUDA_SUCCESS) name = nullptr;
+  if (cuGetErrorString == nullptr || cuGetErrorString(result, &text) != CUDA_SUCCESS) text = nullptr;
+  std::string out = name != nullptr ? name : fmt::format("CUresult {}", static_cast<int>(result));
+  if (text != nullptr) out += fmt::format(" ({})", text);
+  return out;
+}
+
+void DriverApi::check(CUresult result, std::string_view call) const {
+  if (result != CUDA_SUCCESS) throw DeviceError(fmt::format("{}: {}", call, describe(result)));
+}
+
+}  // namespace fftc::backends::cuda
