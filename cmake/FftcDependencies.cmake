@@ -3,7 +3,7 @@
 if(FFTC_STATIC_DEPS)
   set(Boost_USE_STATIC_LIBS ON)
 endif()
-find_package(Boost 1.81 EXACT REQUIRED COMPONENTS json program_options)
+find_package(Boost 1.81.0 EXACT CONFIG REQUIRED COMPONENTS json program_options)
 # fmt is used header-only so that no libfmt.so has to travel to the device machine.
 find_package(fmt REQUIRED)
 find_package(OpenCL REQUIRED)
@@ -32,7 +32,8 @@ endif()
 
 set(FFTC_CLANG_FOUND OFF)
 if(FFTC_WITH_CLANG)
-  find_package(Clang 14 CONFIG PATHS /usr/lib/llvm-14/lib/cmake/clang NO_DEFAULT_PATH)
+  # Debian ships no version file for ClangConfig; the path pins LLVM 14.
+  find_package(Clang CONFIG PATHS /usr/lib/llvm-14/lib/cmake/clang NO_DEFAULT_PATH)
   if(Clang_FOUND)
     set(FFTC_CLANG_FOUND ON)
   else()

@@ -50,7 +50,9 @@ std::size_t Configuration::indexOf(std::string_view name) const {
   throw TunerError(fmt::format("unknown tuning parameter '{}'", name));
 }
 
-bool Configuration::isSet(std::string_view name) const { return isSet(indexOf(name)); }
+bool Configuration::isSet(std::string_view name) const {
+  return isSet(indexOf(name));
+}
 
 bool Configuration::isComplete() const {
   for (const auto& v : values_)

@@ -18,7 +18,7 @@ namespace fftc::tuner {
 // Every error of the tuner (a bad space definition, a bad log or wisdom file) is a TunerError;
 // file errors name the file and line in the message.
 class TunerError : public std::runtime_error {
-public:
+ public:
   using std::runtime_error::runtime_error;
 };
 
@@ -38,7 +38,7 @@ using ParameterNames = std::shared_ptr<const std::vector<std::string>>;
 // generators see a partial configuration: only the parameters before the one being decided
 // (of the same independent group) are set, and reading any other parameter throws.
 class Configuration {
-public:
+ public:
   Configuration() = default;
   Configuration(ParameterNames names, std::vector<std::optional<Value>> values);
 
@@ -49,7 +49,7 @@ public:
   bool isSet(std::string_view name) const;
   bool isComplete() const;
 
-  const Value& value(std::size_t i) const;         // throws if unset
+  const Value& value(std::size_t i) const;               // throws if unset
   const Value& operator[](std::string_view name) const;  // throws if unknown or unset
   std::int64_t getInt(std::string_view name) const;      // throws if not an integer
   const std::string& getString(std::string_view name) const;
@@ -68,7 +68,7 @@ public:
   void set(std::size_t i, Value v) { values_[i] = std::move(v); }
   void unset(std::size_t i) { values_[i].reset(); }
 
-private:
+ private:
   std::size_t indexOf(std::string_view name) const;  // throws if unknown
 
   ParameterNames names_;

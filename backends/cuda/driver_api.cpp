@@ -1,10 +1,12 @@
 // Loading libcuda.so.1: dlopen, cuInit, then every function through cuGetProcAddress.
 #include "backends/cuda/driver_api.h"
 
+#include <cudaTypedefs.h>
 #include <fmt/format.h>
 
 #include <memory>
 #include <optional>
+#include <type_traits>
 
 #include "backends/common/device_error.h"
 #include "backends/cuda/dynamic_library.h"
@@ -21,17 +23,17 @@ Fn symbolAs(const DynamicLibrary& library, const char* name) {
   return reinterpret_cast<Fn>(library.symbol(name));
 }
 
-// Resolves `name` (unversioned) through cuGetProcAddress at the ABI of the headers we were
-// compiled with; falls back to dlsym of the versioned `symbol` for drivers that refuse.
+// Resolves `name` (unversioned) through cuGetProcAddress at ABI `version`; falls back to
+// dlsym of `symbol` (the name cuda.h maps it to) for drivers that refuse.
 void* resolve(const DynamicLibrary& library, decltype(&::cuGetProcAddress) getProcAddress,
-              const char* name, const char* symbol) {
+              const char* name, int version, const char* symbol) {
   if (getProcAddress != nullptr) {
     void* function = nullptr;
     CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     // LEGACY_STREAM: fftc is not built for the per-thread default stream, and the dlsym
     // fallback names the legacy symbols too.
-    if (getProcAddress(name, &function, CUDA_VERSION, CU_GET_PROC_ADDRESS_LEGACY_STREAM,
-                       &status) == CUDA_SUCCESS &&
+    if (getProcAddress(name, &function, version, CU_GET_PROC_ADDRESS_LEGACY_STREAM, &status) ==
+            CUDA_SUCCESS &&
         status == CU_GET_PROC_ADDRESS_SUCCESS && function != nullptr) {
       return function;
     }
@@ -49,9 +51,9 @@ DriverApi DriverApi::load(const std::vector<std::string>& candidates) {
   const DynamicLibrary library = DynamicLibrary::open(candidates);
   const std::string wanted = candidates.empty() ? std::string("libcuda.so.1") : candidates.front();
   if (!library.loaded()) {
-    throw DeviceError(fmt::format("CUDA driver not found ({}): no NVIDIA GPU driver on this machine",
-                                  wanted),
-                      library.error());
+    throw DeviceError(
+        fmt::format("CUDA driver not found ({}): no NVIDIA GPU driver on this machine", wanted),
+        library.error());
   }
   DriverApi api;
   api.libraryPath_ = library.path();
@@ -76,11 +78,14 @@ DriverApi DriverApi::load(const std::vector<std::string>& candidates) {
   }
 
   // cuGetProcAddress is itself versioned (cuda.h maps it to cuGetProcAddress_v2).
+  static_assert(std::is_same_v<decltype(&::cuGetProcAddress), PFN_cuGetProcAddress_v12000>);
   const auto getProcAddress =
       symbolAs<decltype(&::cuGetProcAddress)>(library, FFTC_CUDA_SYMBOL(cuGetProcAddress));
-#define FFTC_CUDA_RESOLVE(name)                                                              \
+#define FFTC_CUDA_RESOLVE(name, version)                                                     \
+  static_assert(std::is_same_v<decltype(&::name), PFN_##name##_v##version>,                  \
+                "the ABI version of " #name " does not match cuda.h's prototype");           \
   api.name = reinterpret_cast<decltype(&::name)>(                                            \
-      resolve(library, getProcAddress, #name, FFTC_CUDA_SYMBOL(name)));                      \
+      resolve(library, getProcAddress, #name, version, FFTC_CUDA_SYMBOL(name)));             \
   if (api.name == nullptr) {                                                                 \
     throw DeviceError(fmt::format("CUDA driver {} (CUDA {}) lacks {}", library.path(),       \
                                   versionText(api.driverVersion_), FFTC_CUDA_SYMBOL(name))); \
@@ -132,7 +137,8 @@ std::string DriverApi::describe(CUresult result) const {
   const char* name = nullptr;
   const char* text = nullptr;
   if (cuGetErrorName == nullptr || cuGetErrorName(result, &name) != CUDA_SUCCESS) name = nullptr;
-  if (cuGetErrorString == nullptr || cuGetErrorString(result, &text) != CUDA_SUCCESS) text = nullptr;
+  if (cuGetErrorString == nullptr || cuGetErrorString(result, &text) != CUDA_SUCCESS)
+    text = nullptr;
   std::string out = name != nullptr ? name : fmt::format("CUresult {}", static_cast<int>(result));
   if (text != nullptr) out += fmt::format(" ({})", text);
   return out;

@@ -10,37 +10,39 @@
 
 namespace fftc::backends::cuda {
 
-// The driver functions fftc calls. Each name is spelled as an application spells it; cuda.h
-// maps some to versioned symbols (cuMemAlloc -> cuMemAlloc_v2), and `decltype(&name)` gives
-// the prototype of exactly the ABI the header selects. cuGetProcAddress is asked for the
-// unversioned name at CUDA_VERSION, which returns that same ABI.
-#define FFTC_CUDA_DRIVER_FUNCTIONS(X)                                                        \
-  X(cuDeviceGetCount)                                                                        \
-  X(cuDeviceGet)                                                                             \
-  X(cuDeviceGetName)                                                                         \
-  X(cuDeviceGetAttribute)                                                                    \
-  X(cuDeviceTotalMem)                                                                        \
-  X(cuDevicePrimaryCtxRetain)                                                                \
-  X(cuDevicePrimaryCtxRelease)                                                               \
-  X(cuCtxSetCurrent)                                                                         \
-  X(cuCtxSynchronize)                                                                        \
-  X(cuModuleLoadData)                                                                        \
-  X(cuModuleUnload)                                                                          \
-  X(cuModuleGetFunction)                                                                     \
-  X(cuFuncGetAttribute)                                                                      \
-  X(cuFuncSetAttribute)                                                                      \
-  X(cuMemAlloc)                                                                              \
-  X(cuMemFree)                                                                               \
-  X(cuMemcpyHtoD)                                                                            \
-  X(cuMemcpyDtoH)                                                                            \
-  X(cuMemcpyDtoD)                                                                            \
-  X(cuMemsetD8)                                                                              \
-  X(cuLaunchKernel)                                                                          \
-  X(cuEventCreate)                                                                           \
-  X(cuEventDestroy)                                                                          \
-  X(cuEventRecord)                                                                           \
-  X(cuEventSynchronize)                                                                      \
-  X(cuEventElapsedTime)
+// The driver functions fftc calls, each with the CUDA version of its ABI (the N of a
+// PFN_name_vN typedef in cudaTypedefs.h). cuda.h maps some names to versioned symbols
+// (cuMemAlloc -> cuMemAlloc_v2, ABI 3020) and leaves others at their first ABI while a newer
+// one exists (cuCtxSynchronize: 2000 takes no argument, 13000 takes a context), so
+// cuGetProcAddress is asked for exactly the ABI whose prototype `decltype(&name)` has;
+// driver_api.cpp checks the pairing at compile time against cudaTypedefs.h.
+#define FFTC_CUDA_DRIVER_FUNCTIONS(X) \
+  X(cuDeviceGetCount, 2000)           \
+  X(cuDeviceGet, 2000)                \
+  X(cuDeviceGetName, 2000)            \
+  X(cuDeviceGetAttribute, 2000)       \
+  X(cuDeviceTotalMem, 3020)           \
+  X(cuDevicePrimaryCtxRetain, 7000)   \
+  X(cuDevicePrimaryCtxRelease, 11000) \
+  X(cuCtxSetCurrent, 4000)            \
+  X(cuCtxSynchronize, 2000)           \
+  X(cuModuleLoadData, 2000)           \
+  X(cuModuleUnload, 2000)             \
+  X(cuModuleGetFunction, 2000)        \
+  X(cuFuncGetAttribute, 2020)         \
+  X(cuFuncSetAttribute, 9000)         \
+  X(cuMemAlloc, 3020)                 \
+  X(cuMemFree, 3020)                  \
+  X(cuMemcpyHtoD, 3020)               \
+  X(cuMemcpyDtoH, 3020)               \
+  X(cuMemcpyDtoD, 3020)               \
+  X(cuMemsetD8, 3020)                 \
+  X(cuLaunchKernel, 4000)             \
+  X(cuEventCreate, 2000)              \
+  X(cuEventDestroy, 4000)             \
+  X(cuEventRecord, 2000)              \
+  X(cuEventSynchronize, 2000)         \
+  X(cuEventElapsedTime, 12080)
 
 // The loaded driver, initialized (cuInit has succeeded). Immutable after loading, so it may
 // be shared by threads.
@@ -69,7 +71,7 @@ class DriverApi {
 
   decltype(&::cuGetErrorName) cuGetErrorName = nullptr;
   decltype(&::cuGetErrorString) cuGetErrorString = nullptr;
-#define FFTC_CUDA_DECLARE_MEMBER(name) decltype(&::name) name = nullptr;
+#define FFTC_CUDA_DECLARE_MEMBER(name, version) decltype(&::name) name = nullptr;
   FFTC_CUDA_DRIVER_FUNCTIONS(FFTC_CUDA_DECLARE_MEMBER)
 #undef FFTC_CUDA_DECLARE_MEMBER
 

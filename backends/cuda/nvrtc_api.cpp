@@ -22,9 +22,9 @@ NvrtcApi NvrtcApi::load(const std::vector<std::string>& candidates) {
   }
   NvrtcApi api;
   api.libraryPath_ = library.path();
-#define FFTC_NVRTC_RESOLVE(name)                                                           \
-  api.name = reinterpret_cast<decltype(&::name)>(library.symbol(#name));                   \
-  if (api.name == nullptr) {                                                               \
+#define FFTC_NVRTC_RESOLVE(name)                                                                 \
+  api.name = reinterpret_cast<decltype(&::name)>(library.symbol(#name));                         \
+  if (api.name == nullptr) {                                                                     \
     throw DeviceError(fmt::format("NVRTC {} is not usable: {} missing", library.path(), #name)); \
   }
   FFTC_NVRTC_FUNCTIONS(FFTC_NVRTC_RESOLVE)
@@ -80,10 +80,13 @@ void NvrtcApi::check(nvrtcResult result, std::string_view call) const {
   if (result == NVRTC_SUCCESS) return;
   const char* name = nvrtcGetErrorString != nullptr ? nvrtcGetErrorString(result) : nullptr;
   throw DeviceError(fmt::format("{}: {}", call,
-                                name != nullptr ? std::string(name)
-                                                : fmt::format("nvrtcResult {}", static_cast<int>(result))));
+                                name != nullptr
+                                    ? std::string(name)
+                                    : fmt::format("nvrtcResult {}", static_cast<int>(result))));
 }
 
-std::string NvrtcApi::versionText() const { return fmt::format("{}.{}", major_, minor_); }
+std::string NvrtcApi::versionText() const {
+  return fmt::format("{}.{}", major_, minor_);
+}
 
 }  // namespace fftc::backends::cuda

@@ -69,9 +69,9 @@ std::string formatBytes(std::uint64_t bytes) {
 
 std::string DeviceInfo::typeName() const {
   std::string out;
-  auto add = [&](cl_device_type bit, const char* name) {
+  auto add = [&](cl_device_type bit, const char* word) {
     if ((type & bit) != 0) {
-      out += out.empty() ? name : fmt::format("|{}", name);
+      out += out.empty() ? word : fmt::format("|{}", word);
     }
   };
   add(CL_DEVICE_TYPE_CPU, "cpu");
@@ -129,8 +129,7 @@ std::vector<DeviceInfo> listDevices() {
   std::vector<DeviceInfo> devices;
   for (std::size_t p = 0; p < platforms.size(); ++p) {
     cl_uint deviceCount = 0;
-    const cl_int found =
-        clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, nullptr, &deviceCount);
+    const cl_int found = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, nullptr, &deviceCount);
     if (found == CL_DEVICE_NOT_FOUND || (found == CL_SUCCESS && deviceCount == 0)) {
       continue;  // A platform without devices is not an error: other platforms may have some.
     }
@@ -158,17 +157,18 @@ std::string formatDevices(const std::vector<DeviceInfo>& devices) {
     }
     previous = &d;
     out += fmt::format("  {}  {} [{}]\n", d.selector(), d.name, d.typeName());
-    out += fmt::format("      vendor {}, driver {}, {}\n", d.vendor, d.driverVersion,
-                       d.deviceVersion);
-    out += fmt::format("      {} compute units at {} MHz, max work-group {}, max work-item sizes "
-                       "{}\n",
-                       d.computeUnits, d.maxClockMHz, d.maxWorkGroupSize,
-                       fmt::join(d.maxWorkItemSizes, "x"));
-    out += fmt::format("      local memory {}, global memory {}, max allocation {}, max constant "
-                       "buffer {}, double precision {}\n",
-                       formatBytes(d.localMemBytes), formatBytes(d.globalMemBytes),
-                       formatBytes(d.maxMemAllocBytes), formatBytes(d.maxConstantBufferBytes),
-                       d.doubleSupport ? "yes" : "no");
+    out +=
+        fmt::format("      vendor {}, driver {}, {}\n", d.vendor, d.driverVersion, d.deviceVersion);
+    out += fmt::format(
+        "      {} compute units at {} MHz, max work-group {}, max work-item sizes "
+        "{}\n",
+        d.computeUnits, d.maxClockMHz, d.maxWorkGroupSize, fmt::join(d.maxWorkItemSizes, "x"));
+    out += fmt::format(
+        "      local memory {}, global memory {}, max allocation {}, max constant "
+        "buffer {}, double precision {}\n",
+        formatBytes(d.localMemBytes), formatBytes(d.globalMemBytes),
+        formatBytes(d.maxMemAllocBytes), formatBytes(d.maxConstantBufferBytes),
+        d.doubleSupport ? "yes" : "no");
   }
   return out;
 }

@@ -99,14 +99,15 @@ Selector parseSelector(std::string_view text) {
     return {};
   }
   if (!text.starts_with(kPrefix) || text.size() == kPrefix.size() || text[kPrefix.size()] != ':') {
-    throw UserError(fmt::format("malformed OpenCL device selector '{}': expected opencl:P:D or "
-                                "opencl:NAME",
-                                original));
+    throw UserError(
+        fmt::format("malformed OpenCL device selector '{}': expected opencl:P:D or "
+                    "opencl:NAME",
+                    original));
   }
   const std::string_view rest = text.substr(kPrefix.size() + 1);
   if (trim(rest).empty()) {
-    throw UserError(fmt::format("malformed OpenCL device selector '{}': nothing after 'opencl:'",
-                                original));
+    throw UserError(
+        fmt::format("malformed OpenCL device selector '{}': nothing after 'opencl:'", original));
   }
   const std::size_t colon = rest.find(':');
   if (colon == std::string_view::npos) {
@@ -115,9 +116,10 @@ Selector parseSelector(std::string_view text) {
   const auto platform = parseIndex(rest.substr(0, colon));
   const auto device = parseIndex(rest.substr(colon + 1));
   if (!platform || !device) {
-    throw UserError(fmt::format("malformed OpenCL device selector '{}': expected opencl:P:D "
-                                "with two non-negative integers",
-                                original));
+    throw UserError(
+        fmt::format("malformed OpenCL device selector '{}': expected opencl:P:D "
+                    "with two non-negative integers",
+                    original));
   }
   return Selector{Selector::Kind::Index, *platform, *device, {}};
 }
@@ -135,8 +137,8 @@ DeviceInfo selectDevice(const std::vector<DeviceInfo>& devices, std::string_view
     case Selector::Kind::Default:
       break;
   }
-  const auto gpu = std::find_if(devices.begin(), devices.end(),
-                                [](const DeviceInfo& d) { return d.isGpu(); });
+  const auto gpu =
+      std::find_if(devices.begin(), devices.end(), [](const DeviceInfo& d) { return d.isGpu(); });
   return gpu != devices.end() ? *gpu : devices.front();
 }
 

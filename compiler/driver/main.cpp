@@ -10,7 +10,7 @@
 #include "backends/common/device_error.h"
 #include "compiler/driver/commands.h"
 #include "compiler/driver/exit_status.h"
-#include "compiler/frontend/format_error.h"
+#include "compiler/frontend/diagnostics.h"
 #include "ir/diagnostic.h"
 
 namespace {
@@ -69,6 +69,9 @@ int main(int argc, char** argv) {
     return dispatch(argc, argv);
   } catch (const fftc::ir::CompileError& e) {
     fmt::print(stderr, "{}", fftc::compiler::frontend::formatError(e));
+    return kUserError;
+  } catch (const fftc::ir::InterpreterError& e) {
+    fmt::print(stderr, "fftc: error: {}\n", e.what());
     return kUserError;
   } catch (const fftc::backends::UserError& e) {
     fmt::print(stderr, "fftc: error: {}\n", e.what());

@@ -1,0 +1,230 @@
+// The C-like printer (c_printer.h): one statement a line, two-space indentation, minimal
+// parentheses around operands that are not atomic.
+#include "backends/common/c_printer.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace fftc::backends {
+
+std::string CDialect::typeName(const CType& t) const {
+  switch (t.kind) {
+    case CType::Kind::Void: return "void";
+    case CType::Kind::Bool: return "int";
+    case CType::Kind::Int: return "int";
+    case CType::Kind::Float: return "float";
+    case CType::Kind::Double: return "double";
+    case CType::Kind::ComplexFloat: return "float2";
+    case CType::Kind::ComplexDouble: return "double2";
+    case CType::Kind::Struct: return t.structName;
+  }
+  return "void";
+}
+
+std::string CPrinter::literal(double v, bool isDouble) const {
+  if (std::isnan(v)) return isDouble ? "NAN" : "NAN";
+  if (std::isinf(v)) return v > 0 ? "INFINITY" : "-INFINITY";
+  std::string s;
+  // The shortest text that reads back as the same value in its precision.
+  for (int p = 1; p <= 17; ++p) {
+    s = fmt::format("{:.{}g}", v, p);
+    double back = std::strtod(s.c_str(), nullptr);
+    if (isDouble ? back == v : static_cast<float>(back) == static_cast<float>(v)) break;
+  }
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  if (!isDouble) s += "f";
+  return s;
+}
+
+std::string CPrinter::operand(const CExpr& e) const {
+  switch (e->kind) {
+    case CExprKind::Binary:
+    case CExprKind::Compare:
+    case CExprKind::Select:
+    case CExprKind::Cast:
+    case CExprKind::Unary: return "(" + expr(e) + ")";
+    case CExprKind::Index: {
+      std::string s = expr(e);
+      return e->index.kind() == ir::ArithKind::Const || e->index.kind() == ir::ArithKind::Var
+                 ? s
+                 : "(" + s + ")";
+    }
+    case CExprKind::RealLit:
+      return e->re < 0 ? "(" + expr(e) + ")" : expr(e);
+    default: return expr(e);
+  }
+}
+
+std::string CPrinter::expr(const CExpr& e) const {
+  switch (e->kind) {
+    case CExprKind::Var: return e->name;
+    case CExprKind::Index: return e->index.toC();
+    case CExprKind::RealLit: return literal(e->re, e->type.isDouble());
+    case CExprKind::ComplexLit:
+      return d_.makeComplex(d_.typeName(e->type), literal(e->re, e->type.isDouble()),
+                            literal(e->im, e->type.isDouble()));
+    case CExprKind::Unary: return e->name + operand(e->args[0]);
+    case CExprKind::Binary:
+      return operand(e->args[0]) + " " + e->name + " " + operand(e->args[1]);
+    case CExprKind::Compare: {
+      auto side = [](const ir::ArithExpr& a) {
+        std::string s = a.toC();
+        return a.kind() == ir::ArithKind::Const || a.kind() == ir::ArithKind::Var ? s
+                                                                                 : "(" + s + ")";
+      };
+      return side(e->index) + " " + e->name + " " + side(e->index2);
+    }
+    case CExprKind::Call: {
+      std::string s = e->name + "(";
+      for (size_t i = 0; i < e->args.size(); ++i) s += (i ? ", " : "") + expr(e->args[i]);
+      return s + ")";
+    }
+    case CExprKind::Member: return operand(e->args[0]) + "." + e->name;
+    case CExprKind::Subscript: return operand(e->args[0]) + "[" + e->index.toC() + "]";
+    case CExprKind::Select:
+      return operand(e->args[0]) + " ? " + operand(e->args[1]) + " : " + operand(e->args[2]);
+    case CExprKind::Cast: return "(" + d_.typeName(e->type) + ")" + operand(e->args[0]);
+    case CExprKind::MakeComplex:
+      return d_.makeComplex(d_.typeName(e->type), expr(e->args[0]), expr(e->args[1]));
+    case CExprKind::WorkItem: return d_.workItem(e->fn, e->dim);
+  }
+  throw std::logic_error("CPrinter: unknown expression kind");
+}
+
+std::string CPrinter::stmt(const Stmt& s, int indent) const {
+  std::string pad(static_cast<size_t>(indent) * 2, ' ');
+  auto block = [&](const std::vector<StmtPtr>& body) {
+    std::string out;
+    for (const auto& c : body) out += stmt(*c, indent + 1);
+    return out;
+  };
+  switch (s.kind) {
+    case StmtKind::Block: {
+      if (indent < 0) return block(s.body);
+      return pad + "{\n" + block(s.body) + pad + "}\n";
+    }
+    case StmtKind::Decl: {
+      std::string q = s.arrayCount ? d_.variableSpace(s.space) : "";
+      std::string out = pad + (q.empty() ? "" : q + " ") + (s.isConst ? "const " : "") +
+                        d_.typeName(s.type) + " " + s.name;
+      if (s.arrayCount) out += "[" + std::to_string(*s.arrayCount) + "]";
+      if (s.init) out += " = " + expr(s.init);
+      return out + ";\n";
+    }
+    case StmtKind::Assign: return pad + expr(s.lhs) + " = " + expr(s.rhs) + ";\n";
+    case StmtKind::ExprStmt: return pad + expr(s.rhs) + ";\n";
+    case StmtKind::For: {
+      std::string bound = s.boundExpr ? expr(s.boundExpr) : s.bound.toC();
+      std::string step = s.step ? s.name + " += " + expr(s.step) : "++" + s.name;
+      std::string out = s.unroll ? pad + d_.unrollPragma() + "\n" : "";
+      out += pad + "for (int " + s.name + " = " + expr(s.init) + "; " + s.name + " < " + bound +
+             "; " + step + ") {\n";
+      return out + block(s.body) + pad + "}\n";
+    }
+    case StmtKind::If:
+      return pad + "if (" + expr(s.cond) + ") {\n" + block(s.body) + pad + "}\n";
+    case StmtKind::Barrier: return pad + d_.barrier(s.localFence, s.globalFence) + ";\n";
+    case StmtKind::Comment: return pad + "// " + s.name + "\n";
+  }
+  throw std::logic_error("CPrinter: unknown statement kind");
+}
+
+std::string CPrinter::kernel(const KernelFunc& k) const {
+  std::string out = d_.kernelPrefix() + " " + k.name + "(";
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    const auto& p = k.params[i];
+    out += i ? ", " : "";
+    if (p.pointer) {
+      std::string q = d_.pointerSpace(p.space);
+      out += (q.empty() ? "" : q + " ") + (p.readOnly ? "const " : "") + d_.typeName(p.type) +
+             "* " + (d_.restrictKeyword().empty() ? "" : d_.restrictKeyword() + " ") + p.name;
+    } else {
+      out += (p.readOnly ? "const " : "") + d_.typeName(p.type) + " " + p.name;
+    }
+  }
+  out += ") {\n";
+  for (const auto& c : k.body->body) out += stmt(*c, 1);
+  return out + "}\n";
+}
+
+std::string CPrinter::helpers(const Module& m) const {
+  std::string out;
+  const std::string fp = d_.functionPrefix();
+  const std::string l = d_.int64Type();
+  out += fp + " int fftc_floordiv(int a, int b) {\n  int q = a / b;\n"
+        "  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n}\n";
+  out += fp + " int fftc_floormod(int a, int b) {\n  int r = a % b;\n"
+        "  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}\n";
+  out += fmt::format(
+      "{0} {1} fftc_floordiv64({1} a, {1} b) {{\n  {1} q = a / b;\n"
+      "  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n}}\n",
+      fp, l);
+  out += fmt::format(
+      "{0} {1} fftc_floormod64({1} a, {1} b) {{\n  {1} r = a % b;\n"
+      "  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}}\n",
+      fp, l);
+  for (bool dbl : {false, true}) {
+    if ((dbl && !m.usesDouble) || (!dbl && !m.usesFloat)) continue;
+    const std::string c = dbl ? "double2" : "float2";
+    const std::string r = dbl ? "double" : "float";
+    const std::string s = precisionSuffix(dbl);
+    auto mk = [&](const std::string& a, const std::string& b) { return d_.makeComplex(c, a, b); };
+    auto fn = [&](const std::string& name, const std::string& params, const std::string& body) {
+      out += fp + " " + c + " fftc_" + name + "_" + s + "(" + params + ") {\n  return " + body +
+             ";\n}\n";
+    };
+    std::string ab = c + " a, " + c + " b";
+    fn("cadd", ab, mk("a.x + b.x", "a.y + b.y"));
+    fn("csub", ab, mk("a.x - b.x", "a.y - b.y"));
+    fn("cmul", ab, mk("a.x * b.x - a.y * b.y", "a.x * b.y + a.y * b.x"));
+    out += fp + " " + c + " fftc_cdiv_" + s + "(" + ab + ") {\n  " + r +
+           " d = b.x * b.x + b.y * b.y;\n  return " +
+           mk("(a.x * b.x + a.y * b.y) / d", "(a.y * b.x - a.x * b.y) / d") + ";\n}\n";
+    fn("cneg", c + " a", mk("-a.x", "-a.y"));
+    fn("cconj", c + " a", mk("a.x", "-a.y"));
+    fn("cmuli", c + " a", mk("-a.y", "a.x"));       // a * i
+    fn("cmulmi", c + " a", mk("a.y", "-a.x"));      // a * -i
+    fn("cscale", c + " a, " + r + " k", mk("a.x * k", "a.y * k"));
+    fn("cispi", r + " x", mk(d_.mathFunction("cospi", dbl) + "(x)", d_.mathFunction("sinpi", dbl) + "(x)"));
+    out += fp + " " + c + " fftc_cexp_" + s + "(" + c + " a) {\n  " + r + " e = " +
+           d_.mathFunction("exp", dbl) + "(a.x);\n  return " +
+           mk("e * " + d_.mathFunction("cos", dbl) + "(a.y)", "e * " + d_.mathFunction("sin", dbl) + "(a.y)") +
+           ";\n}\n";
+  }
+  return out + d_.extraHelpers(m);
+}
+
+std::string CPrinter::module(const Module& m) const {
+  std::string out = d_.prelude(m);
+  out += "\n" + helpers(m);
+  for (const auto& s : m.structs) {
+    out += "\ntypedef struct {\n";
+    for (size_t i = 0; i < s.fields.size(); ++i)
+      out += "  " + d_.typeName(s.fields[i]) + " _" + std::to_string(i) + ";\n";
+    out += "} " + s.name + ";\n";
+  }
+  for (const auto& t : m.tables) {
+    out += "\n" + d_.tableQualifier() + " " + d_.typeName(t.type) + " " + t.name + "[" +
+           std::to_string(t.values.size()) + "] = {";
+    for (size_t i = 0; i < t.values.size(); ++i)
+      out += (i % 4 == 0 ? "\n    " : " ") + expr(t.values[i]) +
+             (i + 1 < t.values.size() ? "," : "");
+    out += "\n};\n";
+  }
+  for (const auto& u : m.userFuns) {
+    out += "\n" + d_.functionPrefix() + " " + d_.typeName(u.result) + " " + u.name + "(";
+    for (size_t i = 0; i < u.params.size(); ++i)
+      out += (i ? ", " : "") + d_.typeName(u.params[i].second) + " " + u.params[i].first;
+    // A body without `return` is one expression (as LIFT's userfuns allow).
+    std::string body = u.body;
+    if (body.find("return") == std::string::npos) body = "return " + body + ";";
+    out += ") {\n  " + body + "\n}\n";
+  }
+  for (const auto& k : m.kernels) out += "\n" + kernel(k);
+  return out;
+}
+
+}  // namespace fftc::backends

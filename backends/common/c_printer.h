@@ -1,0 +1,65 @@
+// The C-like printer of the kernel AST. What differs between OpenCL C and CUDA C (qualifiers,
+// work-item functions, barriers, vector construction, math names) is a CDialect; a dialect is
+// a small subclass (backends/opencl/opencl_printer.h, backends/cuda/cuda_printer.h).
+#pragma once
+
+#include <string>
+
+#include "backends/common/kernel_ast.h"
+
+namespace fftc::backends {
+
+class CDialect {
+ public:
+  virtual ~CDialect() = default;
+  virtual std::string name() const = 0;  // "opencl", "cuda"
+  // Text before the kernel's name: "__kernel void" / "extern \"C\" __global__ void".
+  virtual std::string kernelPrefix() const = 0;
+  // Qualifier of a pointer parameter's data ("__global", "__constant", "" in CUDA).
+  virtual std::string pointerSpace(MemSpace space) const = 0;
+  // Qualifier of a variable declared in a kernel body ("__local", "__shared__", "").
+  virtual std::string variableSpace(MemSpace space) const = 0;
+  // Qualifier of a file-scope constant table ("__constant", "__constant__").
+  virtual std::string tableQualifier() const = 0;
+  virtual std::string restrictKeyword() const { return "restrict"; }
+  virtual std::string workItem(WorkItemFn fn, int dim) const = 0;
+  virtual std::string barrier(bool localFence, bool globalFence) const = 0;
+  virtual std::string functionPrefix() const = 0;  // helpers and userfuns: "inline" / "__device__ inline"
+  // float2(re, im): "(float2)(re, im)" / "make_float2(re, im)".
+  virtual std::string makeComplex(const std::string& type, const std::string& re,
+                                  const std::string& im) const = 0;
+  // A math function for a precision: "cos" / "cosf"; base names are the double ones.
+  virtual std::string mathFunction(const std::string& base, bool isDouble) const = 0;
+  virtual std::string int64Type() const { return "long"; }
+  // Lines before everything else (extension pragmas).
+  virtual std::string prelude(const Module& module) const = 0;
+  // Dialect-specific helper definitions after the common ones (may be empty).
+  virtual std::string extraHelpers(const Module&) const { return {}; }
+  virtual std::string unrollPragma() const { return "#pragma unroll"; }
+
+  // Shared by both dialects.
+  std::string typeName(const CType& t) const;
+};
+
+class CPrinter {
+ public:
+  explicit CPrinter(const CDialect& dialect) : d_(dialect) {}
+
+  // The whole translation unit: prelude, helpers, structs, tables, userfuns, kernels.
+  std::string module(const Module& m) const;
+  std::string kernel(const KernelFunc& k) const;
+  std::string expr(const CExpr& e) const;
+  std::string stmt(const Stmt& s, int indent) const;
+  // The complex and floor-division helpers for the precisions a module uses.
+  std::string helpers(const Module& m) const;
+
+ private:
+  std::string operand(const CExpr& e) const;  // parenthesized unless atomic
+  std::string literal(double v, bool isDouble) const;
+  const CDialect& d_;
+};
+
+// Suffix of the helper functions for a precision: "f" (float) or "d" (double).
+inline const char* precisionSuffix(bool isDouble) { return isDouble ? "d" : "f"; }
+
+}  // namespace fftc::backends

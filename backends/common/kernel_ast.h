@@ -1,0 +1,169 @@
+// The imperative kernel AST that code generation produces and the C-like printers (OpenCL C,
+// CUDA C) print: C types, expressions over ArithExpr indices, statements, kernels, a module.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/arith/arith_expr.h"
+
+namespace fftc::backends {
+
+// Where a variable or a pointer's data lives. Constant = read-only tables (`__constant`).
+enum class MemSpace : uint8_t { Global, Local, Private, Constant };
+
+// A C value type: scalars, complex (float2/double2 in both dialects), structs by name.
+struct CType {
+  enum class Kind : uint8_t { Void, Bool, Int, Float, Double, ComplexFloat, ComplexDouble, Struct };
+  Kind kind = Kind::Void;
+  std::string structName;  // Struct
+
+  static CType of(Kind k) { return CType{k, {}}; }
+  static CType structType(std::string name) { return CType{Kind::Struct, std::move(name)}; }
+  bool isComplex() const { return kind == Kind::ComplexFloat || kind == Kind::ComplexDouble; }
+  bool isReal() const { return kind == Kind::Float || kind == Kind::Double; }
+  bool isDouble() const { return kind == Kind::Double || kind == Kind::ComplexDouble; }
+  bool operator==(const CType& o) const { return kind == o.kind && structName == o.structName; }
+};
+
+// ---- expressions
+enum class CExprKind : uint8_t {
+  Var,        // name
+  Index,      // an integer ArithExpr, printed with toC()
+  RealLit,    // real in the precision of `type`
+  ComplexLit, // re, im
+  Unary,      // op a
+  Binary,     // a op b
+  Compare,    // ArithExpr a op ArithExpr b (a condition on indices)
+  Call,       // name(args)
+  Member,     // a.name (struct fields _0.., complex .x/.y)
+  Subscript,  // a[index]
+  Select,     // c ? a : b
+  Cast,       // (type) a
+  MakeComplex,// (float2)(a, b) / make_float2(a, b)
+  WorkItem,   // get_global_id(d) etc.
+};
+
+enum class WorkItemFn : uint8_t { GlobalId, LocalId, GroupId, GlobalSize, LocalSize, NumGroups };
+
+struct CExprNode;
+using CExpr = std::shared_ptr<const CExprNode>;
+
+struct CExprNode {
+  CExprKind kind = CExprKind::Var;
+  CType type;                 // the C type of the value (Void when unknown)
+  std::string name;           // Var, Call, Member, Unary/Binary/Compare operator
+  ir::ArithExpr index;        // Index, Subscript, Compare (lhs)
+  ir::ArithExpr index2;       // Compare (rhs)
+  double re = 0, im = 0;      // RealLit, ComplexLit
+  std::vector<CExpr> args;    // operands
+  WorkItemFn fn = WorkItemFn::GlobalId;
+  int dim = 0;
+};
+
+CExpr cVar(std::string name, CType type = {});
+CExpr cIndex(ir::ArithExpr e);
+CExpr cReal(double v, CType type);
+CExpr cComplex(double re, double im, CType type);
+CExpr cUnary(std::string op, CExpr a, CType type);
+CExpr cBinary(std::string op, CExpr a, CExpr b, CType type);
+CExpr cCompare(ir::ArithExpr a, std::string op, ir::ArithExpr b);
+CExpr cAnd(CExpr a, CExpr b);
+CExpr cCall(std::string name, std::vector<CExpr> args, CType type);
+CExpr cMember(CExpr a, std::string field, CType type);
+CExpr cSubscript(CExpr base, ir::ArithExpr index, CType type);
+CExpr cSelect(CExpr c, CExpr a, CExpr b, CType type);
+CExpr cCast(CType type, CExpr a);
+CExpr cMakeComplex(CExpr re, CExpr im, CType type);
+CExpr cWorkItem(WorkItemFn fn, int dim);
+
+// True for expressions cheap and side-effect free enough to repeat (no temporary needed).
+bool isTrivial(const CExpr& e);
+// True when the expression is a compile-time literal (real/complex/int constant).
+bool isLiteral(const CExpr& e);
+
+// ---- statements
+enum class StmtKind : uint8_t { Block, Decl, Assign, For, If, Barrier, Comment, ExprStmt };
+
+struct Stmt;
+using StmtPtr = std::shared_ptr<Stmt>;
+
+struct Stmt {
+  StmtKind kind = StmtKind::Block;
+  std::vector<StmtPtr> body;            // Block, For, If (then)
+  // Decl
+  CType type;
+  std::string name;                     // Decl, For (loop variable), Comment (text)
+  MemSpace space = MemSpace::Private;
+  std::optional<int64_t> arrayCount;    // Decl of an array
+  bool isConst = false;
+  CExpr init;                           // Decl init, For start
+  // Assign / ExprStmt
+  CExpr lhs, rhs;
+  // For: for (int name = init; name < bound; name += step)
+  ir::ArithExpr bound;
+  CExpr boundExpr;                      // used instead of `bound` when set
+  CExpr step;                           // null: ++
+  bool unroll = false;                  // #pragma unroll
+  // If
+  CExpr cond;
+  // Barrier
+  bool localFence = true, globalFence = false;
+};
+
+StmtPtr sBlock();
+StmtPtr sDecl(CType type, std::string name, CExpr init, bool isConst = false);
+StmtPtr sArrayDecl(CType type, std::string name, int64_t count, MemSpace space);
+StmtPtr sAssign(CExpr lhs, CExpr rhs);
+StmtPtr sFor(std::string var, CExpr start, ir::ArithExpr bound, CExpr step);
+StmtPtr sIf(CExpr cond);
+StmtPtr sBarrier(bool localFence, bool globalFence);
+StmtPtr sComment(std::string text);
+
+// ---- kernels and modules
+struct KernelParam {
+  std::string name;
+  CType type;                  // element type for pointers
+  bool pointer = false;
+  MemSpace space = MemSpace::Global;
+  bool readOnly = false;       // const data
+};
+
+struct KernelFunc {
+  std::string name;
+  std::vector<KernelParam> params;
+  StmtPtr body;                // a Block
+};
+
+struct StructDef {
+  std::string name;
+  std::vector<CType> fields;   // named _0, _1, ...
+};
+
+// A table compiled into the source: `__constant T name[n] = {...}`.
+struct ConstTable {
+  std::string name;
+  CType type;
+  std::vector<CExpr> values;   // literals
+};
+
+struct UserFunDef {
+  std::string name;
+  std::vector<std::pair<std::string, CType>> params;
+  CType result;
+  std::string body;            // the user's C body (statements, or one expression)
+};
+
+struct Module {
+  bool usesDouble = false;
+  bool usesFloat = true;
+  std::vector<StructDef> structs;
+  std::vector<ConstTable> tables;
+  std::vector<UserFunDef> userFuns;
+  std::vector<KernelFunc> kernels;
+};
+
+}  // namespace fftc::backends

@@ -1,0 +1,29 @@
+// The OpenCL C dialect of the kernel-AST printer (backends/common/c_printer.h).
+#pragma once
+
+#include <string>
+
+#include "backends/common/c_printer.h"
+
+namespace fftc::backends::opencl {
+
+class OpenCLDialect final : public CDialect {
+ public:
+  std::string name() const override { return "opencl"; }
+  std::string kernelPrefix() const override { return "__kernel void"; }
+  std::string pointerSpace(MemSpace space) const override;
+  std::string variableSpace(MemSpace space) const override;
+  std::string tableQualifier() const override { return "__constant"; }
+  std::string workItem(WorkItemFn fn, int dim) const override;
+  std::string barrier(bool localFence, bool globalFence) const override;
+  std::string functionPrefix() const override { return "inline"; }
+  std::string makeComplex(const std::string& type, const std::string& re,
+                          const std::string& im) const override;
+  std::string mathFunction(const std::string& base, bool isDouble) const override;
+  std::string prelude(const Module& module) const override;
+};
+
+// Prints a module as one OpenCL C translation unit.
+std::string printOpenCL(const Module& module);
+
+}  // namespace fftc::backends::opencl

@@ -1,0 +1,19 @@
+// The clang helpers of a build without LLVM (FFTC_WITH_CLANG=OFF): kernels keep the printer's
+// layout and userfun bodies are left to the device compiler to check.
+#include "compiler/clang/clang_helpers.h"
+
+namespace fftc::compiler::clang_helpers {
+
+bool clangHelpersAvailable() { return false; }
+
+std::string formatSource(std::string_view source, Dialect /*dialect*/) {
+  return std::string(source);
+}
+
+std::vector<BodyDiagnostic> checkUserFunBody(std::string_view /*prelude*/,
+                                             std::string_view /*signature*/,
+                                             std::string_view /*body*/, Dialect /*dialect*/) {
+  return {};
+}
+
+}  // namespace fftc::compiler::clang_helpers

@@ -1,0 +1,186 @@
+// compileKernel: runs the generator, assembles the device kernels of the stages, prints them.
+#include "compiler/codegen/codegen.h"
+
+#include <regex>
+
+#include "compiler/codegen/kernel_gen.h"
+#include "compiler/codegen/scalar_ops.h"
+#include "ir/diagnostic.h"
+
+
+namespace fftc::compiler::codegen {
+
+using backends::CExpr;
+using ir::ArithExpr;
+using ir::Type;
+
+const BufferInfo* CompiledKernel::buffer(const std::string& n) const {
+  for (const auto& b : buffers)
+    if (b.name == n) return &b;
+  return nullptr;
+}
+
+namespace {
+
+// Device bytes of a table of literals.
+std::vector<uint8_t> tableBytes(const std::vector<CExpr>& values, const Type& elem) {
+  std::vector<uint8_t> out;
+  auto put = [&](const void* p, size_t n) {
+    const auto* b = static_cast<const uint8_t*>(p);
+    out.insert(out.end(), b, b + n);
+  };
+  const bool dbl = elem.scalarKind() == ir::ScalarKind::Double;
+  for (const auto& v : values) {
+    auto l = literalOf(v).value_or(0);
+    if (elem.isInt()) {
+      auto i = static_cast<int32_t>(l.real());
+      put(&i, 4);
+    } else if (dbl) {
+      double re = l.real(), im = l.imag();
+      put(&re, 8);
+      if (elem.isComplex()) put(&im, 8);
+    } else {
+      float re = static_cast<float>(l.real()), im = static_cast<float>(l.imag());
+      put(&re, 4);
+      if (elem.isComplex()) put(&im, 4);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+CompiledKernel KernelGen::run(const ir::LambdaPtr& kernel, const std::vector<std::string>& paramNames,
+                              const std::vector<ArithExpr>& sizeVars) {
+  std::vector<std::string> sizeNames;
+  for (const auto& v : sizeVars) sizeNames.push_back(v.varName());
+  for (const auto& n : paramNames) names_.insert(n);
+  for (const auto& n : sizeNames) names_.insert(n);
+  const auto& ps = kernel->params();
+  for (size_t i = 0; i < ps.size(); ++i) {
+    std::string pn = i < paramNames.size() ? paramNames[i] : ps[i]->name();
+    names_.insert(pn);
+    MemoryPtr m = newBuffer(pn, MemRole::Input, ps[i]->type());
+    env_[ps[i].get()] = memView(m, ps[i]->type());
+  }
+  const Type resultType = kernel->body()->type();
+  MemoryPtr out = newBuffer(fresh("out"), MemRole::Output, resultType);
+  ViewPtr dest = memView(out, resultType);
+  Result r = gen(kernel->body(), dest);
+  if (!r.written) copyTop(dest, r.view, resultType);
+  if (cur_ >= 0) closeStage();
+
+  CompiledKernel ck;
+  ck.name = name_;
+  ck.target = opt_.dialect ? opt_.dialect->name() : "opencl";
+  ck.sizeVarNames = sizeNames;
+  ck.sizeVars = sizeVars;
+  ck.sizes = opt_.sizes;
+  for (auto& st : stages_) {
+    backends::KernelFunc k;
+    k.name = st.name;
+    StageInfo si;
+    si.kernel = st.name;
+    for (const auto& b : buffers_) {
+      if (std::find(st.used.begin(), st.used.end(), b) == st.used.end()) continue;
+      backends::KernelParam p;
+      p.name = b->name;
+      p.type = b->elemC;
+      p.pointer = true;
+      p.space = backends::MemSpace::Global;
+      p.readOnly = !st.written.count(b.get());
+      k.params.push_back(p);
+      si.args.push_back(b->name);
+    }
+    for (const auto& n : sizeNames) {
+      backends::KernelParam p;
+      p.name = n;
+      p.type = backends::CType::of(backends::CType::Kind::Int);
+      k.params.push_back(p);
+      si.args.push_back(n);
+    }
+    k.body = backends::sBlock();
+    for (const auto& d : st.localDecls) k.body->body.push_back(d);
+    for (const auto& s : st.body->body) k.body->body.push_back(s);
+    module_.kernels.push_back(k);
+
+    bool wg = std::any_of(std::begin(st.groups), std::end(st.groups),
+                          [](const auto& g) { return g.has_value(); });
+    for (int d = 0; d < st.dims; ++d) {
+      if (!st.parallel) {
+        si.global.emplace_back(1);
+        continue;
+      }
+      if (wg) {
+        int64_t l = st.local[d] > 0 ? st.local[d] : 1;
+        si.global.push_back(st.groups[d].value_or(1) * l);
+        si.local.emplace_back(l);
+      } else {
+        si.global.push_back(st.global[d].value_or(1));
+        if (opt_.defaultLocalSize > 0) si.local.emplace_back(opt_.defaultLocalSize);
+      }
+    }
+    if (!st.parallel) si.local = {ArithExpr(1)};
+    si.localMemoryBytes = st.localBytes;
+    si.accesses = st.accesses;
+    ck.stages.push_back(std::move(si));
+  }
+  for (const auto& b : buffers_) {
+    BufferInfo bi;
+    bi.name = b->name;
+    bi.role = roleName(b->role);
+    bi.element = b->element;
+    bi.elementC = opt_.dialect ? opt_.dialect->typeName(b->elemC) : "";
+    bi.count = b->count;
+    bi.elementBytes = byteSize(b->element);
+    bi.type = b->type;
+    if (b->role == MemRole::Table) {
+      bi.data = tableBytes(tableData_.at(b.get()), b->element);
+      bi.dataFile = name_ + "_" + b->name + ".bin";
+    }
+    ck.buffers.push_back(std::move(bi));
+  }
+  ck.module = module_;
+  return ck;
+}
+
+namespace {
+
+CompiledKernel compileImpl(const ir::LambdaPtr& lambda, const std::string& name,
+                           const std::vector<std::string>& paramNames,
+                           const std::vector<ArithExpr>& sizeVars, const CodegenOptions& options) {
+  if (!options.dialect) throw std::invalid_argument("CodegenOptions::dialect is not set");
+  KernelGen gen(options, name);
+  CompiledKernel ck = gen.run(lambda, paramNames, sizeVars);
+  backends::CPrinter printer(*options.dialect);
+  ck.module.usesFloat = true;
+  ck.module.usesDouble = false;
+  std::string src = printer.module(ck.module);
+  static const std::regex doubleWord("\\bdouble");
+  if (std::regex_search(src, doubleWord)) {
+    ck.module.usesDouble = true;
+    src = printer.module(ck.module);
+  }
+  ck.usesDouble = ck.module.usesDouble;
+  ck.precision = ck.usesDouble ? "f64" : "f32";
+  ck.source = std::move(src);
+  return ck;
+}
+
+}  // namespace
+
+CompiledKernel compileKernel(const frontend::Kernel& kernel, const CodegenOptions& options) {
+  if (!kernel.lambda || !kernel.resultType)
+    throw ir::CompileError(kernel.loc, "code generation needs a type-checked kernel");
+  return compileImpl(kernel.lambda, options.name.empty() ? kernel.name : options.name,
+                     kernel.paramNames, kernel.sizeVars, options);
+}
+
+CompiledKernel compileLambda(const ir::LambdaPtr& typedKernel, const std::string& name,
+                             const std::vector<std::string>& paramNames,
+                             const std::vector<ArithExpr>& sizeVars, const CodegenOptions& options) {
+  return compileImpl(typedKernel, options.name.empty() ? name : options.name, paramNames,
+                     sizeVars, options);
+}
+
+}  // namespace fftc::compiler::codegen

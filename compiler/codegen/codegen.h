@@ -1,0 +1,98 @@
+// Code generation: a typed low-level kernel (frontend::Kernel or an ir::Lambda) becomes a module
+// of device kernels (one per stage), its manifest (buffers, stages, work sizes), table data,
+// a views dump and the NAME.hpp header of CLI.md.
+//
+//   CodegenOptions o;  o.dialect = std::make_shared<backends::opencl::OpenCLDialect>();
+//   CompiledKernel ck = compileKernel(*program.kernel("fft"), o);
+//   writeFile("fft.cl", ck.source);  writeFile("fft.json", manifestText(ck));
+#pragma once
+
+#include <boost/json/object.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/common/c_printer.h"
+#include "compiler/frontend/frontend.h"
+#include "ir/expr.h"
+
+namespace fftc::compiler::codegen {
+
+struct CodegenOptions {
+  std::shared_ptr<const backends::CDialect> dialect;  // required (OpenCL or CUDA)
+  std::string name;                // base name of the device kernels; default: the kernel's
+  // Generators with constant sizes whose elements fold to constants become tables: in the
+  // source (`__constant`) up to this many bytes, else a table buffer (manifest role "table").
+  bool tables = true;
+  int64_t constantTableMaxBytes = 4096;
+  // Intermediates inside parallel loops without toX go to private memory up to this many
+  // elements (constant sizes only), else to global memory.
+  int64_t privateMaxElements = 64;
+  // Work-group size used for mapGlobal stages (0: left to the driver, "local" is empty).
+  int64_t defaultLocalSize = 0;
+  bool format = true;              // lay out with compiler/clang formatSource when available
+  // The -D bindings, recorded in the manifest's "sizes".
+  std::map<std::string, int64_t> sizes;
+};
+
+// One buffer of the manifest.
+struct BufferInfo {
+  std::string name;
+  std::string role;         // "input", "output", "temp", "table"
+  ir::Type element;         // innermost element type
+  std::string elementC;     // "float2", "float", a struct name
+  ir::ArithExpr count;      // element count (a size expression)
+  int64_t elementBytes = 0; // bytes of one element in the device layout
+  std::string dataFile;     // tables: NAME_tabK.bin
+  std::vector<uint8_t> data;// tables: the contents
+  ir::Type type;            // inputs/outputs: the full (nested) type of the value
+};
+
+struct StageInfo {
+  std::string kernel;
+  std::vector<std::string> args;          // buffer names, then size variable names
+  std::vector<ir::ArithExpr> global;      // per dimension
+  std::vector<ir::ArithExpr> local;       // empty: the driver chooses
+  int64_t localMemoryBytes = 0;
+  std::vector<std::string> accesses;      // "read x[gid]", for --emit views
+};
+
+struct CompiledKernel {
+  std::string name;
+  std::string target;       // "opencl", "cuda"
+  std::string precision;    // "f32", "f64"
+  bool usesDouble = false;
+  std::string source;
+  backends::Module module;
+  std::vector<BufferInfo> buffers;   // inputs (parameter order), output, temps, tables
+  std::vector<StageInfo> stages;
+  std::vector<std::string> sizeVarNames;     // int arguments of every stage, in this order
+  std::vector<ir::ArithExpr> sizeVars;
+  std::map<std::string, int64_t> sizes;      // the -D bindings
+
+  const BufferInfo* buffer(const std::string& name) const;
+};
+
+// Compiles one typed kernel. Throws ir::CompileError (with the node's location) when the program
+// is not low-level (e.g. a map with code: it needs --rewrite) or uses what codegen cannot do.
+CompiledKernel compileKernel(const frontend::Kernel& kernel, const CodegenOptions& options);
+
+// The same for a typed lambda built in C++ (tests): parameter names and size variables given.
+CompiledKernel compileLambda(const ir::LambdaPtr& typedKernel, const std::string& name,
+                             const std::vector<std::string>& paramNames,
+                             const std::vector<ir::ArithExpr>& sizeVars,
+                             const CodegenOptions& options);
+
+// The manifest of CLI.md.
+boost::json::object manifest(const CompiledKernel& kernel);
+std::string manifestText(const CompiledKernel& kernel);  // pretty-printed JSON
+// Each stage's memory accesses as index expressions (`fftc compile --emit views`).
+std::string viewsText(const CompiledKernel& kernel);
+// NAME.hpp: the source as a string, the stages, buffer sizes, work sizes and a typed launch
+// function that uses only the OpenCL API and fftc's runtime (backends/opencl/runtime.h).
+std::string emitHeader(const CompiledKernel& kernel);
+
+}  // namespace fftc::compiler::codegen

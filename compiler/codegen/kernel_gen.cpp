@@ -1,0 +1,454 @@
+// The kernel-AST generator (kernel_gen.h): expressions, functions and patterns.
+#include "compiler/codegen/kernel_gen.h"
+
+#include <algorithm>
+
+#include "ir/diagnostic.h"
+#include "ir/infer.h"
+
+namespace fftc::compiler::codegen {
+
+using backends::CExpr;
+using backends::CType;
+using backends::MemSpace;
+using ir::ArithExpr;
+using ir::FunKind;
+using ir::Type;
+using ir::FunPtr;
+
+namespace {
+[[noreturn]] void fail(const ir::SourceLoc& loc, const std::string& msg) {
+  throw ir::CompileError(loc, msg);
+}
+const Type& argType(const ir::ExprPtr& e, const ViewPtr& v) { return e ? e->type() : v->type; }
+}  // namespace
+
+KernelGen::KernelGen(const CodegenOptions& options, std::string name)
+    : opt_(options), name_(std::move(name)) {
+  resolver_.generator = [this](const ir::ArrayGen& g, const std::vector<ArithExpr>& idx,
+                               const Type& elem) { return generatorElement(g, idx, elem); };
+  resolver_.onAccess = [this](const Memory& m, const ArithExpr& index) { onAccess(m, index); };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+
+KernelGen::Result KernelGen::gen(const ir::ExprPtr& e, const ViewPtr& dest) {
+  if (const auto* p = e->as<ir::Param>()) {
+    auto it = env_.find(p);
+    if (it == env_.end()) fail(p->loc(), "code generation: unbound parameter " + p->name());
+    return {it->second, false};
+  }
+  if (const auto* l = e->as<ir::Literal>()) {
+    ScalarVal v = literalValue(*l);
+    return {scalarView(v.e, v.t), false};
+  }
+  const auto* call = e->as<ir::FunCall>();
+  std::vector<Arg> args;
+  for (const auto& a : call->args()) args.push_back(Arg{a, nullptr});
+  try {
+    return apply(*call->f(), args, call->type(), dest);
+  } catch (const ir::CompileError& err) {
+    if (err.loc().known() || !call->loc().known()) throw;
+    throw ir::CompileError(call->loc(), err.message());
+  }
+}
+
+KernelGen::Result KernelGen::evalArg(const Arg& a, const ViewPtr& dest) {
+  if (a.view) return {a.view, false};
+  return gen(a.expr, dest);
+}
+
+KernelGen::Result KernelGen::apply(const ir::FunDecl& f, const std::vector<Arg>& args,
+                                   const Type& result, const ViewPtr& dest) {
+  switch (f.kind()) {
+    case FunKind::Lambda: return applyLambda(*f.as<ir::Lambda>(), args, dest);
+    case FunKind::UserFun:
+    case FunKind::Builtin: return applyScalar(f, args, result, dest);
+    case FunKind::Map:
+    case FunKind::MapGlobal:
+    case FunKind::MapWorkgroup:
+    case FunKind::MapLocal:
+    case FunKind::MapSeq:
+    case FunKind::MapSeqUnroll: return applyMap(*f.as<ir::AbstractMap>(), args.at(0), result, dest);
+    case FunKind::Reduce:
+    case FunKind::ReduceSeq:
+    case FunKind::ReduceSeqUnroll:
+      return applyReduce(*f.as<ir::AbstractReduce>(), args.at(0), result, dest);
+    case FunKind::ToGlobal:
+    case FunKind::ToLocal:
+    case FunKind::ToPrivate: return applyTo(*f.as<ir::AbstractTo>(), args, result, dest);
+    case FunKind::Iterate: {
+      const auto& it = *f.as<ir::Iterate>();
+      if (it.count() == 0) return evalArg(args.at(0), dest);
+      Result r = evalArg(args.at(0), nullptr);
+      for (int64_t k = 0; k < it.count(); ++k) {
+        ir::TypedFun tf = ir::inferCall(it.f(), {r.view->type});
+        r = apply(*tf.f, {Arg{nullptr, r.view}}, tf.result, k + 1 == it.count() ? dest : nullptr);
+      }
+      return r;
+    }
+    case FunKind::ArrayGen: return {generatorView(f.as<ir::ArrayGen>(), result), false};
+    case FunKind::Id: return evalArg(args.at(0), dest);
+    default: return applyLayout(f, args, result, dest);
+  }
+}
+
+KernelGen::Result KernelGen::applyLambda(const ir::Lambda& f, const std::vector<Arg>& args,
+                                         const ViewPtr& dest) {
+  const auto& ps = f.params();
+  if (ps.size() == args.size()) {
+    std::vector<ViewPtr> vs;
+    for (const auto& a : args) vs.push_back(evalArg(a, nullptr).view);
+    for (size_t i = 0; i < ps.size(); ++i) env_[ps[i].get()] = vs[i];
+  } else if (args.size() == 1 && ps.size() > 1) {
+    ViewPtr v = evalArg(args[0], nullptr).view;
+    for (size_t i = 0; i < ps.size(); ++i) env_[ps[i].get()] = getView(v, i);
+  } else {
+    fail(f.loc(), "code generation: a function of " + std::to_string(ps.size()) +
+                      " parameters applied to " + std::to_string(args.size()) + " arguments");
+  }
+  return gen(f.body(), dest);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data-layout patterns: views, no code.
+
+bool KernelGen::isLayoutExpr(const ir::ExprPtr& e) const {
+  if (e->is<ir::Param>()) return true;
+  const auto* c = e->as<ir::FunCall>();
+  if (!c) return false;
+  if (!isLayoutOnly(*c->f())) return false;
+  return std::all_of(c->args().begin(), c->args().end(),
+                     [&](const ir::ExprPtr& a) { return isLayoutExpr(a); });
+}
+
+bool KernelGen::isLayoutOnly(const ir::FunDecl& f) const {
+  switch (f.kind()) {
+    case FunKind::Split:
+    case FunKind::Join:
+    case FunKind::Transpose:
+    case FunKind::Zip:
+    case FunKind::Get:
+    case FunKind::Slide:
+    case FunKind::Id: return true;
+    case FunKind::Pad: return f.as<ir::Pad>()->boundary() != ir::PadBoundary::Constant;
+    case FunKind::Map: return isLayoutOnly(*f.as<ir::Map>()->f());
+    case FunKind::Lambda: return isLayoutExpr(f.as<ir::Lambda>()->body());
+    default: return false;
+  }
+}
+
+ViewPtr KernelGen::layoutView(const ir::FunDecl& f, const std::vector<ViewPtr>& a,
+                              const Type& result) {
+  switch (f.kind()) {
+    case FunKind::Split: return splitView(a.at(0), f.as<ir::Split>()->chunk());
+    case FunKind::Join: return joinView(a.at(0));
+    case FunKind::Transpose: return transposeView(a.at(0));
+    case FunKind::Zip: return zipView(a);
+    case FunKind::Get: return getView(a.at(0), f.as<ir::Get>()->index());
+    case FunKind::Slide: {
+      const auto* s = f.as<ir::Slide>();
+      return slideView(a.at(0), s->size(), s->step());
+    }
+    case FunKind::Pad: {
+      const auto* p = f.as<ir::Pad>();
+      ViewPtr value;
+      if (p->value()) value = gen(p->value(), nullptr).view;
+      return padView(a.at(0), p->left(), p->right(), p->boundary(), value);
+    }
+    case FunKind::Id: return a.at(0);
+    case FunKind::Map: {
+      FunPtr fn = f.as<ir::Map>()->f();
+      Type elem = result.element();
+      return mapView(a.at(0), result, [this, fn, elem](const ViewPtr& x) {
+        return apply(*fn, {Arg{nullptr, x}}, elem, nullptr).view;
+      });
+    }
+    default: fail(f.loc(), "code generation: unsupported pattern " + f.name());
+  }
+}
+
+KernelGen::Result KernelGen::applyLayout(const ir::FunDecl& f, const std::vector<Arg>& args,
+                                         const Type& result, const ViewPtr& dest) {
+  if (f.kind() == FunKind::Map && !isLayoutOnly(f))
+    fail(f.loc(), "map(f) with code is not low-level: lower it first (--rewrite)");
+  if (dest && args.size() == 1) {
+    if (ViewPtr inv = inverseDest(f, argType(args[0].expr, args[0].view), dest)) {
+      Result r = evalArg(args[0], inv);
+      if (r.written) return {dest, true};
+      return {layoutView(f, {r.view}, result), false};
+    }
+  }
+  std::vector<ViewPtr> vs;
+  for (const auto& a : args) vs.push_back(evalArg(a, nullptr).view);
+  return {layoutView(f, vs, result), false};
+}
+
+ViewPtr KernelGen::inverseDest(const ir::FunDecl& f, const Type& at, const ViewPtr& dest) {
+  switch (f.kind()) {
+    case FunKind::Split: return joinView(dest);
+    case FunKind::Join: return splitView(dest, at.element().size());
+    case FunKind::Transpose: return transposeView(dest);
+    case FunKind::Id: return dest;
+    case FunKind::Map: {
+      const auto* lam = f.as<ir::Map>()->f()->as<ir::Lambda>();
+      const ir::FunDecl& inner = *f.as<ir::Map>()->f();
+      Type elemArg = at.element();
+      if (lam) {
+        if (lam->params().size() != 1) return nullptr;
+        // Invertible only if the body is a chain of invertible patterns down to the param.
+        ViewPtr probe = memView(nullptr, dest->type.element());
+        if (!invertBody(lam->body(), lam->params()[0].get(), probe)) return nullptr;
+        FunPtr keep = f.as<ir::Map>()->f();
+        return mapView(dest, at, [this, keep](const ViewPtr& d) {
+          const auto* l = keep->as<ir::Lambda>();
+          return invertBody(l->body(), l->params()[0].get(), d);
+        });
+      }
+      ViewPtr probe = memView(nullptr, dest->type.element());
+      if (!inverseDest(inner, elemArg, probe)) return nullptr;
+      FunPtr keep = f.as<ir::Map>()->f();
+      return mapView(dest, at, [this, keep, elemArg](const ViewPtr& d) {
+        return inverseDest(*keep, elemArg, d);
+      });
+    }
+    case FunKind::Lambda: {
+      const auto* lam = f.as<ir::Lambda>();
+      if (lam->params().size() != 1) return nullptr;
+      return invertBody(lam->body(), lam->params()[0].get(), dest);
+    }
+    default: return nullptr;
+  }
+}
+
+ViewPtr KernelGen::invertBody(const ir::ExprPtr& body, const ir::Param* p, const ViewPtr& dest) {
+  if (const auto* q = body->as<ir::Param>()) return q == p ? dest : nullptr;
+  const auto* c = body->as<ir::FunCall>();
+  if (!c || c->args().size() != 1) return nullptr;
+  ViewPtr d = inverseDest(*c->f(), c->arg(0)->type(), dest);
+  if (!d) return nullptr;
+  return invertBody(c->arg(0), p, d);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Maps and reductions: loops.
+
+KernelGen::Result KernelGen::applyMap(const ir::AbstractMap& m, const Arg& arg, const Type& result,
+                                      const ViewPtr& dest) {
+  if (m.kind() == FunKind::Map) return applyLayout(m, {arg}, result, dest);
+  LoopKind kind = LoopKind::Seq;
+  std::string base = "i";
+  switch (m.kind()) {
+    case FunKind::MapGlobal: kind = LoopKind::Global; base = m.dim() ? "gid" + std::to_string(m.dim()) : "gid"; break;
+    case FunKind::MapWorkgroup: kind = LoopKind::Workgroup; base = m.dim() ? "wg" + std::to_string(m.dim()) : "wg"; break;
+    case FunKind::MapLocal: kind = LoopKind::Local; base = m.dim() ? "lid" + std::to_string(m.dim()) : "lid"; break;
+    default: break;
+  }
+  const bool topParallel =
+      atTopLevel() && (kind == LoopKind::Global || kind == LoopKind::Workgroup);
+  if (!atTopLevel() && (kind == LoopKind::Workgroup) && workgroupDepth() >= 0 &&
+      loops_[static_cast<size_t>(workgroupDepth())].dim == m.dim())
+    fail(m.loc(), "mapWorkgroup nested in a mapWorkgroup of the same dimension");
+  ViewPtr in = evalArg(arg, nullptr).view;
+  if (topParallel) {
+    if (cur_ >= 0) closeStage();
+    openStage(true);
+  } else if (atTopLevel() && cur_ < 0) {
+    openStage(false);
+  }
+  ViewPtr out = dest ? dest : allocate(result, std::nullopt);
+  const ArithExpr n = in->type.size();
+  auto body = [&](const ArithExpr& i) {
+    ViewPtr elemDest = accessView(out, i);
+    Result r = apply(*m.f(), {Arg{nullptr, accessView(in, i)}}, result.element(), elemDest);
+    if (!r.written) copy(elemDest, r.view, result.element());
+  };
+  if (m.kind() == FunKind::MapSeqUnroll) {
+    auto c = n.constant();
+    if (!c) fail(m.loc(), "mapSeqUnroll over a symbolic size " + n.str());
+    for (int64_t i = 0; i < *c; ++i) body(ArithExpr(i));
+  } else {
+    ArithExpr var;
+    openLoop(kind, m.dim() < 0 ? 0 : m.dim(), n, base, var);
+    body(var);
+    closeLoop();
+  }
+  if (topParallel) closeStage();
+  return {out, dest != nullptr};
+}
+
+KernelGen::Result KernelGen::applyReduce(const ir::AbstractReduce& r, const Arg& arg,
+                                         const Type& result, const ViewPtr& dest) {
+  (void)dest;
+  if (r.kind() == FunKind::Reduce)
+    fail(r.loc(), "reduce is not low-level: lower it first (--rewrite), e.g. to reduceSeq");
+  ViewPtr in = evalArg(arg, nullptr).view;
+  if (atTopLevel() && cur_ < 0) openStage(false);
+  ViewPtr init = gen(r.init(), nullptr).view;
+  const Type accT = result;
+  std::string acc = fresh("acc");
+  ViewPtr accView = scalarView(backends::cVar(acc, ctype(accT)), accT);
+  if (accT.isTuple()) {
+    emit(backends::sDecl(ctype(accT), acc, nullptr));
+    copy(accView, init, accT);
+  } else if (accT.isArray()) {
+    fail(r.loc(), "reduceSeq with an array accumulator is not supported yet");
+  } else {
+    emit(backends::sDecl(ctype(accT), acc, convert(readScalar(init), accT)));
+  }
+  auto body = [&](const ArithExpr& i) {
+    Result x = apply(*r.f(), {Arg{nullptr, accView}, Arg{nullptr, accessView(in, i)}}, accT,
+                     accView);
+    if (x.written) return;
+    if (accT.isTuple() && x.view->kind == ViewKind::Tuple) {
+      // Components may read the accumulator: compute them all before assigning.
+      std::vector<ViewPtr> parts;
+      for (size_t c = 0; c < accT.components().size(); ++c)
+        parts.push_back(bindTemp(readScalar(x.view->children[c]), "t"));
+      copy(accView, tupleView(parts, accT), accT);
+    } else {
+      copy(accView, x.view, accT);
+    }
+  };
+  const ArithExpr n = in->type.size();
+  if (r.kind() == FunKind::ReduceSeqUnroll) {
+    auto c = n.constant();
+    if (!c) fail(r.loc(), "reduceSeqUnroll over a symbolic size " + n.str());
+    for (int64_t i = 0; i < *c; ++i) body(ArithExpr(i));
+  } else {
+    ArithExpr var;
+    openLoop(LoopKind::Seq, 0, n, "j", var);
+    body(var);
+    closeLoop();
+  }
+  return {accView, false};
+}
+
+KernelGen::Result KernelGen::applyTo(const ir::AbstractTo& t, const std::vector<Arg>& args,
+                                     const Type& result, const ViewPtr& dest) {
+  // Arguments first, so that their own intermediates keep the default address space.
+  std::vector<Arg> vs;
+  for (const auto& a : args) vs.push_back(Arg{nullptr, evalArg(a, nullptr).view});
+  if (dest) return apply(*t.f(), vs, result, dest);
+  MemSpace space = t.space() == ir::AddressSpace::Global  ? MemSpace::Global
+                   : t.space() == ir::AddressSpace::Local ? MemSpace::Local
+                                                          : MemSpace::Private;
+  if (atTopLevel() && cur_ < 0 && space != MemSpace::Global) openStage(false);
+  ViewPtr out = allocate(result, space);
+  Result r = apply(*t.f(), vs, result, out);
+  if (!r.written) copy(out, r.view, result);
+  return {out, false};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scalar functions.
+
+KernelGen::Result KernelGen::applyScalar(const ir::FunDecl& f, const std::vector<Arg>& args,
+                                         const Type& result, const ViewPtr& dest) {
+  std::vector<ViewPtr> vs;
+  for (const auto& a : args) vs.push_back(evalArg(a, nullptr).view);
+  if (f.arity() > 1 && vs.size() == 1) {
+    ViewPtr t = vs[0];
+    vs.clear();
+    for (size_t i = 0; i < f.arity(); ++i) vs.push_back(getView(t, i));
+  }
+  const auto* b = f.as<ir::Builtin>();
+  if (b && b->op() == ir::BuiltinOp::MakeTuple) return {tupleView(vs, result), false};
+  if (atTopLevel() && cur_ < 0) openStage(false);
+  std::vector<ScalarVal> xs;
+  for (const auto& v : vs) xs.push_back(readScalar(v));
+  ScalarVal out;
+  if (b) {
+    out = scalarOp(b->op(), xs, result);
+  } else {
+    const auto* u = f.as<ir::UserFun>();
+    bool known = std::any_of(module_.userFuns.begin(), module_.userFuns.end(),
+                             [&](const backends::UserFunDef& d) { return d.name == u->name(); });
+    if (!known) {
+      backends::UserFunDef d;
+      d.name = u->name();
+      for (size_t i = 0; i < u->paramNames().size(); ++i)
+        d.params.emplace_back(u->paramNames()[i], ctype(u->paramTypes()[i]));
+      d.result = ctype(u->returnType());
+      d.body = u->body();
+      module_.userFuns.push_back(std::move(d));
+    }
+    std::vector<CExpr> cargs;
+    for (size_t i = 0; i < xs.size(); ++i)
+      cargs.push_back(u->paramTypes()[i].isTuple() ? xs[i].e : convert(xs[i], u->paramTypes()[i]));
+    out = {backends::cCall(u->name(), cargs, ctype(u->returnType())), u->returnType()};
+  }
+  if (dest) {
+    emit(backends::sAssign(lvalue(dest), dest->type.isTuple() ? out.e : convert(out, dest->type)));
+    return {dest, true};
+  }
+  if (backends::isTrivial(out.e) || backends::isLiteral(out.e)) return {scalarView(out.e, out.t), false};
+  return {bindTemp(out, "t"), false};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values
+
+ScalarVal KernelGen::readScalar(const ViewPtr& v) {
+  if (v->type.isArray()) throw ir::CompileError({}, "code generation: an array used as a scalar");
+  return {resolveView(v, resolver_), v->type};
+}
+
+CExpr KernelGen::lvalue(const ViewPtr& v) {
+  writing_ = true;
+  CExpr e;
+  try {
+    e = resolveView(v, resolver_);
+  } catch (...) {
+    writing_ = false;
+    throw;
+  }
+  writing_ = false;
+  return e;
+}
+
+void KernelGen::copy(const ViewPtr& dest, const ViewPtr& src, const Type& t) {
+  if (dest == src) return;
+  if (t.isArray()) {
+    ArithExpr var;
+    openLoop(LoopKind::Seq, 0, t.size(), "k", var);
+    copy(accessView(dest, var), accessView(src, var), t.element());
+    closeLoop();
+    return;
+  }
+  if (t.isTuple()) {
+    for (size_t c = 0; c < t.components().size(); ++c)
+      copy(getView(dest, c), getView(src, c), t.components()[c]);
+    return;
+  }
+  ScalarVal v = readScalar(src);
+  emit(backends::sAssign(lvalue(dest), convert(v, t)));
+}
+
+void KernelGen::copyTop(const ViewPtr& dest, const ViewPtr& src, const Type& t) {
+  if (cur_ >= 0) closeStage();
+  if (!t.isArray()) {
+    openStage(false);
+    copy(dest, src, t);
+    closeStage();
+    return;
+  }
+  // A result that is only a view of the inputs: materialized by a parallel copy.
+  openStage(true);
+  ArithExpr var;
+  openLoop(LoopKind::Global, 0, t.size(), "gid", var);
+  copy(accessView(dest, var), accessView(src, var), t.element());
+  closeLoop();
+  closeStage();
+}
+
+ViewPtr KernelGen::bindTemp(const ScalarVal& v, const std::string& base) {
+  if (backends::isTrivial(v.e) || backends::isLiteral(v.e)) return scalarView(v.e, v.t);
+  std::string name = fresh(base);
+  CType ct = ctype(v.t);
+  emit(backends::sDecl(ct, name, v.e, true));
+  return scalarView(backends::cVar(name, ct), v.t);
+}
+
+}  // namespace fftc::compiler::codegen

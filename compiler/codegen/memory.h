@@ -1,0 +1,41 @@
+// Memory objects of a compiled kernel: kernel inputs and outputs, global temporaries between
+// and within stages, local and private arrays, tables; with the state barrier placement needs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/common/kernel_ast.h"
+#include "ir/type.h"
+
+namespace fftc::compiler::codegen {
+
+enum class MemRole : uint8_t { Input, Output, Temp, Table, Local, Private, Variable };
+
+struct Memory {
+  std::string name;
+  MemRole role = MemRole::Temp;
+  backends::MemSpace space = backends::MemSpace::Global;
+  ir::Type type;           // the stored value's type (arrays row-major down to `element`)
+  ir::Type element;        // innermost non-array type
+  backends::CType elemC;   // its C type
+  ir::ArithExpr count;     // number of elements of `element`
+  int stage = -1;          // the stage that allocated it (temps, locals, privates)
+
+  // Barrier state (local and global memory written by the work-items of a group): the last
+  // write's index, as a function of the writing mapLocal's loop variable.
+  bool pendingWrite = false;
+  std::optional<ir::ArithExpr> writeIndex;  // with the writer's local loop var renamed
+  bool writeIrregular = false;              // written at several indices per work-item pass
+};
+
+using MemoryPtr = std::shared_ptr<Memory>;
+
+// "global", "local", "private", "constant".
+std::string spaceName(backends::MemSpace s);
+std::string roleName(MemRole r);
+
+}  // namespace fftc::compiler::codegen

@@ -1,0 +1,327 @@
+// View construction and resolution: the access path is walked from the accessed view down to
+// memory with a stack of array indices (top = the index into the current view's outer
+// dimension) and a stack of tuple components, as LIFT's ViewPrinter does.
+#include "compiler/codegen/view.h"
+
+#include <stdexcept>
+
+#include "compiler/codegen/memory.h"
+#include "ir/diagnostic.h"
+
+namespace fftc::compiler::codegen {
+
+using backends::CExpr;
+using ir::ArithExpr;
+using ir::Type;
+
+namespace {
+std::shared_ptr<View> mk(ViewKind k, Type t) { return std::make_shared<View>(k, std::move(t)); }
+
+[[noreturn]] void fail(const std::string& msg) {
+  throw ir::CompileError({}, "code generation: " + msg);
+}
+
+const Type& arrayType(const ViewPtr& v, const char* what) {
+  if (!v->type.isArray()) fail(std::string(what) + " of a non-array view " + v->type.str());
+  return v->type;
+}
+}  // namespace
+
+ViewPtr memView(std::shared_ptr<Memory> mem, Type type) {
+  auto v = mk(ViewKind::Mem, std::move(type));
+  v->mem = std::move(mem);
+  return v;
+}
+
+ViewPtr accessView(const ViewPtr& parent, ArithExpr index) {
+  auto v = mk(ViewKind::Access, arrayType(parent, "access").element());
+  v->parent = parent;
+  v->index = std::move(index);
+  return v;
+}
+
+ViewPtr splitView(const ViewPtr& parent, ArithExpr chunk) {
+  const Type& t = arrayType(parent, "split");
+  auto v = mk(ViewKind::Split, Type::array(Type::array(t.element(), chunk), t.size() / chunk));
+  v->parent = parent;
+  v->a = std::move(chunk);
+  return v;
+}
+
+ViewPtr joinView(const ViewPtr& parent) {
+  const Type& t = arrayType(parent, "join");
+  if (!t.element().isArray()) fail("join of a one-dimensional view");
+  auto v = mk(ViewKind::Join, Type::array(t.element().element(), t.size() * t.element().size()));
+  v->parent = parent;
+  v->a = t.element().size();
+  return v;
+}
+
+ViewPtr transposeView(const ViewPtr& parent) {
+  const Type& t = arrayType(parent, "transpose");
+  if (!t.element().isArray()) fail("transpose of a one-dimensional view");
+  auto v = mk(ViewKind::Transpose,
+              Type::array(Type::array(t.element().element(), t.size()), t.element().size()));
+  v->parent = parent;
+  return v;
+}
+
+ViewPtr slideView(const ViewPtr& parent, ArithExpr size, ArithExpr step) {
+  const Type& t = arrayType(parent, "slide");
+  auto v = mk(ViewKind::Slide,
+              Type::array(Type::array(t.element(), size), (t.size() - size + step) / step));
+  v->parent = parent;
+  v->a = std::move(size);
+  v->b = std::move(step);
+  return v;
+}
+
+ViewPtr padView(const ViewPtr& parent, ArithExpr left, ArithExpr right, ir::PadBoundary boundary,
+                ViewPtr value) {
+  const Type& t = arrayType(parent, "pad");
+  auto v = mk(ViewKind::Pad, Type::array(t.element(), left + t.size() + right));
+  v->parent = parent;
+  v->a = std::move(left);
+  v->b = std::move(right);
+  v->boundary = boundary;
+  v->padValue = std::move(value);
+  return v;
+}
+
+ViewPtr zipView(std::vector<ViewPtr> children) {
+  std::vector<Type> comps;
+  for (const auto& c : children) comps.push_back(arrayType(c, "zip").element());
+  auto v = mk(ViewKind::Zip, Type::array(Type::tuple(comps), children.at(0)->type.size()));
+  v->children = std::move(children);
+  return v;
+}
+
+ViewPtr getView(const ViewPtr& parent, size_t component) {
+  Type t;
+  if (parent->type.isTuple()) {
+    t = parent->type.components().at(component);
+  } else if (parent->type.isComplex()) {
+    t = Type::real(parent->type.scalarKind());
+  } else {
+    fail("get of a view of type " + parent->type.str());
+  }
+  // get of a computed tuple is its component directly.
+  if (parent->kind == ViewKind::Tuple) return parent->children.at(component);
+  if (parent->kind == ViewKind::Zip) fail("get of a zipped array");
+  auto v = mk(ViewKind::Get, t);
+  v->parent = parent;
+  v->component = component;
+  return v;
+}
+
+ViewPtr mapView(const ViewPtr& parent, Type resultType, std::function<ViewPtr(const ViewPtr&)> fn) {
+  auto v = mk(ViewKind::Map, std::move(resultType));
+  v->parent = parent;
+  v->fn = std::move(fn);
+  return v;
+}
+
+ViewPtr generatorView(const ir::ArrayGen* gen, Type type) {
+  auto v = mk(ViewKind::Generator, std::move(type));
+  v->gen = gen;
+  return v;
+}
+
+ViewPtr scalarView(CExpr expr, Type type) {
+  auto v = mk(ViewKind::Scalar, std::move(type));
+  v->expr = std::move(expr);
+  return v;
+}
+
+ViewPtr tupleView(std::vector<ViewPtr> components, Type type) {
+  auto v = mk(ViewKind::Tuple, std::move(type));
+  v->children = std::move(components);
+  return v;
+}
+
+namespace {
+
+struct Walker {
+  const ViewResolver& r;
+  std::vector<ArithExpr> arr;   // back = index into the current view's outer dimension
+  std::vector<size_t> tup;      // back = component of the current view's tuple
+
+  ArithExpr pop() {
+    if (arr.empty()) fail("a view of an array was read as a scalar");
+    ArithExpr i = arr.back();
+    arr.pop_back();
+    return i;
+  }
+
+  // Applies the pending tuple components to a computed or stored scalar value.
+  CExpr members(CExpr e, Type t) {
+    while (!tup.empty()) {
+      size_t c = tup.back();
+      tup.pop_back();
+      if (t.isComplex()) {
+        Type rt = Type::real(t.scalarKind());
+        e = backends::cMember(e, c == 0 ? "x" : "y",
+                              backends::CType::of(rt.scalarKind() == ir::ScalarKind::Double
+                                                      ? backends::CType::Kind::Double
+                                                      : backends::CType::Kind::Float));
+        t = rt;
+      } else if (t.isTuple()) {
+        t = t.components().at(c);
+        e = backends::cMember(e, "_" + std::to_string(c), backends::CType{});
+      } else {
+        fail("component of a scalar");
+      }
+    }
+    return e;
+  }
+
+  CExpr walk(const ViewPtr& v) {
+    switch (v->kind) {
+      case ViewKind::Access: arr.push_back(v->index); return walk(v->parent);
+      case ViewKind::Split: {
+        ArithExpr i = pop(), j = pop();
+        arr.push_back(i * v->a + j);
+        return walk(v->parent);
+      }
+      case ViewKind::Join: {
+        ArithExpr k = pop();
+        arr.push_back(k % v->a);
+        arr.push_back(k / v->a);
+        return walk(v->parent);
+      }
+      case ViewKind::Transpose: {
+        ArithExpr i = pop(), j = pop();
+        arr.push_back(i);
+        arr.push_back(j);
+        return walk(v->parent);
+      }
+      case ViewKind::Slide: {
+        ArithExpr w = pop(), k = pop();
+        arr.push_back(w * v->b + k);
+        return walk(v->parent);
+      }
+      case ViewKind::Pad: return pad(v);
+      case ViewKind::Zip: {
+        ArithExpr i = pop();
+        if (tup.empty()) fail("a zipped array was read without choosing a component");
+        size_t c = tup.back();
+        tup.pop_back();
+        arr.push_back(i);
+        return walk(v->children.at(c));
+      }
+      case ViewKind::Get: tup.push_back(v->component); return walk(v->parent);
+      case ViewKind::Map: {
+        ArithExpr i = pop();
+        return walk(v->fn(accessView(v->parent, i)));
+      }
+      case ViewKind::Generator: {
+        std::vector<ArithExpr> idx;
+        Type t = v->type;
+        for (size_t d = 0; d < v->gen->sizes().size(); ++d) {
+          idx.push_back(pop());
+          t = t.element();
+        }
+        return walk(r.generator(*v->gen, idx, t));
+      }
+      case ViewKind::Scalar:
+        if (!arr.empty()) fail("indexing a scalar value");
+        return members(v->expr, v->type);
+      case ViewKind::Tuple: {
+        if (tup.empty()) {
+          if (!arr.empty()) fail("indexing a tuple");
+          fail("a computed tuple was read as a whole");
+        }
+        size_t c = tup.back();
+        tup.pop_back();
+        return walk(v->children.at(c));
+      }
+      case ViewKind::Mem: return memory(v);
+    }
+    fail("unknown view");
+  }
+
+  CExpr pad(const ViewPtr& v) {
+    ArithExpr j = pop();
+    ArithExpr n = v->parent->type.size();
+    ArithExpr i = j - v->a;
+    switch (v->boundary) {
+      case ir::PadBoundary::Wrap: arr.push_back(i % n); return walk(v->parent);
+      case ir::PadBoundary::Clamp: arr.push_back(min(max(i, ArithExpr(0)), n - 1)); return walk(v->parent);
+      case ir::PadBoundary::Mirror: {
+        // m = i mod 2n; m < n ? m : 2n-1-m  ==  min(m, 2n-1-m)
+        ArithExpr m = i % (n * 2);
+        arr.push_back(min(m, n * 2 - 1 - m));
+        return walk(v->parent);
+      }
+      case ir::PadBoundary::Constant: {
+        CExpr cond;
+        if (!ir::provablyNonNegative(i)) cond = backends::cCompare(i, ">=", 0);
+        if (!ir::provablyLess(i, n)) cond = backends::cAnd(cond, backends::cCompare(i, "<", n));
+        std::vector<ArithExpr> savedArr = arr;
+        std::vector<size_t> savedTup = tup;
+        arr.push_back(i);
+        CExpr inside = walk(v->parent);
+        if (!cond) return inside;
+        arr = savedArr;
+        tup = savedTup;
+        CExpr outside = walk(v->padValue);
+        return backends::cSelect(cond, inside, outside, inside->type);
+      }
+    }
+    fail("unknown pad boundary");
+  }
+
+  CExpr memory(const ViewPtr& v) {
+    const Memory& m = *v->mem;
+    std::vector<ArithExpr> shape = v->type.shape();
+    Type elem = v->type.innermost();
+    ArithExpr index = 0;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      ArithExpr stride = 1;
+      for (size_t e = d + 1; e < shape.size(); ++e) stride = stride * shape[e];
+      index = index + pop() * stride;
+    }
+    if (!arr.empty()) fail("too many indices for memory " + m.name);
+    if (r.onAccess) r.onAccess(m, index);
+    CExpr base = backends::cVar(m.name);
+    CExpr e = backends::cSubscript(base, index, m.elemC);
+    return members(e, elem);
+  }
+};
+
+}  // namespace
+
+CExpr resolveView(const ViewPtr& view, const ViewResolver& resolver) {
+  Walker w{resolver, {}, {}};
+  return w.walk(view);
+}
+
+std::string describeView(const ViewPtr& v) {
+  switch (v->kind) {
+    case ViewKind::Mem: return "mem " + v->mem->name;
+    case ViewKind::Access: return describeView(v->parent) + "[" + v->index.str() + "]";
+    case ViewKind::Split: return "split(" + v->a.str() + ", " + describeView(v->parent) + ")";
+    case ViewKind::Join: return "join(" + describeView(v->parent) + ")";
+    case ViewKind::Transpose: return "transpose(" + describeView(v->parent) + ")";
+    case ViewKind::Slide:
+      return "slide(" + v->a.str() + ", " + v->b.str() + ", " + describeView(v->parent) + ")";
+    case ViewKind::Pad:
+      return "pad(" + v->a.str() + ", " + v->b.str() + ", " + ir::padBoundaryName(v->boundary) +
+             ", " + describeView(v->parent) + ")";
+    case ViewKind::Zip: {
+      std::string s = "zip(";
+      for (size_t i = 0; i < v->children.size(); ++i)
+        s += (i ? ", " : "") + describeView(v->children[i]);
+      return s + ")";
+    }
+    case ViewKind::Get:
+      return describeView(v->parent) + "._" + std::to_string(v->component);
+    case ViewKind::Map: return "map(" + describeView(v->parent) + ")";
+    case ViewKind::Generator: return v->gen->name() + "(...)";
+    case ViewKind::Scalar: return "value";
+    case ViewKind::Tuple: return "tuple";
+  }
+  return "?";
+}
+
+}  // namespace fftc::compiler::codegen

@@ -1,0 +1,90 @@
+// Views (LIFT, Steuwer et al. CGO'17 section 5): how a value is laid out, built by the data-layout
+// patterns without code; reading a view with a stack of loop indices yields a memory access whose
+// index is an ArithExpr simplified with the loop variables' ranges. Output views use the same
+// nodes: a producer writes through the inverse of the layout its consumer applies.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/common/kernel_ast.h"
+#include "ir/expr.h"
+
+namespace fftc::compiler::codegen {
+
+struct Memory;  // memory.h
+class View;
+using ViewPtr = std::shared_ptr<const View>;
+
+enum class ViewKind : uint8_t {
+  Mem,        // an array (or scalar) stored row-major in a Memory
+  Access,     // element `index` of the parent array
+  Split,      // split(chunk) of the parent
+  Join,       // join of the parent
+  Transpose,  // transpose of the parent
+  Slide,      // slide(size, step) of the parent
+  Pad,        // pad(l, r, boundary) of the parent
+  Zip,        // zip of the children
+  Get,        // tuple component `component` of the parent
+  Map,        // map(f) with f layout-only: element i is fn(parent[i])
+  Generator,  // array(n, f) and friends: the element is computed (or looked up) from indices
+  Scalar,     // a computed scalar/complex/struct value (a C expression, e.g. a variable)
+  Tuple,      // a tuple of computed values
+};
+
+class View {
+ public:
+  ViewKind kind;
+  ir::Type type;                          // the type of the value this view shows
+  ViewPtr parent;                         // Access .. Map
+  std::vector<ViewPtr> children;          // Zip, Tuple
+  ir::ArithExpr index;                    // Access
+  ir::ArithExpr a, b;                     // Split chunk | Slide size, step | Pad left, right
+  size_t component = 0;                   // Get
+  ir::PadBoundary boundary = ir::PadBoundary::Wrap;
+  ViewPtr padValue;                       // Pad with a constant
+  std::function<ViewPtr(const ViewPtr&)> fn;  // Map
+  const ir::ArrayGen* gen = nullptr;      // Generator
+  std::shared_ptr<Memory> mem;            // Mem
+  backends::CExpr expr;                   // Scalar
+
+  View(ViewKind k, ir::Type t) : kind(k), type(std::move(t)) {}
+};
+
+ViewPtr memView(std::shared_ptr<Memory> mem, ir::Type type);
+ViewPtr accessView(const ViewPtr& parent, ir::ArithExpr index);
+ViewPtr splitView(const ViewPtr& parent, ir::ArithExpr chunk);
+ViewPtr joinView(const ViewPtr& parent);
+ViewPtr transposeView(const ViewPtr& parent);
+ViewPtr slideView(const ViewPtr& parent, ir::ArithExpr size, ir::ArithExpr step);
+ViewPtr padView(const ViewPtr& parent, ir::ArithExpr left, ir::ArithExpr right,
+                ir::PadBoundary boundary, ViewPtr value);
+ViewPtr zipView(std::vector<ViewPtr> children);
+ViewPtr getView(const ViewPtr& parent, size_t component);
+ViewPtr mapView(const ViewPtr& parent, ir::Type resultType,
+                std::function<ViewPtr(const ViewPtr&)> fn);
+ViewPtr generatorView(const ir::ArrayGen* gen, ir::Type type);
+ViewPtr scalarView(backends::CExpr expr, ir::Type type);
+ViewPtr tupleView(std::vector<ViewPtr> components, ir::Type type);
+
+// The element at the end of an access path: a readable/writable C expression, or a computed
+// value. Generators are resolved by the callback (the code generator evaluates or tables them).
+struct ViewResolver {
+  // Called with a generator and its indices (outermost first); returns the element's view.
+  std::function<ViewPtr(const ir::ArrayGen&, const std::vector<ir::ArithExpr>&,
+                        const ir::Type& elemType)>
+      generator;
+  // Called for every memory access: the memory and the simplified linear index.
+  std::function<void(const Memory&, const ir::ArithExpr&)> onAccess;
+};
+
+// Resolves a view of a scalar, complex or tuple value to a C expression (an lvalue when the view
+// ends in memory or a variable). Throws CompileError when the view still denotes an array.
+backends::CExpr resolveView(const ViewPtr& view, const ViewResolver& resolver);
+
+// One line describing a view, for --emit views and debugging ("split(4, mem x)").
+std::string describeView(const ViewPtr& view);
+
+}  // namespace fftc::compiler::codegen

@@ -1,0 +1,66 @@
+// Option parsing shared by the fftc subcommands.
+#include "compiler/driver/options.h"
+
+#include <fmt/format.h>
+#include <iostream>
+
+#include "backends/common/device_error.h"
+
+namespace fftc::driver {
+
+bool parseOptions(const Args& args, const std::string& usage, po::options_description& desc,
+                  const po::positional_options_description* positional, po::variables_map& vm) {
+  desc.add_options()("help,h", "show this help");
+  po::command_line_parser parser(args);
+  parser.options(desc);
+  if (positional) parser.positional(*positional);
+  po::store(parser.run(), vm);
+  if (vm.count("help")) {
+    std::cout << "usage: " << usage << "\n\n" << desc << "\n";
+    return false;
+  }
+  po::notify(vm);
+  return true;
+}
+
+std::map<std::string, compiler::frontend::DefineValue> parseDefines(
+    const std::vector<std::string>& defines) {
+  std::map<std::string, compiler::frontend::DefineValue> out;
+  for (const auto& d : defines) {
+    auto eq = d.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw backends::UserError(fmt::format("-D {}: expected NAME=VALUE", d));
+    auto value = compiler::frontend::parseDefineValue(std::string_view(d).substr(eq + 1));
+    if (!value)
+      throw backends::UserError(
+          fmt::format("-D {}: VALUE must be an integer or a list such as 4,4,4", d));
+    out[d.substr(0, eq)] = *value;
+  }
+  return out;
+}
+
+ir::ScalarKind parsePrecision(const std::string& text) {
+  if (text == "f32") return ir::ScalarKind::Float;
+  if (text == "f64") return ir::ScalarKind::Double;
+  throw backends::UserError(fmt::format("--precision {}: expected f32 or f64", text));
+}
+
+Target parseTarget(const std::string& text) {
+  if (text == "opencl") return Target::OpenCL;
+  if (text == "cuda") return Target::Cuda;
+  throw backends::UserError(fmt::format("--target {}: expected opencl or cuda", text));
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    if (end > start) out.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace fftc::driver

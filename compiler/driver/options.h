@@ -1,0 +1,34 @@
+// Command-line options shared by several fftc subcommands (CLI.md): -D bindings, precision,
+// target, and parsing with a --help that documents every option.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/driver/commands.h"
+#include "compiler/driver/exit_status.h"
+#include "compiler/frontend/frontend.h"
+
+namespace fftc::driver {
+
+namespace po = boost::program_options;
+
+enum class Target { OpenCL, Cuda };
+
+// Parses `args` against `desc` (+ positional); prints help and returns false on --help.
+// Throws po::error (exit 1) on unknown or malformed options.
+bool parseOptions(const Args& args, const std::string& usage, po::options_description& desc,
+                  const po::positional_options_description* positional, po::variables_map& vm);
+
+// "-D NAME=VALUE" strings -> frontend bindings; UserError for a malformed one.
+std::map<std::string, compiler::frontend::DefineValue> parseDefines(
+    const std::vector<std::string>& defines);
+
+ir::ScalarKind parsePrecision(const std::string& text);  // f32 | f64
+Target parseTarget(const std::string& text);             // opencl | cuda
+std::vector<std::string> splitList(const std::string& text);  // "a,b,,c" -> {a, b, c}
+
+}  // namespace fftc::driver

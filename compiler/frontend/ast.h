@@ -1,0 +1,108 @@
+// The .fdl syntax tree: what the parser builds and the elaborator walks. It mirrors the source
+// closely (operators, sugar and all) so that errors point at what the user wrote.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/diagnostic.h"
+
+namespace fftc::compiler::frontend::ast {
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+struct Type;
+using TypePtr = std::unique_ptr<Type>;
+
+enum class ExprKind {
+  Var,      // name
+  Int,      // intValue
+  Real,     // realValue, realIsFloat
+  Tuple,    // {a, b, ...}: elems
+  List,     // [2, 4, 8]: elems
+  Lambda,   // fun x => e, fun (x, y) => e: params, tupleParams, body (elems[0])
+  Call,     // f(a, b): callee (elems[0]), args (elems[1..])
+  Apply,    // f <<: x: elems[0], elems[1]
+  Compose,  // f o g: elems[0], elems[1]
+  Binary,   // a + b ...: op, elems[0], elems[1]
+  Neg,      // -a: elems[0]
+  Field,    // x._0: elems[0], intValue = component
+  Index,    // rs[i]: elems[0], elems[1]
+  Pipe,     // pipe(q in A .. B) E: params[0] = q, elems = {A, B, E}
+  OpRef,    // `+`, `-`, `*`, `/` used as a function value (the paper's reduce(+, 0)): op
+};
+
+enum class BinOp { Add, Sub, Mul, Div, Mod };
+
+const char* binOpSpelling(BinOp op);
+
+struct Param {
+  std::string name;
+  ir::SourceLoc loc;
+};
+
+struct Expr {
+  ExprKind kind;
+  ir::SourceLoc loc;
+  std::string name;
+  int64_t intValue = 0;
+  double realValue = 0.0;
+  bool realIsFloat = false;
+  BinOp op = BinOp::Add;
+  std::vector<Param> params;  // Lambda parameters, Pipe variable
+  bool tupleParams = false;   // fun (x, y) => e rather than fun x => e
+  std::vector<ExprPtr> elems;
+  int depth = 1;              // height of this subtree (bounded by the parser)
+
+  Expr(ExprKind k, ir::SourceLoc l) : kind(k), loc(std::move(l)) {}
+};
+
+enum class TypeKind { Int, Float, Double, Real, Complex, Tuple, Array };
+
+struct Type {
+  TypeKind kind;
+  ir::SourceLoc loc;
+  std::vector<TypePtr> elems;  // Tuple components; Array: elems[0] is the element type
+  ExprPtr size;                // Array size expression (integers, names, + - * / %)
+
+  Type(TypeKind k, ir::SourceLoc l) : kind(k), loc(std::move(l)) {}
+};
+
+struct TypedParam {
+  std::string name;
+  ir::SourceLoc loc;
+  TypePtr type;
+};
+
+enum class DeclKind { Def, UserFun, Kernel };
+
+struct Decl {
+  DeclKind kind;
+  ir::SourceLoc loc;        // of the declared name
+  std::string name;
+  // Def: compile-time parameters, hasParams distinguishes `def f() = ...` from `def f = ...`.
+  std::vector<Param> params;
+  bool hasParams = false;
+  // UserFun and Kernel parameters, UserFun result type and C body.
+  std::vector<TypedParam> typedParams;
+  TypePtr resultType;
+  std::string cBody;
+  ExprPtr body;             // Def and Kernel
+
+  Decl(DeclKind k, ir::SourceLoc l) : kind(k), loc(std::move(l)) {}
+};
+
+struct Module {
+  std::string fileName;
+  std::vector<std::unique_ptr<Decl>> decls;
+};
+
+// Prints an expression back in concrete syntax (fully parenthesized); used by tests and
+// debugging output.
+std::string show(const Expr& e);
+std::string show(const Type& t);
+
+}  // namespace fftc::compiler::frontend::ast

@@ -1,0 +1,96 @@
+// Public entry points of the front end: parse + elaborate + type-check, -D values, fuzzing.
+#include "compiler/frontend/frontend.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "compiler/frontend/diagnostics.h"
+#include "compiler/frontend/elaborator.h"
+#include "compiler/frontend/parser.h"
+
+namespace fftc::compiler::frontend {
+
+const Kernel* Program::kernel(std::string_view name) const {
+  for (const auto& k : kernels) {
+    if (k.name == name) return &k;
+  }
+  return nullptr;
+}
+
+Program compileSource(std::string_view text, std::string fileName, const ElaborateOptions& options) {
+  ast::Module module = parse(text, fileName);
+  return elaborate(module, options);
+}
+
+std::string readSourceFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ir::CompileError(ir::SourceLoc{path, 0, 0}, "cannot open file '" + path + "'");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw ir::CompileError(ir::SourceLoc{path, 0, 0}, "cannot read file '" + path + "'");
+  return ss.str();
+}
+
+Program parseFile(const std::string& path, const ElaborateOptions& options) {
+  return compileSource(readSourceFile(path), path, options);
+}
+
+std::optional<DefineValue> parseDefineValue(std::string_view text) {
+  auto trim = [](std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+  };
+  auto parseInt = [&](std::string_view s) -> std::optional<int64_t> {
+    s = trim(s);
+    bool negative = !s.empty() && s.front() == '-';
+    if (negative) s.remove_prefix(1);
+    if (s.empty()) return std::nullopt;
+    int64_t v = 0;
+    for (char c : s) {
+      if (c < '0' || c > '9') return std::nullopt;
+      if (__builtin_mul_overflow(v, int64_t{10}, &v) || __builtin_add_overflow(v, int64_t{c - '0'}, &v)) {
+        return std::nullopt;
+      }
+    }
+    return negative ? -v : v;
+  };
+  text = trim(text);
+  bool bracketed = !text.empty() && text.front() == '[';
+  if (bracketed) {
+    if (text.back() != ']') return std::nullopt;
+    text = trim(text.substr(1, text.size() - 2));
+    if (text.empty()) return DefineValue{std::vector<int64_t>{}};
+  }
+  if (!bracketed && text.find(',') == std::string_view::npos) {
+    auto v = parseInt(text);
+    if (!v) return std::nullopt;
+    return DefineValue{*v};
+  }
+  std::vector<int64_t> items;
+  while (true) {
+    size_t comma = text.find(',');
+    auto v = parseInt(text.substr(0, comma));
+    if (!v) return std::nullopt;
+    items.push_back(*v);
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return DefineValue{std::move(items)};
+}
+
+int fuzzOneInput(const uint8_t* data, size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  ElaborateOptions options;
+  options.maxSteps = 200'000;
+  options.maxPipeLength = 256;
+  try {
+    compileSource(text, "fuzz.fdl", options);
+    return 0;
+  } catch (const ir::CompileError& err) {
+    std::string shown = formatError(err, text);
+    return shown.empty() ? 2 : 1;
+  }
+}
+
+}  // namespace fftc::compiler::frontend

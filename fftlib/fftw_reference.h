@@ -1,0 +1,37 @@
+// The FFTW oracle: reference DFTs computed in long double (fftwl_*) and the error metrics of
+// CLI.md, against which the interpreter, fftc's FFTs and `fftc run --check` are measured.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace fftc::fftlib {
+
+using ComplexL = std::complex<long double>;
+
+enum class Direction { Forward, Inverse };
+
+// Batched N-dimensional complex DFT, unnormalized like FFTW and cuFFT:
+//   y[k] = sum_j x[j] * exp(s * 2*pi*i * j.k / n),  s = -1 forward, +1 inverse
+// (so inverse(forward(x)) = prod(dims) * x). `dims` outermost first, row-major; the batch is
+// the outermost (slowest) index: input.size() must be batch * prod(dims).
+std::vector<ComplexL> referenceDft(std::span<const ComplexL> input,
+                                   std::span<const int64_t> dims, int64_t batch,
+                                   Direction direction);
+std::vector<ComplexL> referenceDft1d(std::span<const ComplexL> input, int64_t n, int64_t batch,
+                                     Direction direction);
+
+// Conversions for inputs and results in float or double precision.
+std::vector<ComplexL> toLongDouble(std::span<const std::complex<double>> x);
+std::vector<ComplexL> toLongDouble(std::span<const std::complex<float>> x);
+
+// l2 = sqrt(sum |y - ref|^2 / sum |ref|^2); linf = max |y - ref| / max |ref|. 0 when both are
+// zero; +inf when only ref is zero. Throws std::invalid_argument on different lengths.
+double l2Error(std::span<const std::complex<double>> y, std::span<const ComplexL> ref);
+double linfError(std::span<const std::complex<double>> y, std::span<const ComplexL> ref);
+double l2Error(std::span<const std::complex<float>> y, std::span<const ComplexL> ref);
+double linfError(std::span<const std::complex<float>> y, std::span<const ComplexL> ref);
+
+}  // namespace fftc::fftlib

@@ -1,0 +1,460 @@
+// Type inference: a bottom-up pass that returns a typed copy of the program (see infer.h).
+// Functions are typed where they are applied (a Lambda's Params get the argument types), so a
+// function used at two types is simply typed twice, once per use.
+#include "ir/infer.h"
+
+#include <unordered_map>
+
+namespace fftc::ir {
+
+namespace {
+
+std::string plural(size_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+// The precision that wins where reals meet (C: float op double -> double).
+ScalarKind widest(ScalarKind a, ScalarKind b) {
+  if (a == ScalarKind::Double || b == ScalarKind::Double) return ScalarKind::Double;
+  if (a == ScalarKind::Float || b == ScalarKind::Float) return ScalarKind::Float;
+  return ScalarKind::Int;
+}
+
+// A tuple of two int/real scalars written where a complex is expected ({0, 0}, {a, b}).
+bool isComplexCoercible(const ExprPtr& e) {
+  const auto* c = e->as<FunCall>();
+  if (!c) return false;
+  const auto* b = c->f()->as<Builtin>();
+  if (!b || b->op() != BuiltinOp::MakeTuple || c->args().size() != 2) return false;
+  for (const auto& a : c->args())
+    if (!a->type() || !a->type().isScalar()) return false;
+  return true;
+}
+
+ExprPtr coerceToComplex(const ExprPtr& e, ScalarKind precision) {
+  const auto* c = e->as<FunCall>();
+  const auto* l0 = c->arg(0)->as<Literal>();
+  const auto* l1 = c->arg(1)->as<Literal>();
+  auto constValue = [](const Literal* l) -> std::optional<double> {
+    if (l->litKind() == LiteralKind::Real) return l->realValue();
+    if (auto v = l->intValue().constant()) return static_cast<double>(*v);
+    return std::nullopt;
+  };
+  if (l0 && l1) {
+    auto re = constValue(l0), im = constValue(l1);
+    if (re && im) return Literal::makeComplex(*re, *im, precision, e->loc());
+  }
+  return FunCall::make(Builtin::make(BuiltinOp::MakeComplex, 0, c->f()->loc()), c->args(),
+                       e->loc(), Type::complex(precision));
+}
+
+class Inferer {
+ public:
+  explicit Inferer(const InferOptions& o) : opt_(o) {}
+
+  ExprPtr expr(const ExprPtr& e);
+  TypedFun apply(const FunPtr& f, std::vector<Type> argTypes, const SourceLoc& callLoc);
+
+ private:
+  TypedFun applyLambda(const Lambda& l, const std::vector<Type>& args, const SourceLoc& loc);
+  Type applyBuiltin(const Builtin& b, const std::vector<Type>& args, const SourceLoc& loc);
+  TypedFun applyPattern(const FunDecl& f, const std::vector<Type>& args, const SourceLoc& loc);
+  TypedFun applyMap(const AbstractMap& m, const Type& arg, const SourceLoc& loc);
+  TypedFun applyReduce(const AbstractReduce& r, const Type& arg, const SourceLoc& loc);
+  void checkNesting(const AbstractMap& m, const SourceLoc& loc) const;
+  std::vector<ExprPtr> coerceArgs(const FunDecl& f, std::vector<ExprPtr> args);
+
+  InferOptions opt_;
+  std::unordered_map<const Param*, ParamPtr> env_;   // original Param -> typed Param
+  std::vector<std::pair<FunKind, int>> parallel_;  // enclosing mapGlobal/Workgroup/Local
+};
+
+[[noreturn]] void fail(const SourceLoc& loc, const std::string& msg) { throw CompileError(loc, msg); }
+
+// The location to blame: the call's if known, else the function's.
+const SourceLoc& pick(const SourceLoc& callLoc, const FunDecl& f) {
+  return callLoc.known() ? callLoc : f.loc();
+}
+
+ExprPtr Inferer::expr(const ExprPtr& e) {
+  switch (e->kind()) {
+    case ExprKind::Param: {
+      const auto* p = e->as<Param>();
+      if (auto it = env_.find(p); it != env_.end()) return it->second;
+      if (!p->type())
+        fail(p->loc(), "parameter " + p->name() +
+                           " is used outside its function or has no type (a kernel input "
+                           "needs a type)");
+      return e;
+    }
+    case ExprKind::Literal: return e;
+    case ExprKind::FunCall: {
+      const auto* c = e->as<FunCall>();
+      std::vector<ExprPtr> args;
+      args.reserve(c->args().size());
+      for (const auto& a : c->args()) args.push_back(expr(a));
+      args = coerceArgs(*c->f(), std::move(args));
+      std::vector<Type> types;
+      for (const auto& a : args) types.push_back(a->type());
+      TypedFun tf = apply(c->f(), std::move(types), c->loc());
+      return c->rebuild(std::move(tf.f), std::move(args), std::move(tf.result));
+    }
+  }
+  return e;
+}
+
+std::vector<ExprPtr> Inferer::coerceArgs(const FunDecl& f, std::vector<ExprPtr> args) {
+  if (const auto* b = f.as<Builtin>()) {
+    bool arith = b->op() == BuiltinOp::Add || b->op() == BuiltinOp::Sub ||
+                 b->op() == BuiltinOp::Mul || b->op() == BuiltinOp::Div;
+    if (arith && args.size() == 2) {
+      for (int i = 0; i < 2; ++i)
+        if (args[1 - i]->type().isComplex() && isComplexCoercible(args[i]))
+          args[i] = coerceToComplex(args[i], args[1 - i]->type().scalarKind());
+    }
+  } else if (const auto* u = f.as<UserFun>()) {
+    for (size_t i = 0; i < args.size() && i < u->arity(); ++i)
+      if (u->paramTypes()[i].isComplex() && isComplexCoercible(args[i]))
+        args[i] = coerceToComplex(args[i], u->paramTypes()[i].scalarKind());
+  }
+  return args;
+}
+
+TypedFun Inferer::apply(const FunPtr& f, std::vector<Type> args, const SourceLoc& callLoc) {
+  const SourceLoc& loc = pick(callLoc, *f);
+  for (const auto& t : args)
+    if (!t) fail(loc, f->name() + ": an argument has no type");
+  // A function of k > 1 parameters applied to one k-tuple takes its components.
+  size_t k = f->arity();
+  if (k > 1 && args.size() == 1 && args[0].isTuple() && args[0].components().size() == k)
+    args = std::vector<Type>(args[0].components());
+  if (args.size() != k) {
+    std::string got;
+    for (size_t i = 0; i < args.size(); ++i) got += (i ? ", " : "") + args[i].str();
+    fail(loc, f->name() + ": expects " + plural(k, "argument") + ", got " +
+                  plural(args.size(), "argument") + (args.empty() ? "" : " (" + got + ")"));
+  }
+  switch (f->kind()) {
+    case FunKind::Lambda: return applyLambda(*f->as<Lambda>(), args, loc);
+    case FunKind::Builtin: return {f, applyBuiltin(*f->as<Builtin>(), args, loc)};
+    case FunKind::UserFun: {
+      const auto* u = f->as<UserFun>();
+      for (size_t i = 0; i < k; ++i)
+        if (args[i] != u->paramTypes()[i])
+          fail(loc, "userfun " + u->name() + ": parameter " + u->paramNames()[i] + " is " +
+                        u->paramTypes()[i].str() + " but the argument is " + args[i].str());
+      return {f, u->returnType()};
+    }
+    default: return applyPattern(*f, args, loc);
+  }
+}
+
+TypedFun Inferer::applyLambda(const Lambda& l, const std::vector<Type>& args,
+                              const SourceLoc& loc) {
+  std::vector<ParamPtr> params;
+  std::vector<std::pair<const Param*, std::optional<ParamPtr>>> saved;
+  bool sameParams = true;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ParamPtr& p = l.params()[i];
+    ParamPtr typed = p;
+    if (p->annotated()) {
+      if (p->type() != args[i])
+        fail(p->loc().known() ? p->loc() : loc, "parameter " + p->name() + " is declared " +
+                                                     p->type().str() + " but the argument is " +
+                                                     args[i].str());
+    } else if (!p->type() || p->type() != args[i]) {
+      typed = p->withType(args[i]);
+      sameParams = false;
+    }
+    params.push_back(typed);
+    auto it = env_.find(p.get());
+    saved.emplace_back(p.get(), it == env_.end() ? std::nullopt : std::optional(it->second));
+    env_[p.get()] = typed;
+  }
+  ExprPtr body;
+  try {
+    body = expr(l.body());
+  } catch (...) {
+    for (auto& [p, old] : saved) old ? void(env_[p] = *old) : void(env_.erase(p));
+    throw;
+  }
+  for (auto& [p, old] : saved) old ? void(env_[p] = *old) : void(env_.erase(p));
+  Type result = body->type();
+  if (sameParams && body == l.body()) return {l.ptr(), result};
+  return {Lambda::make(std::move(params), std::move(body), l.loc()), result};
+}
+
+Type Inferer::applyBuiltin(const Builtin& b, const std::vector<Type>& args, const SourceLoc& loc) {
+  const std::string name = b.name();
+  auto needNumeric = [&](const Type& t) {
+    if (!t.isNumeric()) fail(loc, name + ": expects numbers, got " + t.str());
+  };
+  switch (b.op()) {
+    case BuiltinOp::Add:
+    case BuiltinOp::Sub:
+    case BuiltinOp::Mul:
+    case BuiltinOp::Div:
+    case BuiltinOp::Mod: {
+      needNumeric(args[0]);
+      needNumeric(args[1]);
+      ScalarKind p = widest(args[0].scalarKind(), args[1].scalarKind());
+      if (args[0].isComplex() || args[1].isComplex()) {
+        if (b.op() == BuiltinOp::Mod) fail(loc, "mod: not defined on complex values");
+        return Type::complex(p);
+      }
+      return Type::scalar(p);
+    }
+    case BuiltinOp::Neg: needNumeric(args[0]); return args[0];
+    case BuiltinOp::Cos:
+    case BuiltinOp::Sin:
+    case BuiltinOp::Sqrt:
+    case BuiltinOp::Exp:
+      if (args[0].isInt()) return Type::real(opt_.real);
+      if (args[0].isReal()) return args[0];
+      if (b.op() == BuiltinOp::Exp && args[0].isComplex()) return args[0];
+      fail(loc, name + ": expects a real, got " + args[0].str());
+    case BuiltinOp::Conj:
+      if (args[0].isComplex()) return args[0];
+      fail(loc, "conj: expects a complex, got " + args[0].str());
+    case BuiltinOp::Re:
+    case BuiltinOp::Im:
+      if (args[0].isComplex()) return Type::real(args[0].scalarKind());
+      fail(loc, name + ": expects a complex, got " + args[0].str());
+    case BuiltinOp::CisPi:
+      if (args[0].isInt()) return Type::complex(opt_.real);
+      if (args[0].isReal()) return Type::complex(args[0].scalarKind());
+      fail(loc, "cispi: expects a real, got " + args[0].str());
+    case BuiltinOp::MakeComplex: {
+      for (const auto& t : args)
+        if (!t.isScalar()) fail(loc, "complex: expects two reals, got " + t.str());
+      ScalarKind p = widest(args[0].scalarKind(), args[1].scalarKind());
+      return Type::complex(p == ScalarKind::Int ? opt_.real : p);
+    }
+    case BuiltinOp::MakeTuple: return Type::tuple(args);
+  }
+  fail(loc, "unknown builtin " + name);
+}
+
+void Inferer::checkNesting(const AbstractMap& m, const SourceLoc& loc) const {
+  auto show = [](FunKind k, int d) {
+    return std::string(k == FunKind::MapGlobal     ? "mapGlobal"
+                       : k == FunKind::MapWorkgroup ? "mapWorkgroup"
+                                                    : "mapLocal") +
+           "(" + std::to_string(d) + ")";
+  };
+  const std::string me = show(m.kind(), m.dim());
+  bool inWorkgroupSameDim = false;
+  for (const auto& [k, d] : parallel_) {
+    const std::string outer = show(k, d);
+    switch (m.kind()) {
+      case FunKind::MapGlobal:
+        if (k == FunKind::MapGlobal && d == m.dim())
+          fail(loc, me + " inside " + outer + ": dimension " + std::to_string(d) +
+                        " is already distributed over work-items");
+        if (k != FunKind::MapGlobal)
+          fail(loc, me + " inside " + outer + ": mapGlobal cannot be nested in work-group "
+                                              "or local parallelism");
+        break;
+      case FunKind::MapWorkgroup:
+        if (k == FunKind::MapGlobal)
+          fail(loc, me + " inside " + outer + ": global and work-group parallelism do not mix");
+        if (k == FunKind::MapLocal)
+          fail(loc, me + " inside " + outer + ": work-groups cannot be nested in work-items");
+        if (d == m.dim())
+          fail(loc, me + " inside " + outer + ": dimension " + std::to_string(d) +
+                        " is already distributed over work-groups");
+        break;
+      default:  // MapLocal
+        if (k == FunKind::MapGlobal)
+          fail(loc, me + " inside " + outer + ": mapLocal must be nested in mapWorkgroup, "
+                                              "not mapGlobal");
+        if (k == FunKind::MapLocal && d == m.dim())
+          fail(loc, me + " inside " + outer + ": dimension " + std::to_string(d) +
+                        " is already distributed over local work-items");
+        if (k == FunKind::MapWorkgroup && d == m.dim()) inWorkgroupSameDim = true;
+    }
+  }
+  if (m.kind() == FunKind::MapLocal && !inWorkgroupSameDim)
+    fail(loc, me + " must be nested inside mapWorkgroup(" + std::to_string(m.dim()) + ")");
+}
+
+TypedFun Inferer::applyMap(const AbstractMap& m, const Type& arg, const SourceLoc& loc) {
+  if (!arg.isArray()) fail(loc, m.name() + ": expects an array, got " + arg.str());
+  bool par = m.dim() >= 0;
+  if (par) {
+    checkNesting(m, loc);
+    parallel_.emplace_back(m.kind(), m.dim());
+  }
+  TypedFun inner;
+  try {
+    inner = apply(m.f(), {arg.element()}, m.f()->loc().known() ? m.f()->loc() : loc);
+  } catch (...) {
+    if (par) parallel_.pop_back();
+    throw;
+  }
+  if (par) parallel_.pop_back();
+  return {m.withChildren({inner.f}, {}), Type::array(inner.result, arg.size())};
+}
+
+TypedFun Inferer::applyReduce(const AbstractReduce& r, const Type& arg, const SourceLoc& loc) {
+  if (!arg.isArray()) fail(loc, r.name() + ": expects an array, got " + arg.str());
+  ExprPtr init = expr(r.init());
+  const Type& elem = arg.element();
+  if (isComplexCoercible(init)) {
+    std::optional<ScalarKind> want;
+    if (elem.isComplex()) want = elem.scalarKind();
+    if (const auto* u = r.f()->as<UserFun>(); u && u->arity() >= 1 && u->paramTypes()[0].isComplex())
+      want = u->paramTypes()[0].scalarKind();
+    if (want) init = coerceToComplex(init, *want);
+  }
+  const Type& acc = init->type();
+  TypedFun f = apply(r.f(), {acc, elem}, r.f()->loc().known() ? r.f()->loc() : loc);
+  if (f.result != acc)
+    fail(loc, r.name() + ": the function returns " + f.result.str() +
+                  " but the accumulator (initial value) is " + acc.str());
+  return {r.withChildren({f.f}, {init}), acc};
+}
+
+TypedFun Inferer::applyPattern(const FunDecl& f, const std::vector<Type>& args,
+                               const SourceLoc& loc) {
+  const std::string name = f.name();
+  auto array = [&](const Type& t, const std::string& what) {
+    if (!t.isArray()) fail(loc, name + ": expects " + what + ", got " + t.str());
+  };
+  auto twoD = [&](const Type& t) {
+    if (!t.isArray() || !t.element().isArray())
+      fail(loc, name + ": expects a 2-dimensional array, got " + t.str());
+  };
+  if (const auto* m = f.as<AbstractMap>()) return applyMap(*m, args[0], loc);
+  if (const auto* r = f.as<AbstractReduce>()) return applyReduce(*r, args[0], loc);
+  if (const auto* t = f.as<AbstractTo>()) {
+    TypedFun inner = apply(t->f(), args, loc);
+    return {t->withChildren({inner.f}, {}), inner.result};
+  }
+  switch (f.kind()) {
+    case FunKind::Zip: {
+      std::vector<Type> comps;
+      for (size_t i = 0; i < args.size(); ++i) {
+        if (!args[i].isArray())
+          fail(loc, "zip: argument " + std::to_string(i + 1) + " is not an array: " +
+                        args[i].str());
+        if (!sizesEqual(args[i].size(), args[0].size()))
+          fail(loc, "zip: sizes differ: " + args[0].size().str() + " and " +
+                        args[i].size().str());
+        comps.push_back(args[i].element());
+      }
+      return {f.ptr(), Type::array(Type::tuple(comps), args[0].size())};
+    }
+    case FunKind::Split: {
+      const ArithExpr& m = f.as<Split>()->chunk();
+      const std::string me = "split(" + m.str() + ")";
+      if (!args[0].isArray()) fail(loc, me + ": expects an array, got " + args[0].str());
+      const ArithExpr& n = args[0].size();
+      if (auto mc = m.constant(); mc && *mc <= 0) fail(loc, me + ": the chunk size must be positive");
+      if (!provablyDivisible(n, m)) {
+        auto rem = (n % m).constant();
+        if (rem && *rem != 0) fail(loc, me + ": " + m.str() + " does not divide " + n.str());
+      }
+      return {f.ptr(), Type::array(Type::array(args[0].element(), m), n / m)};
+    }
+    case FunKind::Join: {
+      twoD(args[0]);
+      const Type& inner = args[0].element();
+      return {f.ptr(), Type::array(inner.element(), inner.size() * args[0].size())};
+    }
+    case FunKind::Transpose: {
+      twoD(args[0]);
+      const Type& inner = args[0].element();
+      return {f.ptr(), Type::array(Type::array(inner.element(), args[0].size()), inner.size())};
+    }
+    case FunKind::ArrayGen: {
+      const auto* g = f.as<ArrayGen>();
+      std::vector<Type> ints(2 * g->sizes().size(), Type::intType());
+      TypedFun inner = apply(g->f(), ints, g->f()->loc().known() ? g->f()->loc() : loc);
+      return {g->withChildren({inner.f}, {}), Type::nestedArray(inner.result, g->sizes())};
+    }
+    case FunKind::Pad: {
+      const auto* p = f.as<Pad>();
+      array(args[0], "an array");
+      const Type& elem = args[0].element();
+      ExprPtr value;
+      if (p->value()) {
+        value = expr(p->value());
+        if (elem.isComplex() && isComplexCoercible(value))
+          value = coerceToComplex(value, elem.scalarKind());
+        if (value->type() != elem)
+          fail(loc, "pad: the constant is " + value->type().str() + " but the elements are " +
+                        elem.str());
+      } else if (auto n = args[0].size().constant(); n && *n == 0) {
+        fail(loc, "pad: " + padBoundaryName(p->boundary()) + " needs a non-empty array");
+      }
+      FunPtr typed = value ? p->withChildren({}, {value}) : f.ptr();
+      return {typed, Type::array(elem, p->left() + args[0].size() + p->right())};
+    }
+    case FunKind::Slide: {
+      const auto* s = f.as<Slide>();
+      const std::string me = "slide(" + s->size().str() + ", " + s->step().str() + ")";
+      if (!args[0].isArray()) fail(loc, me + ": expects an array, got " + args[0].str());
+      const ArithExpr& n = args[0].size();
+      if (provablyLess(n, s->size()))
+        fail(loc, me + ": the window " + s->size().str() + " is larger than the array (" +
+                      n.str() + ")");
+      ArithExpr windows = (n - s->size() + s->step()) / s->step();
+      return {f.ptr(), Type::array(Type::array(args[0].element(), s->size()), windows)};
+    }
+    case FunKind::Iterate: {
+      const auto* it = f.as<Iterate>();
+      const SourceLoc& floc = it->f()->loc().known() ? it->f()->loc() : loc;
+      TypedFun first = apply(it->f(), {args[0]}, floc);
+      if (!sameModuloSizes(first.result, args[0]))
+        fail(loc, "iterate: the function maps " + args[0].str() + " to " + first.result.str() +
+                      "; it must keep the type (sizes may change)");
+      Type t = it->count() == 0 ? args[0] : first.result;
+      for (int64_t i = 1; i < it->count(); ++i) t = apply(it->f(), {t}, floc).result;
+      return {it->withChildren({first.f}, {}), t};
+    }
+    case FunKind::Id: return {f.ptr(), args[0]};
+    case FunKind::Get: {
+      size_t i = f.as<Get>()->index();
+      const std::string me = "get(" + std::to_string(i) + ")";
+      if (args[0].isComplex()) {
+        if (i > 1) fail(loc, me + ": a complex value has components 0 (re) and 1 (im)");
+        return {f.ptr(), Type::real(args[0].scalarKind())};
+      }
+      if (!args[0].isTuple()) fail(loc, me + ": expects a tuple, got " + args[0].str());
+      if (i >= args[0].components().size())
+        fail(loc, me + ": the tuple " + args[0].str() + " has " +
+                      plural(args[0].components().size(), "component"));
+      return {f.ptr(), args[0].components()[i]};
+    }
+    default: break;
+  }
+  fail(loc, "cannot type " + name);
+}
+
+}  // namespace
+
+ExprPtr inferTypes(const ExprPtr& e, const InferOptions& options) {
+  Inferer inf(options);
+  return inf.expr(e);
+}
+
+LambdaPtr inferTypes(const LambdaPtr& f, const InferOptions& options) {
+  std::vector<Type> types;
+  for (const auto& p : f->params()) {
+    if (!p->type())
+      throw CompileError(p->loc().known() ? p->loc() : f->loc(),
+                         "parameter " + p->name() + " needs a type");
+    types.push_back(p->type());
+  }
+  Inferer inf(options);
+  TypedFun tf = inf.apply(f, types, f->loc());
+  return std::static_pointer_cast<const Lambda>(tf.f);
+}
+
+TypedFun inferCall(const FunPtr& f, const std::vector<Type>& argTypes, const InferOptions& options) {
+  Inferer inf(options);
+  return inf.apply(f, argTypes, f->loc());
+}
+
+}  // namespace fftc::ir

@@ -1,0 +1,522 @@
+// The reference interpreter (see interpreter.h for the semantics it fixes).
+#include "ir/interpreter.h"
+
+#include <cmath>
+
+namespace fftc::ir {
+
+namespace {
+
+[[noreturn]] void error(const std::string& msg) { throw InterpreterError(msg); }
+
+// ---- scalar arithmetic, in the precision of the result
+
+ValueKind kindOf(const Type& t) {
+  if (t.isComplex())
+    return t.scalarKind() == ScalarKind::Float ? ValueKind::ComplexFloat : ValueKind::ComplexDouble;
+  switch (t.scalarKind()) {
+    case ScalarKind::Int: return ValueKind::Int;
+    case ScalarKind::Float: return ValueKind::Float;
+    case ScalarKind::Double: return ValueKind::Double;
+  }
+  return ValueKind::Double;
+}
+
+int rank(ValueKind k) {  // promotion order: int < float < double; complex keeps the precision
+  switch (k) {
+    case ValueKind::Int: return 0;
+    case ValueKind::Float:
+    case ValueKind::ComplexFloat: return 1;
+    case ValueKind::Double:
+    case ValueKind::ComplexDouble: return 2;
+    default: error("expected a number");
+  }
+}
+
+bool isCx(ValueKind k) { return k == ValueKind::ComplexFloat || k == ValueKind::ComplexDouble; }
+
+// The kind a binary operation computes in when the result type is not at hand.
+ValueKind promote(ValueKind a, ValueKind b, ValueKind intOnlyReal = ValueKind::Double) {
+  int r = std::max(rank(a), rank(b));
+  if (isCx(a) || isCx(b)) return r == 2 ? ValueKind::ComplexDouble : ValueKind::ComplexFloat;
+  (void)intOnlyReal;
+  return r == 0 ? ValueKind::Int : r == 1 ? ValueKind::Float : ValueKind::Double;
+}
+
+int64_t floorDiv(int64_t a, int64_t b) {
+  if (b == 0) error("integer division by zero");
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+int64_t floorMod(int64_t a, int64_t b) {
+  if (b == 0) error("integer modulo by zero");
+  int64_t m = a % b;
+  if (m != 0 && ((m < 0) != (b < 0))) m += b;
+  return m;
+}
+int64_t wrapAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+int64_t wrapSub(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+int64_t wrapMul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+
+template <class T>
+Value makeReal(T v) {
+  if constexpr (std::is_same_v<T, float>) return Value::ofFloat(v);
+  else return Value::ofDouble(v);
+}
+template <class T>
+Value makeCx(T re, T im) {
+  return Value::ofComplex({static_cast<double>(re), static_cast<double>(im)},
+                          std::is_same_v<T, float> ? ScalarKind::Float : ScalarKind::Double);
+}
+
+template <class T>
+Value realOp(BuiltinOp op, T a, T b) {
+  switch (op) {
+    case BuiltinOp::Add: return makeReal<T>(a + b);
+    case BuiltinOp::Sub: return makeReal<T>(a - b);
+    case BuiltinOp::Mul: return makeReal<T>(a * b);
+    case BuiltinOp::Div: return makeReal<T>(a / b);
+    case BuiltinOp::Mod: {
+      T q = std::floor(a / b);
+      return makeReal<T>(a - b * q);
+    }
+    default: error("not a binary operator");
+  }
+}
+
+// Complex arithmetic as the generated code does it: operands that are real scalars are not
+// widened to complex (x * (c + di) = (xc, xd)), products are (ac - bd, ad + bc), no FMA.
+template <class T>
+Value complexOp(BuiltinOp op, const Value& av, const Value& bv) {
+  bool ac = av.isComplex(), bc = bv.isComplex();
+  T a = static_cast<T>(av.asComplex().real()), b = static_cast<T>(av.asComplex().imag());
+  T c = static_cast<T>(bv.asComplex().real()), d = static_cast<T>(bv.asComplex().imag());
+  switch (op) {
+    case BuiltinOp::Add:
+      if (!ac) return makeCx<T>(a + c, d);
+      if (!bc) return makeCx<T>(a + c, b);
+      return makeCx<T>(a + c, b + d);
+    case BuiltinOp::Sub:
+      if (!ac) return makeCx<T>(a - c, -d);
+      if (!bc) return makeCx<T>(a - c, b);
+      return makeCx<T>(a - c, b - d);
+    case BuiltinOp::Mul:
+      if (!ac) return makeCx<T>(a * c, a * d);
+      if (!bc) return makeCx<T>(a * c, b * c);
+      return makeCx<T>(a * c - b * d, a * d + b * c);
+    case BuiltinOp::Div: {
+      if (!bc) return makeCx<T>(a / c, b / c);
+      T den = c * c + d * d;
+      return makeCx<T>((a * c + b * d) / den, (b * c - a * d) / den);
+    }
+    default: error("mod is not defined on complex values");
+  }
+}
+
+Value binary(BuiltinOp op, const Value& a, const Value& b, ValueKind k) {
+  switch (k) {
+    case ValueKind::Int: {
+      int64_t x = a.asInt(), y = b.asInt();
+      switch (op) {
+        case BuiltinOp::Add: return Value::ofInt(wrapAdd(x, y));
+        case BuiltinOp::Sub: return Value::ofInt(wrapSub(x, y));
+        case BuiltinOp::Mul: return Value::ofInt(wrapMul(x, y));
+        case BuiltinOp::Div: return Value::ofInt(floorDiv(x, y));
+        case BuiltinOp::Mod: return Value::ofInt(floorMod(x, y));
+        default: error("not a binary operator");
+      }
+    }
+    case ValueKind::Float:
+      return realOp<float>(op, static_cast<float>(a.asReal()), static_cast<float>(b.asReal()));
+    case ValueKind::Double: return realOp<double>(op, a.asReal(), b.asReal());
+    case ValueKind::ComplexFloat: return complexOp<float>(op, a, b);
+    case ValueKind::ComplexDouble: return complexOp<double>(op, a, b);
+    default: error("arithmetic on non-numbers");
+  }
+}
+
+Value realOf(double v, ValueKind k) {
+  return k == ValueKind::Float ? Value::ofFloat(static_cast<float>(v)) : Value::ofDouble(v);
+}
+
+// cos(pi x) + i sin(pi x) with exact argument reduction (x mod 2 is exact in binary floating
+// point), evaluated in long double and rounded once.
+std::complex<double> cisPi(double x) {
+  long double r = std::fmod(static_cast<long double>(x), 2.0L);
+  const long double pi = 3.141592653589793238462643383279502884L;
+  // exact values at multiples of 1/2, so that e.g. cispi(1) is exactly -1
+  if (r == 0.0L) return {1.0, 0.0};
+  if (r == 0.5L || r == -1.5L) return {0.0, 1.0};
+  if (r == 1.0L || r == -1.0L) return {-1.0, 0.0};
+  if (r == 1.5L || r == -0.5L) return {0.0, -1.0};
+  return {static_cast<double>(std::cos(pi * r)), static_cast<double>(std::sin(pi * r))};
+}
+
+// ---- the evaluator
+
+class Interp {
+ public:
+  explicit Interp(const InterpreterOptions& o) : opt_(o), sizes_(o.sizes) {}
+
+  Value eval(const ExprPtr& e);
+  // result: the type of the application (null when unknown)
+  Value apply(const FunDecl& f, std::vector<Value> args, const Type& result);
+  void bind(const Param* p, Value v) { env_.emplace_back(p, std::move(v)); }
+  void bindSizes(const Type& t, const Value& v, const std::string& what);
+
+ private:
+  int64_t size(const ArithExpr& e) const;
+  Value builtin(const Builtin& b, const std::vector<Value>& args, const Type& result);
+  Value pattern(const FunDecl& f, const Value& x, const Type& result);
+  Value generate(const ArrayGen& g, const Type& result);
+
+  const InterpreterOptions& opt_;
+  std::unordered_map<uint64_t, int64_t> sizes_;
+  std::vector<std::pair<const Param*, Value>> env_;
+};
+
+int64_t Interp::size(const ArithExpr& e) const {
+  if (auto c = e.constant()) return *c;
+  try {
+    return e.evaluate(sizes_);
+  } catch (const ArithError& err) {
+    error("cannot evaluate size " + e.str() + ": " + err.what() +
+          " (bind size variables in InterpreterOptions::sizes)");
+  }
+}
+
+void Interp::bindSizes(const Type& t, const Value& v, const std::string& what) {
+  if (t.isArray()) {
+    if (!v.isArray()) error(what + ": expected " + t.str() + ", got " + v.str());
+    const ArithExpr& n = t.size();
+    if (n.isVar() && !sizes_.count(n.varId()))
+      sizes_[n.varId()] = static_cast<int64_t>(v.size());
+    if (size(n) != static_cast<int64_t>(v.size()))
+      error(what + ": expected " + t.str() + " (" + n.str() + " = " + std::to_string(size(n)) +
+            "), got an array of " + std::to_string(v.size()));
+    for (const auto& e : v.elems()) bindSizes(t.element(), e, what);
+    return;
+  }
+  if (t.isTuple()) {
+    if (!v.isTuple() || v.size() != t.components().size())
+      error(what + ": expected " + t.str() + ", got " + v.str());
+    for (size_t i = 0; i < v.size(); ++i) bindSizes(t.components()[i], v[i], what);
+    return;
+  }
+  bool ok = t.isComplex() ? v.isComplex()
+            : t.isInt()   ? v.kind() == ValueKind::Int
+                          : v.kind() == kindOf(t);
+  if (!ok) error(what + ": expected " + t.str() + ", got " + v.str());
+}
+
+Value Interp::eval(const ExprPtr& e) {
+  switch (e->kind()) {
+    case ExprKind::Param: {
+      const auto* p = e->as<Param>();
+      for (size_t i = env_.size(); i-- > 0;)
+        if (env_[i].first == p) return env_[i].second;
+      error("unbound parameter " + p->name());
+    }
+    case ExprKind::Literal: {
+      const auto* l = e->as<Literal>();
+      switch (l->litKind()) {
+        case LiteralKind::Int: return Value::ofInt(size(l->intValue()));
+        case LiteralKind::Real: return Value::ofReal(l->realValue(), l->precision());
+        case LiteralKind::Complex: return Value::ofComplex({l->re(), l->im()}, l->precision());
+      }
+      break;
+    }
+    case ExprKind::FunCall: {
+      const auto* c = e->as<FunCall>();
+      if (!e->type()) error("the program is not typed (run inferTypes first)");
+      std::vector<Value> args;
+      args.reserve(c->args().size());
+      for (const auto& a : c->args()) args.push_back(eval(a));
+      return apply(*c->f(), std::move(args), e->type());
+    }
+  }
+  error("unknown expression");
+}
+
+Value Interp::apply(const FunDecl& f, std::vector<Value> args, const Type& result) {
+  size_t k = f.arity();
+  if (k > 1 && args.size() == 1 && args[0].isTuple() && args[0].size() == k)
+    args = std::vector<Value>(args[0].elems());
+  if (args.size() != k)
+    error(f.name() + ": expects " + std::to_string(k) + " arguments, got " +
+          std::to_string(args.size()));
+  switch (f.kind()) {
+    case FunKind::Lambda: {
+      const auto* l = f.as<Lambda>();
+      size_t mark = env_.size();
+      for (size_t i = 0; i < k; ++i) env_.emplace_back(l->params()[i].get(), std::move(args[i]));
+      Value v = eval(l->body());
+      env_.resize(mark);
+      return v;
+    }
+    case FunKind::Builtin: return builtin(*f.as<Builtin>(), args, result);
+    case FunKind::UserFun: {
+      const auto* u = f.as<UserFun>();
+      auto it = opt_.userFuns.find(u->name());
+      if (it == opt_.userFuns.end())
+        error("userfun " + u->name() +
+              " has no C++ implementation (register one in InterpreterOptions::userFuns)");
+      Value v = it->second(args);
+      bindSizes(u->returnType(), v, "userfun " + u->name() + " result");
+      return v;
+    }
+    case FunKind::ArrayGen: return generate(*f.as<ArrayGen>(), result);
+    case FunKind::Zip: {
+      size_t n = args[0].size();
+      for (const auto& a : args)
+        if (!a.isArray() || a.size() != n) error("zip: arrays of different sizes");
+      std::vector<Value> out;
+      out.reserve(n);
+      for (size_t i = 0; i < n; ++i) {
+        std::vector<Value> t;
+        for (const auto& a : args) t.push_back(a[i]);
+        out.push_back(Value::tuple(std::move(t)));
+      }
+      return Value::array(std::move(out));
+    }
+    default: return pattern(f, args[0], result);
+  }
+}
+
+Value Interp::builtin(const Builtin& b, const std::vector<Value>& args, const Type& result) {
+  BuiltinOp op = b.op();
+  auto resultKind = [&](ValueKind fallback) { return result ? kindOf(result) : fallback; };
+  switch (op) {
+    case BuiltinOp::Add:
+    case BuiltinOp::Sub:
+    case BuiltinOp::Mul:
+    case BuiltinOp::Div:
+    case BuiltinOp::Mod:
+      return binary(op, args[0], args[1], resultKind(promote(args[0].kind(), args[1].kind())));
+    case BuiltinOp::Neg: {
+      const Value& a = args[0];
+      switch (a.kind()) {
+        case ValueKind::Int: return Value::ofInt(wrapSub(0, a.asInt()));
+        case ValueKind::Float:
+        case ValueKind::Double: return realOf(-a.asReal(), a.kind());
+        case ValueKind::ComplexFloat: return Value::ofComplex(-a.asComplex(), ScalarKind::Float);
+        case ValueKind::ComplexDouble: return Value::ofComplex(-a.asComplex(), ScalarKind::Double);
+        default: error("neg: not a number");
+      }
+    }
+    case BuiltinOp::Cos:
+    case BuiltinOp::Sin:
+    case BuiltinOp::Sqrt:
+    case BuiltinOp::Exp: {
+      const Value& a = args[0];
+      if (a.isComplex()) {  // exp only
+        std::complex<double> z = std::exp(a.asComplex());
+        return Value::ofComplex(z, a.kind() == ValueKind::ComplexFloat ? ScalarKind::Float
+                                                                       : ScalarKind::Double);
+      }
+      ValueKind k = resultKind(a.kind() == ValueKind::Int ? ValueKind::Double : a.kind());
+      double x = a.asReal();
+      double y = op == BuiltinOp::Cos   ? std::cos(x)
+                 : op == BuiltinOp::Sin ? std::sin(x)
+                 : op == BuiltinOp::Exp ? std::exp(x)
+                                        : std::sqrt(x);
+      return realOf(y, k);
+    }
+    case BuiltinOp::Conj: {
+      const Value& a = args[0];
+      return Value::ofComplex(std::conj(a.asComplex()), a.kind() == ValueKind::ComplexFloat
+                                                            ? ScalarKind::Float
+                                                            : ScalarKind::Double);
+    }
+    case BuiltinOp::Re:
+    case BuiltinOp::Im: {
+      const Value& a = args[0];
+      double v = op == BuiltinOp::Re ? a.asComplex().real() : a.asComplex().imag();
+      return realOf(v, a.kind() == ValueKind::ComplexFloat ? ValueKind::Float : ValueKind::Double);
+    }
+    case BuiltinOp::CisPi: {
+      ValueKind k = resultKind(args[0].kind() == ValueKind::Float ? ValueKind::ComplexFloat
+                                                                  : ValueKind::ComplexDouble);
+      // the argument is first rounded to the precision of the computation, like the C code
+      double x = args[0].asReal();
+      if (k == ValueKind::ComplexFloat) x = static_cast<float>(x);
+      return Value::ofComplex(cisPi(x),
+                              k == ValueKind::ComplexFloat ? ScalarKind::Float : ScalarKind::Double);
+    }
+    case BuiltinOp::MakeComplex: {
+      ValueKind k = resultKind(promote(args[0].kind(), args[1].kind()) == ValueKind::Float
+                                   ? ValueKind::ComplexFloat
+                                   : ValueKind::ComplexDouble);
+      return Value::ofComplex({args[0].asReal(), args[1].asReal()},
+                              k == ValueKind::ComplexFloat ? ScalarKind::Float : ScalarKind::Double);
+    }
+    case BuiltinOp::MakeTuple: return Value::tuple(args);
+  }
+  error("unknown builtin");
+}
+
+Value Interp::generate(const ArrayGen& g, const Type& result) {
+  const size_t k = g.sizes().size();
+  std::vector<int64_t> n;
+  for (const auto& s : g.sizes()) n.push_back(size(s));
+  Type elem = result ? result : Type();
+  for (size_t d = 0; d < k && elem; ++d) elem = elem.element();
+  std::vector<int64_t> idx(k, 0);
+  // Recursive over dimensions, outermost first.
+  auto rec = [&](auto&& self, size_t d) -> Value {
+    std::vector<Value> out;
+    out.reserve(static_cast<size_t>(std::max<int64_t>(n[d], 0)));
+    for (int64_t i = 0; i < n[d]; ++i) {
+      idx[d] = i;
+      if (d + 1 < k) {
+        out.push_back(self(self, d + 1));
+      } else {
+        std::vector<Value> args;
+        for (auto v : idx) args.push_back(Value::ofInt(v));
+        for (auto v : n) args.push_back(Value::ofInt(v));
+        out.push_back(apply(*g.f(), std::move(args), elem));
+      }
+    }
+    return Value::array(std::move(out));
+  };
+  return rec(rec, 0);
+}
+
+Value Interp::pattern(const FunDecl& f, const Value& x, const Type& result) {
+  if (const auto* m = f.as<AbstractMap>()) {
+    Type elem = result ? result.element() : Type();
+    std::vector<Value> out;
+    out.reserve(x.size());
+    for (const auto& e : x.elems()) out.push_back(apply(*m->f(), {e}, elem));
+    return Value::array(std::move(out));
+  }
+  if (const auto* r = f.as<AbstractReduce>()) {
+    Value acc = eval(r->init());
+    Type accType = r->init()->type();
+    for (const auto& e : x.elems()) acc = apply(*r->f(), {acc, e}, accType);
+    return acc;
+  }
+  if (const auto* t = f.as<AbstractTo>()) return apply(*t->f(), {x}, result);
+  switch (f.kind()) {
+    case FunKind::Split: {
+      int64_t m = size(f.as<Split>()->chunk());
+      const auto& xs = x.elems();
+      if (m <= 0 || xs.size() % static_cast<size_t>(m) != 0)
+        error("split(" + std::to_string(m) + ") of an array of " + std::to_string(xs.size()));
+      std::vector<Value> out;
+      for (size_t i = 0; i < xs.size(); i += static_cast<size_t>(m))
+        out.push_back(Value::array(std::vector<Value>(
+            xs.begin() + static_cast<ptrdiff_t>(i), xs.begin() + static_cast<ptrdiff_t>(i) + m)));
+      return Value::array(std::move(out));
+    }
+    case FunKind::Join: {
+      std::vector<Value> out;
+      for (const auto& row : x.elems())
+        out.insert(out.end(), row.elems().begin(), row.elems().end());
+      return Value::array(std::move(out));
+    }
+    case FunKind::Transpose: {
+      size_t n = x.size(), m = n ? x[0].size() : 0;
+      if (n == 0 && result) m = static_cast<size_t>(size(result.size()));
+      std::vector<Value> out;
+      out.reserve(m);
+      for (size_t j = 0; j < m; ++j) {
+        std::vector<Value> col;
+        col.reserve(n);
+        for (size_t i = 0; i < n; ++i) col.push_back(x[i].elems().at(j));
+        out.push_back(Value::array(std::move(col)));
+      }
+      return Value::array(std::move(out));
+    }
+    case FunKind::Pad: {
+      const auto* p = f.as<Pad>();
+      int64_t l = size(p->left()), r = size(p->right());
+      int64_t n = static_cast<int64_t>(x.size());
+      Value constant = p->value() ? eval(p->value()) : Value();
+      if (!p->value() && n == 0) error("pad of an empty array");
+      std::vector<Value> out;
+      out.reserve(static_cast<size_t>(l + n + r));
+      for (int64_t j = 0; j < l + n + r; ++j) {
+        int64_t i = j - l;
+        if (i < 0 || i >= n) {
+          switch (p->boundary()) {
+            case PadBoundary::Constant: out.push_back(constant); continue;
+            case PadBoundary::Wrap: i = floorMod(i, n); break;
+            case PadBoundary::Clamp: i = std::min(std::max<int64_t>(i, 0), n - 1); break;
+            case PadBoundary::Mirror: {
+              int64_t m = floorMod(i, 2 * n);
+              i = m < n ? m : 2 * n - 1 - m;
+              break;
+            }
+          }
+        }
+        out.push_back(x[static_cast<size_t>(i)]);
+      }
+      return Value::array(std::move(out));
+    }
+    case FunKind::Slide: {
+      const auto* s = f.as<Slide>();
+      int64_t sz = size(s->size()), st = size(s->step());
+      int64_t n = static_cast<int64_t>(x.size());
+      int64_t windows = floorDiv(n - sz + st, st);
+      std::vector<Value> out;
+      for (int64_t w = 0; w < windows; ++w) {
+        auto b = x.elems().begin() + w * st;
+        out.push_back(Value::array(std::vector<Value>(b, b + sz)));
+      }
+      return Value::array(std::move(out));
+    }
+    case FunKind::Iterate: {
+      const auto* it = f.as<Iterate>();
+      Value v = x;
+      // Intermediate types may differ in sizes only; scalar kinds (all the evaluation needs)
+      // are those of the final result.
+      for (int64_t i = 0; i < it->count(); ++i) v = apply(*it->f(), {v}, Type());
+      return v;
+    }
+    case FunKind::Id: return x;
+    case FunKind::Get: {
+      size_t i = f.as<Get>()->index();
+      if (x.isComplex()) {
+        double c = i == 0 ? x.asComplex().real() : x.asComplex().imag();
+        return realOf(c, x.kind() == ValueKind::ComplexFloat ? ValueKind::Float : ValueKind::Double);
+      }
+      return x.elems().at(i);
+    }
+    default: break;
+  }
+  error("cannot interpret " + f.name());
+}
+
+}  // namespace
+
+Value interpret(const ExprPtr& typedExpr, const std::unordered_map<const Param*, Value>& env,
+                const InterpreterOptions& options) {
+  Interp in(options);
+  for (const auto& [p, v] : env) {
+    if (p->type()) in.bindSizes(p->type(), v, "parameter " + p->name());
+    in.bind(p, v);
+  }
+  return in.eval(typedExpr);
+}
+
+Value interpretCall(const FunPtr& typedFun, const std::vector<Value>& args,
+                    const InterpreterOptions& options) {
+  Interp in(options);
+  if (const auto* l = typedFun->as<Lambda>(); l && l->arity() == args.size()) {
+    for (size_t i = 0; i < args.size(); ++i) {
+      const auto& p = l->params()[i];
+      if (p->type()) in.bindSizes(p->type(), args[i], "parameter " + p->name());
+    }
+  }
+  return in.apply(*typedFun, args, Type());
+}
+
+}  // namespace fftc::ir

@@ -1,0 +1,44 @@
+// Small matchers shared by the rule files (internal to rewrites/).
+#pragma once
+
+#include "ir/expr.h"
+#include "rewrites/ir_util.h"
+
+namespace fftc::rewrites::detail {
+
+inline const ir::FunCall* asCall(const ExprPtr& e) { return e ? e->as<ir::FunCall>() : nullptr; }
+
+// The callee of e as a T when e is a one-argument FunCall of a T.
+template <class T>
+const T* unary(const ExprPtr& e) {
+  const auto* c = asCall(e);
+  if (!c || c->args().size() != 1) return nullptr;
+  return c->f()->as<T>();
+}
+
+inline const ExprPtr& arg0(const ExprPtr& e) { return asCall(e)->arg(0); }
+
+// e is a one-argument FunCall of exactly kind k.
+inline bool isCallOf(const ExprPtr& e, ir::FunKind k) {
+  const auto* c = asCall(e);
+  return c && c->args().size() == 1 && c->f()->kind() == k;
+}
+
+// The inner map of a function that maps over its argument: fun r => m(r) with m a map of kind
+// `k` not mentioning r, or a bare map of kind k. nullptr otherwise.
+inline FunPtr innerMap(const FunPtr& f, ir::FunKind k) {
+  if (f->kind() == k) return f;
+  const auto* l = f->as<ir::Lambda>();
+  if (!l || l->arity() != 1) return nullptr;
+  const auto* c = asCall(l->body());
+  if (!c || c->args().size() != 1 || c->f()->kind() != k) return nullptr;
+  if (c->arg(0) != l->params()[0] || uses(c->f(), l->params()[0].get())) return nullptr;
+  return c->f();
+}
+
+// fun x => m(x)
+inline FunPtr etaCallOf(const FunPtr& m) {
+  return lambda1("x", [&](const ExprPtr& x) { return ir::FunCall::make(m, {x}); });
+}
+
+}  // namespace fftc::rewrites::detail

@@ -1,0 +1,50 @@
+// Named strategies: the lowerings fftc applies by default and the FFT lowering of the LIFT FFT
+// paper, plus the small building blocks they are made of. Usable by name in the strategy
+// language (`fftc compile --rewrite lowerFft`).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rewrites/strategy.h"
+
+namespace fftc::rewrites {
+
+// Eta-expands pattern arguments and beta-reduces applied Lambdas (betaEta in ir_util.h).
+Strategy prepare();
+// normalize(mapFusion), normalize(reduceMapFusion), layout identities.
+Strategy fuseMaps();
+Strategy fuseReduceMaps();
+Strategy simplifyLayout();
+// Maps and reduces only: maps not nested in a loop body -> mapGlobal(0); other maps ->
+// mapSeq; reduce -> reduceSeq. Maps whose function only rearranges data (views) stay `map`.
+Strategy lowerGlobal();
+// All maps -> mapSeq, all reduces -> reduceSeq: one work-item runs everything.
+Strategy lowerSequential();
+// Copies (mapSeq(fun x => x) nests) where a lowered map's function or the program produces an
+// array that is only a view of other data, so that every array result has a writer.
+Strategy materializeViews();
+// toGlobal around every stage (mapGlobal/mapWorkgroup not nested in a loop, or a top-level
+// sequential map/reduce); toPrivate around arrays computed and consumed inside a work-item
+// (toLocal for those of a mapLocal inside a mapWorkgroup).
+Strategy insertMemory();
+// The default lowering: prepare; lowerGlobal; materializeViews; insertMemory. Makes any
+// well-typed high-level program runnable by the code generator.
+Strategy lowerDefault();
+// Section 4 of the LIFT FFT paper: prepare; map-zip flattening at the top level (one map over
+// all butterflies of a pass, the twiddles repeated by pad(.., wrap, ..)); reduce-map fusion;
+// then lowerDefault, which makes the flattened map the pass's single mapGlobal with mapSeq and
+// reduceSeq inside (listing 3).
+Strategy lowerFft();
+
+struct NamedStrategyInfo {
+  std::string name;
+  std::string description;
+  std::function<Strategy()> make;
+};
+const std::vector<NamedStrategyInfo>& namedStrategies();
+std::optional<Strategy> namedStrategy(std::string_view name);
+
+}  // namespace fftc::rewrites

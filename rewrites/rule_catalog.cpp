@@ -1,0 +1,118 @@
+// The rules by name, for the strategy language and exploration.
+#include <algorithm>
+
+#include "rewrites/rules.h"
+
+namespace fftc::rewrites {
+
+namespace {
+
+RuleInfo plain(std::string name, std::string group, Rule (*make)()) {
+  RuleInfo r;
+  r.signature = name;
+  r.name = std::move(name);
+  r.group = std::move(group);
+  r.make = [make](const std::vector<int64_t>&) { return make(); };
+  return r;
+}
+
+RuleInfo withDim(std::string name, Rule (*make)(int)) {
+  RuleInfo r;
+  r.signature = name + "(d = 0)";
+  r.name = std::move(name);
+  r.group = "lowering";
+  r.maxParams = 1;
+  r.defaults = {0};
+  r.make = [make](const std::vector<int64_t>& p) { return make(static_cast<int>(p.at(0))); };
+  return r;
+}
+
+std::vector<RuleInfo> buildCatalog() {
+  std::vector<RuleInfo> c;
+  c.push_back(plain("mapFusion", "algorithmic", rules::mapFusion));
+  c.push_back(plain("mapFission", "algorithmic", rules::mapFission));
+  {
+    RuleInfo r;
+    r.name = "splitJoin";
+    r.signature = "splitJoin(k)";
+    r.group = "algorithmic";
+    r.minParams = r.maxParams = 1;
+    r.make = [](const std::vector<int64_t>& p) { return rules::splitJoin(p.at(0)); };
+    c.push_back(r);
+  }
+  c.push_back(plain("joinSplit", "algorithmic", rules::joinSplit));
+  c.push_back(plain("transposeTransposeId", "algorithmic", rules::transposeTransposeId));
+  c.push_back(plain("joinSplitId", "algorithmic", rules::joinSplitId));
+  c.push_back(plain("splitJoinId", "algorithmic", rules::splitJoinId));
+  c.push_back(plain("mapMapInterchange", "algorithmic", rules::mapMapInterchange));
+  c.push_back(plain("reduceMapFusion", "algorithmic", rules::reduceMapFusion));
+  c.push_back(plain("mapZipFlatten", "algorithmic", rules::mapZipFlatten));
+  c.push_back(withDim("mapGlobal", rules::mapGlobal));
+  c.push_back(withDim("mapWorkgroup", rules::mapWorkgroup));
+  c.push_back(withDim("mapLocal", rules::mapLocal));
+  c.push_back(withDim("mapWorkgroupLocal", rules::mapWorkgroupLocal));
+  c.push_back(plain("mapSeq", "lowering", rules::mapSeq));
+  c.push_back(plain("mapSeqUnroll", "lowering", rules::mapSeqUnroll));
+  c.push_back(plain("reduceSeq", "lowering", rules::reduceSeq));
+  c.push_back(plain("reduceSeqUnroll", "lowering", rules::reduceSeqUnroll));
+  c.push_back(plain("toGlobal", "memory", rules::toGlobal));
+  c.push_back(plain("toLocal", "memory", rules::toLocal));
+  c.push_back(plain("toPrivate", "memory", rules::toPrivate));
+  return c;
+}
+
+}  // namespace
+
+const std::vector<RuleInfo>& ruleCatalog() {
+  static const std::vector<RuleInfo> catalog = buildCatalog();
+  return catalog;
+}
+
+const RuleInfo* findRule(std::string_view name) {
+  for (const auto& r : ruleCatalog())
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+std::optional<Rule> makeRule(std::string_view name, const std::vector<int64_t>& params,
+                             std::string* error) {
+  const RuleInfo* info = findRule(name);
+  auto fail = [&](std::string msg) -> std::optional<Rule> {
+    if (error) *error = std::move(msg);
+    return std::nullopt;
+  };
+  if (!info) return fail("unknown rule '" + std::string(name) + "'");
+  if (params.size() < info->minParams || params.size() > info->maxParams)
+    return fail("rule " + info->signature + " takes " +
+                (info->minParams == info->maxParams
+                     ? std::to_string(info->minParams)
+                     : std::to_string(info->minParams) + " to " + std::to_string(info->maxParams)) +
+                " integer parameter(s), got " + std::to_string(params.size()));
+  std::vector<int64_t> full = params;
+  for (size_t i = params.size(); i < info->maxParams; ++i)
+    full.push_back(info->defaults.at(i - info->minParams));
+  if (info->name == "splitJoin" && full[0] <= 0)
+    return fail("splitJoin(k): k must be positive, got " + std::to_string(full[0]));
+  if (info->group == "lowering" && info->maxParams == 1 && (full[0] < 0 || full[0] > 2))
+    return fail(info->name + "(d): the dimension d must be 0, 1 or 2, got " +
+                std::to_string(full[0]));
+  return info->make(full);
+}
+
+std::vector<Rule> instantiateRules(const std::vector<std::string>& names,
+                                   const std::vector<int64_t>& paramValues) {
+  std::vector<Rule> out;
+  for (const auto& n : names) {
+    const RuleInfo* info = findRule(n);
+    if (!info) throw std::invalid_argument("instantiateRules: unknown rule '" + n + "'");
+    if (info->minParams == 0) {
+      out.push_back(*makeRule(n, {}));
+      continue;
+    }
+    for (int64_t v : paramValues)
+      if (auto r = makeRule(n, {v})) out.push_back(*r);
+  }
+  return out;
+}
+
+}  // namespace fftc::rewrites

@@ -1,0 +1,66 @@
+// The rule library, grouped as LIFT groups it (docs/rewrites.md gives each equation and side
+// condition), and a catalog by name for the strategy language.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rewrites/rule.h"
+
+namespace fftc::rewrites {
+
+namespace rules {
+
+// ---- algorithmic
+Rule mapFusion();            // map(f) o map(g) -> map(f o g)
+Rule mapFission();           // map(fun x => f(e)) -> map(f) o map(fun x => e), x not free in f
+Rule splitJoin(ir::ArithExpr k);  // map(f) -> join o map(map(f)) o split(k), k | n
+Rule joinSplit();            // join o map(map(f)) o split(k) -> map(f)
+Rule transposeTransposeId();  // transpose o transpose -> id
+Rule joinSplitId();          // join o split(k) -> id
+Rule splitJoinId();          // split(k) o join -> id, inner size k
+Rule mapMapInterchange();    // map(map(f)) -> transpose o map(map(f)) o transpose
+Rule reduceMapFusion();      // reduce(f, z) o map(g) -> reduceSeq(fun (a, x) => f(a, g(x)), z)
+Rule mapZipFlatten();        // the FFT paper's map-zip flattening with pad(0, (n-1)*m, wrap, y)
+
+// ---- lowering
+Rule mapGlobal(int dim = 0);
+Rule mapWorkgroup(int dim = 0);
+Rule mapLocal(int dim = 0);
+Rule mapWorkgroupLocal(int dim = 0);  // map(map(f)) -> mapWorkgroup(d, mapLocal(d, f))
+Rule mapSeq();
+Rule mapSeqUnroll();
+Rule reduceSeq();
+Rule reduceSeqUnroll();
+
+// ---- memory
+Rule toGlobal();
+Rule toLocal();
+Rule toPrivate();
+
+}  // namespace rules
+
+// A rule the strategy language can name, with its integer parameters.
+struct RuleInfo {
+  std::string name;       // "splitJoin"
+  std::string signature;  // "splitJoin(k)"
+  std::string group;
+  size_t minParams = 0, maxParams = 0;
+  std::vector<int64_t> defaults;  // for the optional parameters (maxParams - minParams of them)
+  std::function<Rule(const std::vector<int64_t>&)> make;
+};
+const std::vector<RuleInfo>& ruleCatalog();
+const RuleInfo* findRule(std::string_view name);
+// The rule `name` with `params`; nullopt and a message in *error on an unknown name or bad
+// parameters.
+std::optional<Rule> makeRule(std::string_view name, const std::vector<int64_t>& params,
+                             std::string* error = nullptr);
+// Every rule of the catalog, parametric ones instantiated with each value of `paramValues`
+// that they accept (splitJoin(k) for k in paramValues, mapGlobal(d) for d in {0, 1, 2} ∩ ...).
+std::vector<Rule> instantiateRules(const std::vector<std::string>& names,
+                                   const std::vector<int64_t>& paramValues);
+
+}  // namespace fftc::rewrites
