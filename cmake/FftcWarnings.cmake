@@ -32,8 +32,11 @@ endfunction()
 # fftc_add_test(NAME SOURCES globs DEPS libs [LABELS l]): one GoogleTest executable,
 # each test registered with ctest.
 function(fftc_add_test name)
-  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;EXCLUDE;DEPS;LABELS" ${ARGN})
   file(GLOB srcs CONFIGURE_DEPENDS ${ARG_SOURCES})
+  if(ARG_EXCLUDE)
+    list(REMOVE_ITEM srcs ${ARG_EXCLUDE})
+  endif()
   if(NOT srcs)
     return()
   endif()

@@ -4,7 +4,9 @@
 
 namespace fftc::compiler::clang_helpers {
 
-bool clangHelpersAvailable() { return false; }
+bool clangHelpersAvailable() {
+  return false;
+}
 
 std::string formatSource(std::string_view source, Dialect /*dialect*/) {
   return std::string(source);

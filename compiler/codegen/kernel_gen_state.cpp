@@ -77,19 +77,32 @@ CType KernelGen::ctype(const Type& t) {
 int64_t KernelGen::byteSize(const Type& t) const {
   if (t.isArray()) {
     auto n = t.size().constant();
-    return n ? *n * byteSize(t.element()) : 0;
+    return n ? *n * deviceBytes(t.element()) : 0;
   }
+  return deviceBytes(t);
+}
+
+int64_t deviceAlign(const Type& t) {
+  if (t.isTuple()) {
+    int64_t a = 1;
+    for (const auto& c : t.components()) a = std::max(a, deviceAlign(c));
+    return a;
+  }
+  return deviceBytes(t);
+}
+
+int64_t deviceBytes(const Type& t) {
   if (t.isComplex()) return t.scalarKind() == ir::ScalarKind::Double ? 16 : 8;
   if (t.isTuple()) {
-    int64_t off = 0, align = 1;
+    int64_t off = 0;
     for (const auto& c : t.components()) {
-      int64_t s = byteSize(c);
-      int64_t a = c.isComplex() ? s : (c.isTuple() ? 8 : s);
-      off = (off + a - 1) / a * a + s;
-      align = std::max(align, a);
+      int64_t a = deviceAlign(c);
+      off = (off + a - 1) / a * a + deviceBytes(c);
     }
-    return (off + align - 1) / align * align;
+    int64_t a = deviceAlign(t);
+    return (off + a - 1) / a * a;
   }
+  if (t.isArray()) fail("deviceBytes of an array type");
   return t.scalarKind() == ir::ScalarKind::Double ? 8 : 4;
 }
 

@@ -34,6 +34,11 @@ struct Memory {
 
 using MemoryPtr = std::shared_ptr<Memory>;
 
+// Bytes and alignment of a value type in device memory (int 4, float 4, double 8, float2 8,
+// double2 16, tuples as C structs); the host packs buffers with the same layout.
+int64_t deviceBytes(const ir::Type& t);
+int64_t deviceAlign(const ir::Type& t);
+
 // "global", "local", "private", "constant".
 std::string spaceName(backends::MemSpace s);
 std::string roleName(MemRole r);

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "backends/common/c_printer.h"
 #include "ir/diagnostic.h"
 
 namespace fftc::compiler::codegen {

@@ -27,7 +27,7 @@ int runDevices(const Args& args) {
 #ifdef FFTC_HAVE_CUDA
   auto cuda = backends::cuda::listDevices();
   out["cuda"] = backends::cuda::toJson(cuda);
-  text += "CUDA:\n" + backends::cuda::toText(cuda);
+  text += backends::cuda::toText(cuda);
 #else
   out["cuda"] = boost::json::object{{"available", false},
                                     {"reason", "this fftc was built without the CUDA backend"}};

@@ -82,8 +82,11 @@ std::optional<DefineValue> parseDefineValue(std::string_view text) {
 int fuzzOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   ElaborateOptions options;
+  // Small budgets: sanitizer builds have large stack frames and fuzzing wants fast runs.
   options.maxSteps = 200'000;
   options.maxPipeLength = 256;
+  options.maxDepth = 150;
+  options.maxIrDepth = 1000;
   try {
     compileSource(text, "fuzz.fdl", options);
     return 0;

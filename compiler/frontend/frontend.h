@@ -40,7 +40,7 @@ struct ElaborateOptions {
   bool typeCheck = true;  // run ir::inferTypes on every kernel (off: untyped IR, for dumps)
   // Budgets that turn runaway expansion into an error instead of a hang or a stack overflow.
   int64_t maxSteps = 2'000'000;  // elaboration steps (AST nodes evaluated, all kernels)
-  int maxDepth = 600;            // nesting of evaluation (def expansions within expressions)
+  int maxDepth = 300;            // nesting of evaluation (def expansions within expressions)
   int maxPipeLength = 4096;      // iterations of one pipe(q in A .. B)
   int maxIrDepth = 2000;         // nesting of the generated IR (f(g(h(...))) chains)
 };

@@ -56,8 +56,7 @@ class CheckUserFun : public ::testing::TestWithParam<Dialect> {
   }
 };
 
-INSTANTIATE_TEST_SUITE_P(Dialects, CheckUserFun,
-                         ::testing::Values(Dialect::OpenCL, Dialect::Cuda),
+INSTANTIATE_TEST_SUITE_P(Dialects, CheckUserFun, ::testing::Values(Dialect::OpenCL, Dialect::Cuda),
                          [](const ::testing::TestParamInfo<Dialect>& param) {
                            return param.param == Dialect::OpenCL ? "OpenCL" : "Cuda";
                          });
@@ -123,9 +122,8 @@ TEST_P(CheckUserFun, ErrorsOutsideTheBodyHaveLineZero) {
   EXPECT_EQ(sig[0].col, 0);
   EXPECT_EQ(sig[0].message.rfind("in the signature: unknown type name 'flot'", 0), 0u) << show(sig);
 
-  const std::vector<BodyDiagnostic> pre =
-      checkUserFunBody("int broken(void) { return undeclaredThing; }", "float f(float a)",
-                       "return a;", GetParam());
+  const std::vector<BodyDiagnostic> pre = checkUserFunBody(
+      "int broken(void) { return undeclaredThing; }", "float f(float a)", "return a;", GetParam());
   ASSERT_EQ(pre.size(), 1u) << show(pre);
   EXPECT_EQ(pre[0].line, 0);
   EXPECT_EQ(pre[0].message.rfind("in the prelude: ", 0), 0u) << show(pre);
@@ -206,10 +204,13 @@ void expectPositionsInBody(const std::vector<BodyDiagnostic>& got, const std::st
 TEST(CheckUserFunFuzz, GarbageBodiesDoNotCrash) {
   std::mt19937 rng(2024);
   const std::vector<std::string> tokens = {
-      "{", "}", "(", ")", "[", "]", ";", ",", "#", "#if 1", "#define X", "#include", "\"", "'",
-      "/*", "*/", "//", "\\", "\n", "return", "a", "b", ".x", "float2", "(float2)", "=", "+",
-      "*", "&", "->", "::", "template", "<", ">", "0x", "1e", "goto", "__kernel", "struct",
-      "sizeof", "native_cos", "make_float2", "}}", "int", "?"};
+      "{",  "}",    "(",        ")",         "[",        "]",          ";",
+      ",",  "#",    "#if 1",    "#define X", "#include", "\"",         "'",
+      "/*", "*/",   "//",       "\\",        "\n",       "return",     "a",
+      "b",  ".x",   "float2",   "(float2)",  "=",        "+",          "*",
+      "&",  "->",   "::",       "template",  "<",        ">",          "0x",
+      "1e", "goto", "__kernel", "struct",    "sizeof",   "native_cos", "make_float2",
+      "}}", "int",  "?"};
   int withErrors = 0;
   for (int iter = 0; iter < 300; ++iter) {
     std::string body;
@@ -243,10 +244,10 @@ TEST(CheckUserFunSpeed, IsFastEnoughPerKernel) {
       (void)checkUserFunBody(prelude(dialect), "float f(float a, float b)",
                              i % 2 == 0 ? "return a * b + a;" : "return a + c;", dialect);
     }
-    const double ms = std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - start)
-                          .count() /
-                      kCalls;
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count() /
+        kCalls;
     RecordProperty(dialect == Dialect::OpenCL ? "check_ms_opencl" : "check_ms_cuda",
                    std::to_string(ms));
     EXPECT_LT(ms, 50.0);

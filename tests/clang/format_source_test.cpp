@@ -71,7 +71,9 @@ TEST(FormatSource, ReindentsACudaKernel) {
   }
   const std::vector<std::string> got = lines(out);
   ASSERT_EQ(got.size(), 15u) << out;
-  EXPECT_EQ(got[0], "extern \"C\" __global__ void scale(const float* __restrict__ in, float* out, int n) {");
+  EXPECT_EQ(
+      got[0],
+      "extern \"C\" __global__ void scale(const float* __restrict__ in, float* out, int n) {");
   EXPECT_EQ(got[1], "  int i = blockIdx.x * blockDim.x + threadIdx.x;");
   EXPECT_EQ(got[3], "    out[i] = 2.0f * in[i];");
   EXPECT_EQ(got[6], "__device__ __forceinline__ float2 cmul(float2 a, float2 b) {");
@@ -102,10 +104,11 @@ TEST(FormatSource, FormattedTextIsAFixedPoint) {
 
 TEST(FormatSource, SurvivesGarbage) {
   std::mt19937 rng(12345);
-  const std::vector<std::string> tokens = {"{", "}", "(", ")", "[", "]", ";", ",", "#", "#if",
-                                           "#define", "\"", "'", "/*", "*/", "//", "\\", "\n",
-                                           "__kernel", "float2", "x", "=", "<<", ">>>", "?", ":",
-                                           "template", "<", ">", "0x", "1e", "extern \"C\""};
+  const std::vector<std::string> tokens = {
+      "{",  "}",   "(",        ")",      "[", "]",  ";",  ",",
+      "#",  "#if", "#define",  "\"",     "'", "/*", "*/", "//",
+      "\\", "\n",  "__kernel", "float2", "x", "=",  "<<", ">>>",
+      "?",  ":",   "template", "<",      ">", "0x", "1e", "extern \"C\""};
   for (int iter = 0; iter < 300; ++iter) {
     std::string input;
     const int n = static_cast<int>(rng() % 400);

@@ -6,25 +6,15 @@
 #include "compiler/frontend/diagnostics.h"
 #include "compiler/frontend/frontend.h"
 #include "ir/printer.h"
+#include "tests/frontend/test_paths.h"
 
 namespace fe = fftc::compiler::frontend;
 namespace fs = std::filesystem;
 
-namespace {
-fs::path examplesDir() {
-  // Tests run from the project root (ctest) or from anywhere (by hand): find examples/.
-  for (fs::path p = fs::current_path(); !p.empty(); p = p.parent_path()) {
-    if (fs::exists(p / "examples" / "stockham.fdl")) return p / "examples";
-    if (p == p.parent_path()) break;
-  }
-  fs::path src = fs::path(__FILE__).parent_path().parent_path().parent_path() / "examples";
-  return src;
-}
-}  // namespace
 
 TEST(Examples, AllTypeCheck) {
   int count = 0;
-  for (const auto& entry : fs::directory_iterator(examplesDir())) {
+  for (const auto& entry : fs::directory_iterator(fftc::test::examplesDir())) {
     if (entry.path().extension() != ".fdl") continue;
     ++count;
     SCOPED_TRACE(entry.path().string());

@@ -3,28 +3,20 @@
 #include <gtest/gtest.h>
 
 #include <complex>
-#include <filesystem>
 #include <random>
 
 #include "compiler/frontend/diagnostics.h"
 #include "compiler/frontend/frontend.h"
 #include "fftlib/fftw_reference.h"
 #include "ir/interpreter.h"
+#include "tests/frontend/test_paths.h"
 
 namespace fe = fftc::compiler::frontend;
 namespace ir = fftc::ir;
 
 namespace {
 
-std::string stockhamPath() {
-  namespace fs = std::filesystem;
-  for (fs::path p = fs::current_path(); !p.empty(); p = p.parent_path()) {
-    if (fs::exists(p / "examples" / "stockham.fdl")) return (p / "examples" / "stockham.fdl").string();
-    if (p == p.parent_path()) break;
-  }
-  return (fs::path(__FILE__).parent_path().parent_path().parent_path() / "examples" / "stockham.fdl")
-      .string();
-}
+std::string stockhamPath() { return (fftc::test::examplesDir() / "stockham.fdl").string(); }
 
 // Runs kernel `fft` of stockham.fdl for radices `rs` on random data; returns the l2 error
 // against FFTW.

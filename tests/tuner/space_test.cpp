@@ -219,7 +219,7 @@ TEST(SearchSpace, PrunesWithoutEnumeratingTheProduct) {
 
 TEST(SearchSpace, IndependentGroupsMultiply) {
   SearchSpace space({Parameter("x", interval(1, 10)),
-                     Parameter("y", powersOfTwo(1, 64), {divides(64), lessThan(9)}),
+                     Parameter("y", powersOfTwo(1, 64)).where(divides(64)).where(lessThan(9)),
                      Parameter("v", stringSet({"stockham", "cooley-tukey"})),
                      Parameter("z", interval(1, 10), {multipleOf("x")})});
   ASSERT_EQ(space.groups().size(), 3u);  // {x, z}, {y}, {v}

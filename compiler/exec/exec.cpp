@@ -1,0 +1,301 @@
+// Running compiled kernels on OpenCL and checking them against the interpreter (exec.h).
+#include "compiler/exec/exec.h"
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "compiler/codegen/memory.h"
+
+namespace fftc::compiler::exec {
+
+namespace cl = backends::opencl;
+using ir::Type;
+using ir::Value;
+
+namespace {
+
+void packInto(std::vector<uint8_t>& out, const Value& v, const Type& t) {
+  auto put = [&](const void* p, size_t n) {
+    const auto* b = static_cast<const uint8_t*>(p);
+    out.insert(out.end(), b, b + n);
+  };
+  if (t.isArray()) {
+    for (const auto& e : v.elems()) packInto(out, e, t.element());
+    return;
+  }
+  if (t.isTuple()) {
+    const size_t start = out.size();
+    for (size_t c = 0; c < t.components().size(); ++c) {
+      auto a = static_cast<size_t>(codegen::deviceAlign(t.components()[c]));
+      while ((out.size() - start) % a) out.push_back(0);
+      packInto(out, v.elems().at(c), t.components()[c]);
+    }
+    while (out.size() - start < static_cast<size_t>(codegen::deviceBytes(t))) out.push_back(0);
+    return;
+  }
+  const bool dbl = t.scalarKind() == ir::ScalarKind::Double;
+  if (t.isComplex()) {
+    auto c = v.asComplex();
+    if (dbl) {
+      double re = c.real(), im = c.imag();
+      put(&re, 8);
+      put(&im, 8);
+    } else {
+      float re = static_cast<float>(c.real()), im = static_cast<float>(c.imag());
+      put(&re, 4);
+      put(&im, 4);
+    }
+  } else if (t.isInt()) {
+    auto i = static_cast<int32_t>(v.asInt());
+    put(&i, 4);
+  } else if (dbl) {
+    double d = v.asReal();
+    put(&d, 8);
+  } else {
+    float f = static_cast<float>(v.asReal());
+    put(&f, 4);
+  }
+}
+
+Value unpackFrom(std::span<const uint8_t> bytes, size_t& pos, const Type& t) {
+  auto get = [&](void* p, size_t n) {
+    if (pos + n > bytes.size()) throw backends::DeviceError("output buffer too small");
+    std::memcpy(p, bytes.data() + pos, n);
+    pos += n;
+  };
+  if (t.isArray()) {
+    auto n = t.size().constant();
+    if (!n) throw backends::UserError("unpack: symbolic size " + t.str());
+    std::vector<Value> es;
+    es.reserve(static_cast<size_t>(*n));
+    for (int64_t i = 0; i < *n; ++i) es.push_back(unpackFrom(bytes, pos, t.element()));
+    return Value::array(std::move(es));
+  }
+  if (t.isTuple()) {
+    const size_t start = pos;
+    std::vector<Value> cs;
+    for (const auto& c : t.components()) {
+      auto a = static_cast<size_t>(codegen::deviceAlign(c));
+      while ((pos - start) % a) ++pos;
+      cs.push_back(unpackFrom(bytes, pos, c));
+    }
+    pos = start + static_cast<size_t>(codegen::deviceBytes(t));
+    return Value::tuple(std::move(cs));
+  }
+  const bool dbl = t.scalarKind() == ir::ScalarKind::Double;
+  if (t.isComplex()) {
+    if (dbl) {
+      double re, im;
+      get(&re, 8);
+      get(&im, 8);
+      return Value::ofComplex({re, im}, ir::ScalarKind::Double);
+    }
+    float re, im;
+    get(&re, 4);
+    get(&im, 4);
+    return Value::ofComplex({re, im}, ir::ScalarKind::Float);
+  }
+  if (t.isInt()) {
+    int32_t i;
+    get(&i, 4);
+    return Value::ofInt(i);
+  }
+  if (dbl) {
+    double d;
+    get(&d, 8);
+    return Value::ofDouble(d);
+  }
+  float f;
+  get(&f, 4);
+  return Value::ofFloat(f);
+}
+
+void flatten(const Value& v, std::vector<std::complex<double>>& out) {
+  if (v.isArray() || v.isTuple()) {
+    for (const auto& e : v.elems()) flatten(e, out);
+    return;
+  }
+  out.push_back(v.asComplex());
+}
+
+}  // namespace
+
+std::vector<uint8_t> packValue(const Value& v, const Type& t) {
+  std::vector<uint8_t> out;
+  packInto(out, v, t);
+  return out;
+}
+
+Value unpackValue(std::span<const uint8_t> bytes, const Type& t) {
+  size_t pos = 0;
+  return unpackFrom(bytes, pos, t);
+}
+
+std::unordered_map<uint64_t, int64_t> bindSizes(const codegen::CompiledKernel& k,
+                                                const std::map<std::string, int64_t>& sizes) {
+  std::unordered_map<uint64_t, int64_t> out;
+  for (size_t i = 0; i < k.sizeVars.size(); ++i) {
+    auto it = sizes.find(k.sizeVarNames[i]);
+    if (it == sizes.end())
+      throw backends::UserError("no value for the size variable " + k.sizeVarNames[i] +
+                                " (give -D " + k.sizeVarNames[i] + "=...)");
+    out[k.sizeVars[i].varId()] = it->second;
+  }
+  return out;
+}
+
+Type concreteType(const Type& t, const std::unordered_map<uint64_t, int64_t>& sizes) {
+  std::unordered_map<uint64_t, ir::ArithExpr> sub;
+  for (const auto& [id, v] : sizes) sub.emplace(id, ir::ArithExpr(v));
+  return t.substitute(sub);
+}
+
+void checkDevice(const cl::DeviceInfo& device, const codegen::CompiledKernel& k) {
+  if (k.usesDouble) cl::requireDoubleSupport(device);
+}
+
+namespace {
+// Programs built in this process, by source (PoCL compiles every build with LLVM).
+const cl::Program& cachedBuild(const cl::Context& context, const std::string& source) {
+  static std::mutex mu;
+  static std::map<std::pair<cl_context, std::string>, std::unique_ptr<cl::Program>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto key = std::make_pair(context.get(), source);
+  auto it = cache.find(key);
+  if (it == cache.end())
+    it = cache.emplace(key, std::make_unique<cl::Program>(context.build(source))).first;
+  return *it->second;
+}
+}  // namespace
+
+RunResult runCompiled(const cl::Context& context, const codegen::CompiledKernel& k,
+                      const std::vector<Value>& inputs, const std::map<std::string, int64_t>& sizes) {
+  checkDevice(context.device(), k);
+  auto bound = bindSizes(k, sizes);
+  const cl::Program& program = cachedBuild(context, k.source);
+
+  std::map<std::string, std::unique_ptr<cl::Buffer>> buffers;
+  size_t inputIndex = 0;
+  const codegen::BufferInfo* output = nullptr;
+  for (const auto& b : k.buffers) {
+    int64_t count = b.count.evaluate(bound);
+    auto bytes = static_cast<size_t>(std::max<int64_t>(count * b.elementBytes, 16));
+    auto buf = std::make_unique<cl::Buffer>(context, bytes);
+    if (b.role == "input") {
+      if (inputIndex >= inputs.size()) throw backends::UserError("too few inputs for " + k.name);
+      auto data = packValue(inputs[inputIndex++], concreteType(b.type, bound));
+      if (data.size() > bytes) throw backends::UserError("input " + b.name + " is too large");
+      buf->writeBytes(context, data.data(), data.size());
+    } else if (b.role == "table") {
+      buf->writeBytes(context, b.data.data(), b.data.size());
+    } else if (b.role == "output") {
+      output = &b;
+    }
+    buffers[b.name] = std::move(buf);
+  }
+  if (inputIndex != inputs.size()) throw backends::UserError("too many inputs for " + k.name);
+
+  std::vector<std::unique_ptr<cl::Kernel>> kernels;
+  std::vector<cl::Launch> launches;
+  for (const auto& s : k.stages) {
+    kernels.push_back(std::make_unique<cl::Kernel>(program, s.kernel));
+    cl::Launch l;
+    l.kernel = kernels.back().get();
+    for (const auto& a : s.args) {
+      auto it = buffers.find(a);
+      if (it != buffers.end()) {
+        l.args.emplace_back(static_cast<const cl::Buffer*>(it->second.get()));
+      } else {
+        l.args.emplace_back(static_cast<int32_t>(sizes.at(a)));
+      }
+    }
+    std::vector<size_t> g, lo;
+    for (const auto& e : s.global) g.push_back(static_cast<size_t>(e.evaluate(bound)));
+    for (const auto& e : s.local) lo.push_back(static_cast<size_t>(e.evaluate(bound)));
+    l.global = cl::NDRange::fromSizes(g);
+    if (!lo.empty()) l.local = cl::NDRange::fromSizes(lo);
+    launches.push_back(std::move(l));
+  }
+  RunResult rr;
+  cl::SequenceTiming timing = cl::timeSequence(context, launches);
+  rr.stageMs = timing.stageMs;
+  rr.totalMs = timing.totalMs;
+  const auto& outBuf = *buffers.at(output->name);
+  std::vector<uint8_t> bytes(outBuf.bytes());
+  outBuf.readBytes(context, bytes.data(), bytes.size());
+  rr.output = unpackValue(bytes, concreteType(output->type, bound));
+  return rr;
+}
+
+Value randomValue(const Type& t, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> real(-0.5, 0.5);
+  if (t.isArray()) {
+    auto n = t.size().constant();
+    if (!n) throw backends::UserError("random input of symbolic size " + t.str());
+    std::vector<Value> es;
+    for (int64_t i = 0; i < *n; ++i) es.push_back(randomValue(t.element(), rng));
+    return Value::array(std::move(es));
+  }
+  if (t.isTuple()) {
+    std::vector<Value> cs;
+    for (const auto& c : t.components()) cs.push_back(randomValue(c, rng));
+    return Value::tuple(std::move(cs));
+  }
+  if (t.isComplex()) return Value::ofComplex({real(rng), real(rng)}, t.scalarKind());
+  if (t.isInt()) return Value::ofInt(std::uniform_int_distribution<int64_t>(-8, 8)(rng));
+  return Value::ofReal(real(rng), t.scalarKind());
+}
+
+double defaultTolerance(bool f64) { return f64 ? 1e-9 : 1e-4; }
+
+Comparison compareValues(const Value& got, const Value& want, double tolerance) {
+  std::vector<std::complex<double>> g, w;
+  flatten(got, g);
+  flatten(want, w);
+  Comparison c;
+  c.elements = w.size();
+  if (g.size() != w.size()) {
+    c.ok = false;
+    c.firstMismatch = fmt::format("got {} elements, want {}", g.size(), w.size());
+    return c;
+  }
+  double scale = 0;
+  for (const auto& x : w) scale = std::max(scale, std::abs(x));
+  for (size_t i = 0; i < w.size(); ++i) {
+    double denom = std::max({std::abs(w[i]), scale * 1e-3, 1e-30});
+    double err = std::abs(g[i] - w[i]) / denom;
+    if (std::isnan(err)) err = std::numeric_limits<double>::infinity();
+    c.maxError = std::max(c.maxError, err);
+    if (err > tolerance && c.ok) {
+      c.ok = false;
+      c.firstMismatch = fmt::format("element {}: got ({}, {}), want ({}, {})", i, g[i].real(),
+                                    g[i].imag(), w[i].real(), w[i].imag());
+    }
+  }
+  return c;
+}
+
+CheckResult checkAgainstInterpreter(const cl::Context& context, const ir::LambdaPtr& kernel,
+                                    const codegen::CompiledKernel& compiled,
+                                    const std::map<std::string, int64_t>& sizes, uint64_t seed,
+                                    const ir::InterpreterOptions& interp) {
+  CheckResult r;
+  r.compiled = compiled;
+  auto bound = bindSizes(compiled, sizes);
+  std::mt19937_64 rng(seed);
+  for (const auto& p : kernel->params())
+    r.inputs.push_back(randomValue(concreteType(p->type(), bound), rng));
+  r.run = runCompiled(context, compiled, r.inputs, sizes);
+  r.device = r.run.output;
+  ir::InterpreterOptions o = interp;
+  for (const auto& [id, v] : bound) o.sizes[id] = v;
+  r.reference = ir::interpretCall(kernel, r.inputs, o);
+  r.comparison = compareValues(r.device, r.reference, defaultTolerance(compiled.usesDouble));
+  return r;
+}
+
+}  // namespace fftc::compiler::exec

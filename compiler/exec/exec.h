@@ -1,0 +1,77 @@
+// Running compiled kernels: all stages of a CompiledKernel on an OpenCL context with host
+// ir::Values as inputs (temps and tables allocated here), seeded random inputs, and the
+// comparison with the reference interpreter that `fftc exec --check` and the tests use.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "backends/opencl/runtime.h"
+#include "compiler/codegen/codegen.h"
+#include "ir/interpreter.h"
+#include "ir/value.h"
+
+namespace fftc::compiler::exec {
+
+// Host <-> device bytes of a value of type `t` (arrays flattened row-major; codegen's layout).
+std::vector<uint8_t> packValue(const ir::Value& v, const ir::Type& t);
+ir::Value unpackValue(std::span<const uint8_t> bytes, const ir::Type& t);
+
+// Size variables of a kernel by name -> by ArithExpr var id (for ArithExpr::evaluate and the
+// interpreter). Throws UserError naming a size variable without a value.
+std::unordered_map<uint64_t, int64_t> bindSizes(const codegen::CompiledKernel& k,
+                                                const std::map<std::string, int64_t>& sizes);
+
+// The concrete type of an input/output once size variables have values.
+ir::Type concreteType(const ir::Type& t, const std::unordered_map<uint64_t, int64_t>& sizes);
+
+struct RunResult {
+  ir::Value output;
+  std::vector<double> stageMs;
+  double totalMs = 0;
+};
+
+// Throws backends::UserError when the kernel needs double precision and the device has none.
+void checkDevice(const backends::opencl::DeviceInfo& device, const codegen::CompiledKernel& k);
+
+// Builds (cached per source in this process), allocates, uploads, launches every stage in
+// order, and reads the output back. DeviceError on build or launch failures.
+RunResult runCompiled(const backends::opencl::Context& context, const codegen::CompiledKernel& k,
+                      const std::vector<ir::Value>& inputs,
+                      const std::map<std::string, int64_t>& sizes = {});
+
+// A random value of type t: reals uniform in [-0.5, 0.5), ints in [-8, 8].
+ir::Value randomValue(const ir::Type& t, std::mt19937_64& rng);
+
+struct Comparison {
+  bool ok = true;
+  double maxError = 0;       // max |got - want| / max(|want_i|, max |want| * 1e-3, tiny)
+  size_t elements = 0;
+  std::string firstMismatch; // "element 17: got 1.5, want 1.25"
+};
+
+// Relative tolerance by precision: f32 1e-4, f64 1e-9.
+double defaultTolerance(bool f64);
+Comparison compareValues(const ir::Value& got, const ir::Value& want, double tolerance);
+
+// Everything the tests and `fftc exec --check` do: random inputs (seeded), the kernel on the
+// device, the interpreter on the same inputs, the comparison.
+struct CheckResult {
+  codegen::CompiledKernel compiled;
+  std::vector<ir::Value> inputs;
+  ir::Value device, reference;
+  Comparison comparison;
+  RunResult run;
+};
+CheckResult checkAgainstInterpreter(const backends::opencl::Context& context,
+                                    const ir::LambdaPtr& typedKernel,
+                                    const codegen::CompiledKernel& compiled,
+                                    const std::map<std::string, int64_t>& sizes, uint64_t seed,
+                                    const ir::InterpreterOptions& interp = {});
+
+}  // namespace fftc::compiler::exec

@@ -1,0 +1,95 @@
+// Shared by the code generation tests: one OpenCL context (PoCL here) for the executable,
+// compiling .fdl text or C++-built lambdas, and running them against the interpreter.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/opencl/opencl_printer.h"
+#include "backends/opencl/runtime.h"
+#include "compiler/codegen/codegen.h"
+#include "compiler/exec/exec.h"
+#include "compiler/frontend/frontend.h"
+#include "ir/infer.h"
+
+namespace fftc::codegen_test {
+
+namespace cg = fftc::compiler::codegen;
+namespace ex = fftc::compiler::exec;
+namespace fe = fftc::compiler::frontend;
+
+inline backends::opencl::Context& context() {
+  static backends::opencl::Context c = [] {
+    backends::opencl::Context ctx = backends::opencl::Context::fromSelector("");
+    ctx.setCache(nullptr);
+    return ctx;
+  }();
+  return c;
+}
+
+inline cg::CodegenOptions options() {
+  cg::CodegenOptions o;
+  o.dialect = std::make_shared<backends::opencl::OpenCLDialect>();
+  return o;
+}
+
+// Compiles kernel `name` of `text` with -D bindings.
+inline cg::CompiledKernel compileText(const std::string& text, const std::string& name,
+                                      const std::map<std::string, int64_t>& defines = {},
+                                      cg::CodegenOptions o = options(),
+                                      ir::ScalarKind precision = ir::ScalarKind::Float,
+                                      fe::Program* keep = nullptr) {
+  fe::ElaborateOptions eo;
+  eo.precision = precision;
+  for (const auto& [k, v] : defines) eo.defines[k] = v;
+  fe::Program p = fe::compileSource(text, "test.fdl", eo);
+  const fe::Kernel* k = p.kernel(name);
+  if (!k) throw std::runtime_error("no kernel " + name);
+  o.sizes = defines;
+  cg::CompiledKernel ck = cg::compileKernel(*k, o);
+  if (keep) *keep = p;
+  return ck;
+}
+
+// Compiles, runs on random inputs and compares with the interpreter.
+inline ex::CheckResult checkText(const std::string& text, const std::string& name,
+                                 const std::map<std::string, int64_t>& defines = {},
+                                 const std::map<std::string, int64_t>& sizes = {},
+                                 uint64_t seed = 1, cg::CodegenOptions o = options(),
+                                 ir::ScalarKind precision = ir::ScalarKind::Float) {
+  fe::Program p;
+  cg::CompiledKernel ck = compileText(text, name, defines, o, precision, &p);
+  return ex::checkAgainstInterpreter(context(), p.kernel(name)->lambda, ck, sizes, seed);
+}
+
+// The same for a C++-built kernel: params typed, inferred here.
+inline ex::CheckResult checkLambda(const ir::LambdaPtr& f, const std::string& name,
+                                   uint64_t seed = 1, cg::CodegenOptions o = options(),
+                                   const std::vector<ir::ArithExpr>& sizeVars = {},
+                                   const std::map<std::string, int64_t>& sizes = {}) {
+  ir::LambdaPtr typed = ir::inferTypes(f);
+  std::vector<std::string> names;
+  for (const auto& p : typed->params()) names.push_back(p->name());
+  cg::CompiledKernel ck = cg::compileLambda(typed, name, names, sizeVars, o);
+  return ex::checkAgainstInterpreter(context(), typed, ck, sizes, seed);
+}
+
+#define EXPECT_MATCHES(check)                                                            \
+  do {                                                                                   \
+    const auto& c_ = (check);                                                            \
+    EXPECT_TRUE(c_.comparison.ok) << c_.comparison.firstMismatch << "\n"                 \
+                                  << c_.compiled.source;                                 \
+  } while (0)
+
+// Number of occurrences of `needle` in `hay`.
+inline size_t count(const std::string& hay, const std::string& needle) {
+  size_t n = 0;
+  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+  return n;
+}
+
+}  // namespace fftc::codegen_test

@@ -1,0 +1,115 @@
+// Feeds the fuzz entry point (the body of tests/fuzz/parser_fuzzer.cpp) thousands of random and
+// mutated inputs derived from the examples and the fuzz corpus, with a fixed seed: none may
+// crash, hang or throw anything but a CompileError (which fuzzOneInput turns into 1).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "compiler/frontend/frontend.h"
+#include "tests/frontend/test_paths.h"
+
+namespace fe = fftc::compiler::frontend;
+
+namespace {
+
+std::vector<std::string> seeds() {
+  std::vector<std::string> out;
+  auto dirs = {fftc::test::examplesDir(), fftc::test::examplesDir().parent_path() / "tests" / "fuzz" / "corpus"};
+  for (const auto& dir : dirs) {
+    if (!std::filesystem::exists(dir)) continue;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+      std::ifstream in(e.path(), std::ios::binary);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      out.push_back(ss.str());
+    }
+  }
+  return out;
+}
+
+// Byte-level and token-level mutations in the style of libFuzzer's.
+std::string mutate(std::string s, std::mt19937& rng, const std::vector<std::string>& pool) {
+  static const char* tokens[] = {"(", ")", "[", "]", "{", "}", ",", "<<:", " o ", "=>", "fun ",
+                                 "λ", "pipe(q in 0 .. 3) ", "def ", "kernel ", "userfun ", "\"",
+                                 "/*", "*/", "//", "._0", "..", "99999999999999999999", "1e999",
+                                 "-", "*", "/", "%", "0", "rs[q]", "prod(rs)", "len(rs)", "split(",
+                                 "map(", "zip(", "\xff", std::string("\0", 1).c_str(), "\n", "π",
+                                 "array3(2, 2, 2, ", "reduce(add, {0, 0})", "x", "N", ":", "="};
+  std::uniform_int_distribution<int> op(0, 7);
+  int rounds = 1 + static_cast<int>(rng() % 4);
+  for (int r = 0; r < rounds; ++r) {
+    size_t pos = s.empty() ? 0 : rng() % (s.size() + 1);
+    switch (op(rng)) {
+      case 0:  // flip a byte
+        if (!s.empty()) s[pos % s.size()] = static_cast<char>(rng());
+        break;
+      case 1:  // delete a span
+        if (!s.empty()) s.erase(pos % s.size(), 1 + rng() % 16);
+        break;
+      case 2:  // insert a token
+        s.insert(pos, tokens[rng() % std::size(tokens)]);
+        break;
+      case 3: {  // duplicate a span
+        if (s.empty()) break;
+        size_t from = rng() % s.size();
+        s.insert(pos, s.substr(from, 1 + rng() % 32));
+        break;
+      }
+      case 4: {  // splice with another seed
+        const std::string& o = pool[rng() % pool.size()];
+        if (o.empty()) break;
+        size_t from = rng() % o.size();
+        s = s.substr(0, pos) + o.substr(from, rng() % 200);
+        break;
+      }
+      case 5:  // truncate
+        s.resize(pos);
+        break;
+      case 6: {  // swap two bytes
+        if (s.size() < 2) break;
+        std::swap(s[pos % s.size()], s[rng() % s.size()]);
+        break;
+      }
+      default: {  // replace a digit run with another number
+        size_t d = s.find_first_of("0123456789", pos);
+        if (d != std::string::npos) s.replace(d, 1, std::to_string(rng() % 70000));
+        break;
+      }
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST(FuzzSmoke, MutatedExamplesNeverCrash) {
+  std::vector<std::string> pool = seeds();
+  ASSERT_GE(pool.size(), 3u);
+  std::mt19937 rng(20191);  // deterministic
+  auto start = std::chrono::steady_clock::now();
+  int accepted = 0, rejected = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::string input = mutate(pool[static_cast<size_t>(i) % pool.size()], rng, pool);
+    int r = fe::fuzzOneInput(reinterpret_cast<const uint8_t*>(input.data()), input.size());
+    ASSERT_TRUE(r == 0 || r == 1) << input;
+    (r == 0 ? accepted : rejected)++;
+  }
+  // Pure random bytes too.
+  for (int i = 0; i < 1000; ++i) {
+    std::string input(rng() % 300, '\0');
+    for (auto& c : input) c = static_cast<char>(rng());
+    int r = fe::fuzzOneInput(reinterpret_cast<const uint8_t*>(input.data()), input.size());
+    ASSERT_TRUE(r == 0 || r == 1);
+  }
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(secs, 10.0);
+  EXPECT_GT(accepted, 0);  // some mutants still compile: the mutator reaches the elaborator
+  EXPECT_GT(rejected, 0);
+  for (const auto& seed : pool) {
+    fe::fuzzOneInput(reinterpret_cast<const uint8_t*>(seed.data()), seed.size());
+  }
+}
