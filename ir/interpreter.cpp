@@ -1,7 +1,9 @@
 // The reference interpreter (see interpreter.h for the semantics it fixes).
 #include "ir/interpreter.h"
 
+#include <array>
 #include <cmath>
+#include <span>
 
 namespace fftc::ir {
 
@@ -173,7 +175,8 @@ class Interp {
 
  private:
   int64_t size(const ArithExpr& e) const;
-  Value builtin(const Builtin& b, const std::vector<Value>& args, const Type& result);
+  Value builtin(const Builtin& b, std::span<const Value> args, const Type& result);
+  Value callLambda(const Lambda& l, const FunCall& c);
   Value pattern(const FunDecl& f, const Value& x, const Type& result);
   Value generate(const ArrayGen& g, const Type& result);
 
@@ -236,6 +239,15 @@ Value Interp::eval(const ExprPtr& e) {
     case ExprKind::FunCall: {
       const auto* c = e->as<FunCall>();
       if (!e->type()) error("the program is not typed (run inferTypes first)");
+      // fast paths without a heap-allocated argument vector (the interpreter's hot loop)
+      if (const auto* b = c->f()->as<Builtin>();
+          b && b->op() != BuiltinOp::MakeTuple && c->args().size() == b->arity()) {
+        std::array<Value, 2> buf;
+        for (size_t i = 0; i < c->args().size(); ++i) buf[i] = eval(c->arg(i));
+        return builtin(*b, std::span<const Value>(buf.data(), c->args().size()), e->type());
+      }
+      if (const auto* l = c->f()->as<Lambda>(); l && l->arity() == c->args().size())
+        return callLambda(*l, *c);
       std::vector<Value> args;
       args.reserve(c->args().size());
       for (const auto& a : c->args()) args.push_back(eval(a));
@@ -243,6 +255,20 @@ Value Interp::eval(const ExprPtr& e) {
     }
   }
   error("unknown expression");
+}
+
+// Arguments are evaluated in the caller's scope: they are pushed unnamed (null key, invisible to
+// lookups) and named once all are evaluated.
+Value Interp::callLambda(const Lambda& l, const FunCall& c) {
+  size_t mark = env_.size();
+  for (const auto& a : c.args()) {
+    Value v = eval(a);
+    env_.emplace_back(nullptr, std::move(v));
+  }
+  for (size_t i = 0; i < l.arity(); ++i) env_[mark + i].first = l.params()[i].get();
+  Value v = eval(l.body());
+  env_.resize(mark);
+  return v;
 }
 
 Value Interp::apply(const FunDecl& f, std::vector<Value> args, const Type& result) {
@@ -290,7 +316,7 @@ Value Interp::apply(const FunDecl& f, std::vector<Value> args, const Type& resul
   }
 }
 
-Value Interp::builtin(const Builtin& b, const std::vector<Value>& args, const Type& result) {
+Value Interp::builtin(const Builtin& b, std::span<const Value> args, const Type& result) {
   BuiltinOp op = b.op();
   auto resultKind = [&](ValueKind fallback) { return result ? kindOf(result) : fallback; };
   switch (op) {
@@ -357,7 +383,7 @@ Value Interp::builtin(const Builtin& b, const std::vector<Value>& args, const Ty
       return Value::ofComplex({args[0].asReal(), args[1].asReal()},
                               k == ValueKind::ComplexFloat ? ScalarKind::Float : ScalarKind::Double);
     }
-    case BuiltinOp::MakeTuple: return Value::tuple(args);
+    case BuiltinOp::MakeTuple: return Value::tuple(std::vector<Value>(args.begin(), args.end()));
   }
   error("unknown builtin");
 }

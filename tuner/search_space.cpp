@@ -196,7 +196,7 @@ struct TreeBuilder {
     for (auto& v : p.range().valuesFor(partial)) {
       partial.set(pi, v);
       checks += p.constraints().size();
-      if (!last && !p.admits(v, partial)) continue;
+      if (!p.admits(v, partial)) continue;
       if (++nodes > maxNodes)
         throw TunerError(fmt::format("the search space needs more than {} tree nodes", maxNodes));
       auto& level = levels[l];

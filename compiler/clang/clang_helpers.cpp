@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 
@@ -34,7 +33,7 @@ bool clangHelpersAvailable() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Layout
+// Kernel layout (clang-format)
 
 namespace {
 
@@ -282,7 +281,8 @@ class BodyDiagnosticCollector : public clang::DiagnosticConsumer {
     if (offset < layout_.preludeBegin) return {0, 0, "in fftc's built-in declarations: " + message};
     if (offset < layout_.signatureBegin) return {0, 0, "in the prelude: " + message};
     if (offset < layout_.bodyBegin) return {0, 0, "in the signature: " + message};
-    // Past the body (an unbalanced brace, a missing '}' at the end): its last character.
+    // Past the body (an unbalanced brace, a missing '}' at the end): just after its last
+    // non-blank character.
     const size_t inBody = std::min<size_t>(offset, layout_.bodyEnd) - layout_.bodyBegin;
     const std::string_view body =
         std::string_view(layout_.text)

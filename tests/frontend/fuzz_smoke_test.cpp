@@ -33,11 +33,11 @@ std::vector<std::string> seeds() {
 
 // Byte-level and token-level mutations in the style of libFuzzer's.
 std::string mutate(std::string s, std::mt19937& rng, const std::vector<std::string>& pool) {
-  static const char* tokens[] = {"(", ")", "[", "]", "{", "}", ",", "<<:", " o ", "=>", "fun ",
+  static const std::string tokens[] = {"(", ")", "[", "]", "{", "}", ",", "<<:", " o ", "=>", "fun ",
                                  "λ", "pipe(q in 0 .. 3) ", "def ", "kernel ", "userfun ", "\"",
                                  "/*", "*/", "//", "._0", "..", "99999999999999999999", "1e999",
                                  "-", "*", "/", "%", "0", "rs[q]", "prod(rs)", "len(rs)", "split(",
-                                 "map(", "zip(", "\xff", std::string("\0", 1).c_str(), "\n", "π",
+                                 "map(", "zip(", "\xff", std::string("\0", 1), "\n", "π",
                                  "array3(2, 2, 2, ", "reduce(add, {0, 0})", "x", "N", ":", "="};
   std::uniform_int_distribution<int> op(0, 7);
   int rounds = 1 + static_cast<int>(rng() % 4);
