@@ -1,0 +1,225 @@
+// Strategy combinators: semantics of seq/lChoice/try/repeat/traversals, budgets on adversarial
+// strategies, and lowerDefault on random programs (semantics kept, every computing map/reduce
+// lowered, memory placed).
+#include <gtest/gtest.h>
+
+#include "ir/printer.h"
+#include "rewrites/equality.h"
+#include "rewrites/named_strategies.h"
+#include "rewrites/rules.h"
+#include "rewrites/strategy_parser.h"
+#include "tests/rewrites/random_program.h"
+#include "tests/rewrites/test_util.h"
+
+namespace fftc::rewrites {
+namespace {
+
+using namespace ir;
+using testing::countKind;
+using testing::forEachFun;
+using testing::ProgramGenerator;
+using testing::randomValue;
+using testing::runProgram;
+using testing::valuesClose;
+
+// map(f) o map(g) o map(h) over 8 ints: two fusions apply, then none.
+struct Chain3 {
+  ParamPtr x = param("x", Type::array(Type::intType(), 8));
+  ExprPtr e = map(fun([](ExprPtr a) { return a + lit(1); })) <<
+              map(fun([](ExprPtr a) { return a * lit(3); })) <<
+              map(fun([](ExprPtr a) { return a - lit(2); })) << ExprPtr(x);
+  Value run(const ExprPtr& p) const {
+    std::vector<Value> xs;
+    for (int i = 0; i < 8; ++i) xs.push_back(Value::ofInt(i - 3));
+    return runProgram(p, {x}, {Value::array(xs)});
+  }
+};
+
+TEST(Strategies, NormalizeFusesEveryMap) {
+  Chain3 c;
+  RewriteResult r = rewrite(c.e, normalize(rules::mapFusion()));
+  EXPECT_TRUE(r.success);
+  EXPECT_FALSE(r.budgetHit);
+  EXPECT_EQ(countKind(r.program, FunKind::Map), 1);
+  EXPECT_EQ(r.log.size(), 2u);
+  EXPECT_EQ(c.run(r.program), c.run(inferTypes(c.e)));
+}
+
+TEST(Strategies, SeqFailsAsAWholeAndRestores) {
+  Chain3 c;
+  ExprPtr typed = inferTypes(c.e);
+  // mapFusion succeeds at the root, transposeTransposeId then fails: nothing may change
+  RewriteResult r = rewrite(typed, seq(rules::mapFusion(), rules::transposeTransposeId()));
+  EXPECT_FALSE(r.success);
+  EXPECT_EQ(r.program, typed);
+  EXPECT_TRUE(r.log.empty());
+  // try makes it succeed, still without a change
+  RewriteResult t = rewrite(typed, tryStrategy(seq(rules::mapFusion(), rules::transposeTransposeId())));
+  EXPECT_TRUE(t.success);
+  EXPECT_EQ(t.program, typed);
+}
+
+TEST(Strategies, LChoiceTakesTheFirstThatApplies) {
+  Chain3 c;
+  ExprPtr typed = inferTypes(c.e);
+  RewriteResult r = rewrite(typed, lChoice(rules::transposeTransposeId(), rules::mapSeq()));
+  ASSERT_TRUE(r.success);
+  ASSERT_EQ(r.log.size(), 1u);
+  EXPECT_EQ(r.log[0], "mapSeq @ root");
+}
+
+TEST(Strategies, TopDownAndBottomUpPickDifferentPositions) {
+  Chain3 c;
+  ExprPtr typed = inferTypes(c.e);
+  RewriteResult td = rewrite(typed, topDown(rules::mapSeq()));
+  RewriteResult bu = rewrite(typed, bottomUp(rules::mapSeq()));
+  ASSERT_EQ(td.log.size(), 1u);
+  ASSERT_EQ(bu.log.size(), 1u);
+  EXPECT_EQ(td.log[0], "mapSeq @ root");
+  EXPECT_NE(bu.log[0], "mapSeq @ root");  // the innermost map, applied to x
+  EXPECT_EQ(exprAt(bu.program, {1, 1})->as<FunCall>()->f()->kind(), FunKind::MapSeq);
+}
+
+TEST(Strategies, AtPathAndAllChildren) {
+  Chain3 c;
+  ExprPtr typed = inferTypes(c.e);
+  // the root's children: the lambda body of its map, then its argument (the middle map)
+  RewriteResult r = rewrite(typed, atPath({1}, rules::mapSeq()));
+  ASSERT_TRUE(r.success);
+  EXPECT_EQ(r.log[0], "mapSeq @ 1");
+  EXPECT_FALSE(rewrite(typed, atPath({7, 7}, rules::mapSeq())).success);
+  // all(mapSeq) at the root fails: the lambda body child is not a map
+  EXPECT_FALSE(rewrite(typed, allChildren(rules::mapSeq())).success);
+  EXPECT_TRUE(rewrite(typed, someChild(rules::mapSeq())).success);
+  EXPECT_TRUE(rewrite(typed, oneChild(rules::mapSeq())).success);
+}
+
+TEST(Strategies, EverywhereAndOuter) {
+  Chain3 c;
+  RewriteResult r = rewrite(c.e, everywhere(rules::mapSeq()));
+  EXPECT_EQ(countKind(r.program, FunKind::MapSeq), 3);
+  // a map nested in a map is not "outer"
+  auto xs = param("xs", Type::array(Type::array(Type::intType(), 2), 4));
+  ExprPtr nested = map(fun([](ExprPtr row) { return map(fun([](ExprPtr a) { return a; })) << row; })) << ExprPtr(xs);
+  RewriteResult o = rewrite(nested, normalize(outer(rules::mapSeq())));
+  EXPECT_EQ(countKind(o.program, FunKind::MapSeq), 1);
+  EXPECT_EQ(countKind(o.program, FunKind::Map), 1);
+}
+
+// ---- budgets: adversarial strategies terminate with a report
+
+void expectBudgetHit(const ExprPtr& program, const std::string& text, int64_t budget,
+                     const std::vector<ParamPtr>& inputs, const std::vector<Value>& args) {
+  SCOPED_TRACE(text);
+  RewriteOptions o;
+  o.maxSteps = budget;
+  RewriteResult r = rewrite(program, parseStrategy(text), o);
+  EXPECT_TRUE(r.budgetHit);
+  EXPECT_EQ(r.steps, budget);
+  EXPECT_NE(r.report().find("budget of " + std::to_string(budget) + " steps was exhausted"),
+            std::string::npos)
+      << r.report();
+  // whatever was rewritten so far still computes the same
+  std::string why;
+  EXPECT_TRUE(valuesClose(runProgram(inferTypes(program), inputs, args),
+                          runProgram(r.program, inputs, args), 1e-6, &why))
+      << why;
+}
+
+TEST(Budgets, AdversarialStrategiesStopAtTheBudget) {
+  auto x = param("x", Type::array(Type::intType(), 16));
+  ExprPtr p = map(fun([](ExprPtr a) { return a * a; })) << ExprPtr(x);
+  std::vector<Value> xs;
+  for (int i = 0; i < 16; ++i) xs.push_back(Value::ofInt(i));
+  std::vector<Value> args{Value::array(xs)};
+  expectBudgetHit(p, "repeat(splitJoin(2); joinSplit)", 50, {x}, args);
+  expectBudgetHit(p, "repeat(topDown(splitJoin(2)); topDown(joinSplit))", 51, {x}, args);
+  expectBudgetHit(p, "normalize(splitJoin(1))", 40, {x}, args);
+  expectBudgetHit(p, "repeat(id)", 100, {x}, args);
+  expectBudgetHit(p, "repeat(try(mapSeq))", 100, {x}, args);
+  expectBudgetHit(p, "normalize(mapMapInterchange <+ splitJoin(2))", 30, {x}, args);
+  ExprPtr two = map(fun([](ExprPtr a) { return a + lit(1); })) <<
+                map(fun([](ExprPtr a) { return a * lit(2); })) << ExprPtr(x);
+  expectBudgetHit(two, "repeat(topDown(mapFusion); topDown(mapFission))", 60, {x}, args);
+}
+
+TEST(Budgets, ANormalStrategyDoesNotHitTheBudget) {
+  Chain3 c;
+  RewriteResult r = rewrite(c.e, lowerDefault());
+  EXPECT_TRUE(r.success);
+  EXPECT_FALSE(r.budgetHit);
+  EXPECT_EQ(r.report().find("exhausted"), std::string::npos);
+}
+
+// ---- lowerDefault on random programs
+
+// What the code generator relies on after lowerDefault.
+void checkLowered(const ExprPtr& p) {
+  forEachFun(p, [&](const FunDecl& f, const std::vector<const FunDecl*>& stack) {
+    EXPECT_NE(f.kind(), FunKind::Reduce) << "a high-level reduce is left";
+    if (f.kind() == FunKind::Map)
+      EXPECT_TRUE(isViewFun(f.as<ir::Map>()->f())) << "a computing high-level map is left";
+    if (f.kind() == FunKind::MapGlobal) {
+      for (const FunDecl* s : stack)
+        EXPECT_TRUE(s->is<Lambda>() || s->is<AbstractTo>())
+            << "a mapGlobal nested in " << s->name();
+      ASSERT_FALSE(stack.empty());
+      EXPECT_EQ(stack.back()->kind(), FunKind::ToGlobal) << "a stage not written to global memory";
+    }
+  });
+}
+
+TEST(LowerDefault, RandomProgramsKeepTheirResultsAndAreFullyLowered) {
+  std::mt19937_64 rng(99);
+  int checked = 0;
+  for (uint64_t seed = 0; checked < 200 && seed < 2000; ++seed) {
+    ProgramGenerator gen(seed * 31 + 7, 3);
+    auto prog = gen.generate();
+    ExprPtr typed = inferTypes(prog.body);
+    RewriteResult r = rewrite(typed, lowerDefault());
+    ASSERT_FALSE(r.budgetHit) << r.report();
+    checkLowered(r.program);
+    std::vector<Value> args;
+    for (const auto& in : prog.inputs) args.push_back(randomValue(in->type(), rng));
+    Value before;
+    try {
+      before = runProgram(typed, prog.inputs, args);
+    } catch (const InterpreterError&) {
+      continue;
+    }
+    std::string why;
+    ASSERT_TRUE(valuesClose(before, runProgram(r.program, prog.inputs, args), 1e-4, &why))
+        << why << "\n" << print(typed, {false, 2}) << "\nlowered:\n" << print(r.program, {false, 2});
+    ++checked;
+  }
+  EXPECT_GE(checked, 200);
+}
+
+TEST(LowerDefault, MemoryPlacement) {
+  // map(row => reduce(add) o map(mult) o zip(row, v)) over a matrix: a stage in global memory,
+  // the products inside a work-item in private memory (or fused), the dot product written out.
+  auto m = param("M", Type::array(Type::array(Type::floatType(), 4), 3));
+  auto v = param("v", Type::array(Type::floatType(), 4));
+  ExprPtr mv = map(fun([&](ExprPtr row) {
+                 return reduce(add(), litF(0)) << map(mult()) << zip(row, v);
+               })) << ExprPtr(m);
+  RewriteResult r = rewrite(mv, lowerDefault());
+  EXPECT_EQ(countKind(r.program, FunKind::MapGlobal), 1);
+  EXPECT_EQ(countKind(r.program, FunKind::ToGlobal), 1);
+  EXPECT_EQ(countKind(r.program, FunKind::ToPrivate), 1);  // the products mapSeq(mult)
+  EXPECT_EQ(countKind(r.program, FunKind::ReduceSeq), 1);
+  // a program that only rearranges its input gets a copy stage
+  auto x = param("x", Type::array(Type::array(Type::intType(), 2), 3));
+  RewriteResult t = rewrite(transpose() << ExprPtr(x), lowerDefault());
+  EXPECT_EQ(countKind(t.program, FunKind::MapGlobal), 1);
+  EXPECT_EQ(countKind(t.program, FunKind::MapSeq), 1);
+  checkLowered(t.program);
+  // a mapGlobal whose function returns a view gets a sequential copy
+  RewriteResult s = rewrite(map(fun([](ExprPtr row) { return (map(fun([](ExprPtr a) { return a * lit(2); })) << row); })) <<
+                                transpose() << ExprPtr(x),
+                            lowerDefault());
+  EXPECT_EQ(countKind(s.program, FunKind::MapSeq), 1);
+}
+
+}  // namespace
+}  // namespace fftc::rewrites
