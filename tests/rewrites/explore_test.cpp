@@ -1,0 +1,123 @@
+// Exploration (distinct variants, deduplication, the size cap) and the alpha-equivalence it
+// deduplicates by.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "ir/printer.h"
+#include "rewrites/equality.h"
+#include "rewrites/explore.h"
+#include "rewrites/named_strategies.h"
+#include "rewrites/strategy_parser.h"
+#include "tests/rewrites/random_program.h"
+#include "tests/rewrites/test_util.h"
+
+namespace fftc::rewrites {
+namespace {
+
+using namespace ir;
+
+ExprPtr build(const ParamPtr& x) {
+  return map(fun([](ExprPtr a) { return a + lit(1); })) <<
+         map(fun([](ExprPtr a) { return a * lit(2); })) << ExprPtr(x);
+}
+
+TEST(AlphaEquality, RenamedParamsAreEqualAndHashEqual) {
+  auto x = param("x", Type::array(Type::intType(), 8));
+  ExprPtr a = build(x), b = build(x);
+  EXPECT_NE(a, b);
+  EXPECT_TRUE(alphaEqual(a, b));
+  EXPECT_EQ(alphaHash(a), alphaHash(b));
+  EXPECT_TRUE(alphaEqual(inferTypes(a), b));
+  // a different constant, a different free Param, swapped uses of bound Params
+  ExprPtr c = map(fun([](ExprPtr a0) { return a0 + lit(2); })) <<
+              map(fun([](ExprPtr a0) { return a0 * lit(2); })) << ExprPtr(x);
+  EXPECT_FALSE(alphaEqual(a, c));
+  auto y = param("x", Type::array(Type::intType(), 8));
+  EXPECT_FALSE(alphaEqual(a, build(y)));
+  auto xs = param("xs", Type::array(Type::tuple({Type::intType(), Type::intType()}), 4));
+  ExprPtr s1 = map(fun([](ExprPtr p, ExprPtr q) { return p - q; })) << ExprPtr(xs);
+  ExprPtr s2 = map(fun([](ExprPtr p, ExprPtr q) { return q - p; })) << ExprPtr(xs);
+  ExprPtr s3 = map(fun([](ExprPtr p, ExprPtr q) { return p - q; })) << ExprPtr(xs);
+  EXPECT_FALSE(alphaEqual(s1, s2));
+  EXPECT_TRUE(alphaEqual(s1, s3));
+  EXPECT_EQ(alphaHash(s1), alphaHash(s3));
+  // structural differences: split sizes, map kinds
+  EXPECT_FALSE(alphaEqual(split(2) << ExprPtr(x), split(4) << ExprPtr(x)));
+  auto f = fun([](ExprPtr a0) { return a0; });
+  EXPECT_FALSE(alphaEqual(map(f) << ExprPtr(x), mapSeq(f) << ExprPtr(x)));
+  EXPECT_FALSE(alphaEqual(mapGlobal(0, f) << ExprPtr(x), mapGlobal(1, f) << ExprPtr(x)));
+}
+
+TEST(AlphaEquality, FreshenedRandomProgramsAreEqual) {
+  for (uint64_t seed = 0; seed < 100; ++seed) {
+    testing::ProgramGenerator gen(seed, 3);
+    auto p = gen.generate();
+    ExprPtr a = p.body, b = freshen(p.body);
+    EXPECT_TRUE(alphaEqual(a, b)) << print(a, {false, 2});
+    EXPECT_EQ(alphaHash(a), alphaHash(b));
+  }
+}
+
+TEST(Explore, DistinctVariantsWithTheirSequences) {
+  auto x = param("x", Type::array(Type::intType(), 8));
+  ExprPtr p = build(x);
+  ExploreOptions o;
+  o.rules = instantiateRules({"mapFusion", "mapFission", "splitJoin", "joinSplit"}, {2, 4});
+  o.maxDepth = 3;
+  ExploreResult r = explore(p, o);
+  ASSERT_GT(r.variants.size(), 5u);
+  EXPECT_FALSE(r.capped);
+  EXPECT_GT(r.duplicates, 0u);  // mapFusion then mapFission comes back to the input
+  EXPECT_TRUE(r.variants[0].steps.empty());
+  std::vector<Value> xs;
+  for (int i = 0; i < 8; ++i) xs.push_back(Value::ofInt(3 * i - 7));
+  Value want = testing::runProgram(inferTypes(p), {x}, {Value::array(xs)});
+  for (size_t i = 0; i < r.variants.size(); ++i) {
+    const Variant& v = r.variants[i];
+    EXPECT_LE(v.steps.size(), 3u);
+    EXPECT_EQ(testing::runProgram(v.program, {x}, {Value::array(xs)}), want)
+        << print(v.program);
+    for (size_t j = 0; j < i; ++j)
+      EXPECT_FALSE(alphaEqual(v.program, r.variants[j].program)) << i << " and " << j;
+    // replaying the recorded sequence gives the variant
+    if (!v.steps.empty()) {
+      std::string text;
+      for (const auto& s : v.steps) {
+        auto at = s.find(" @ ");
+        std::string rule = s.substr(0, at), path = s.substr(at + 3);
+        std::string list = path == "root" ? "" : path;
+        std::replace(list.begin(), list.end(), '.', ',');
+        text += (text.empty() ? "" : "; ") + std::string("at([") + list + "], " + rule + ")";
+      }
+      RewriteResult replay = rewrite(p, parseStrategy(text));
+      EXPECT_TRUE(replay.success) << text;
+      EXPECT_TRUE(alphaEqual(replay.program, v.program)) << text;
+    }
+  }
+}
+
+TEST(Explore, SizeCapAndFinishing) {
+  auto x = param("x", Type::array(Type::intType(), 16));
+  ExprPtr p = build(x);
+  ExploreOptions o;
+  o.rules = instantiateRules({"splitJoin", "mapFusion", "mapMapInterchange"}, {2, 4, 8});
+  o.maxDepth = 4;
+  o.maxVariants = 12;
+  ExploreResult capped = explore(p, o);
+  EXPECT_TRUE(capped.capped);
+  EXPECT_LE(capped.variants.size(), 12u);
+  // with lowerDefault as the finishing strategy, every variant is lowered
+  o.maxVariants = 40;
+  o.maxDepth = 2;
+  o.finish = lowerDefault();
+  ExploreResult fin = explore(p, o);
+  ASSERT_GT(fin.variants.size(), 1u);
+  for (const auto& v : fin.variants) {
+    EXPECT_EQ(testing::countKind(v.program, FunKind::Map), 0) << print(v.program);
+    EXPECT_GE(testing::countKind(v.program, FunKind::MapGlobal), 1);
+  }
+}
+
+}  // namespace
+}  // namespace fftc::rewrites
