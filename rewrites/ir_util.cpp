@@ -27,6 +27,21 @@ void collect(const FunPtr& f, std::vector<FunPtr>& through, std::vector<Child>& 
   through.pop_back();
 }
 
+void collectExprs(const FunPtr& f, std::vector<ExprPtr>& out) {
+  for (const auto& fc : f->funChildren()) collectExprs(fc, out);
+  for (const auto& ec : f->exprChildren()) out.push_back(ec);
+}
+
+// children() without the enclosing functions: what navigation needs.
+std::vector<ExprPtr> childExprs(const ExprPtr& e) {
+  std::vector<ExprPtr> out;
+  const auto* c = e->as<FunCall>();
+  if (!c) return out;
+  collectExprs(c->f(), out);
+  out.insert(out.end(), c->args().begin(), c->args().end());
+  return out;
+}
+
 FunPtr rebuildFun(const FunPtr& f, const std::vector<ExprPtr>& exprs, size_t& idx) {
   auto fcs = f->funChildren();
   auto ecs = f->exprChildren();
@@ -56,6 +71,8 @@ FunPtr mapFun(const FunPtr& f, const std::function<FunPtr(const FunPtr&)>& ff,
 
 }  // namespace
 
+size_t childCount(const ExprPtr& e) { return childExprs(e).size(); }
+
 std::vector<Child> children(const ExprPtr& e) {
   std::vector<Child> out;
   const auto* c = e->as<FunCall>();
@@ -69,13 +86,10 @@ std::vector<Child> children(const ExprPtr& e) {
 ExprPtr replaceChild(const ExprPtr& e, size_t i, const ExprPtr& sub) {
   const auto* c = e->as<FunCall>();
   if (!c) return e;
-  auto ch = children(e);
-  if (i >= ch.size() || ch[i].expr == sub) return e;
-  std::vector<ExprPtr> exprs;
-  exprs.reserve(ch.size());
-  for (auto& x : ch) exprs.push_back(x.expr);
+  std::vector<ExprPtr> exprs = childExprs(e);
+  if (i >= exprs.size() || exprs[i] == sub) return e;
   exprs[i] = sub;
-  size_t nCallee = ch.size() - c->args().size();
+  size_t nCallee = exprs.size() - c->args().size();
   size_t idx = 0;
   FunPtr f = rebuildFun(c->f(), exprs, idx);
   std::vector<ExprPtr> args(exprs.begin() + static_cast<std::ptrdiff_t>(nCallee), exprs.end());
@@ -85,9 +99,9 @@ ExprPtr replaceChild(const ExprPtr& e, size_t i, const ExprPtr& sub) {
 ExprPtr exprAt(const ExprPtr& root, const Path& path) {
   ExprPtr e = root;
   for (uint32_t i : path) {
-    auto ch = children(e);
+    auto ch = childExprs(e);
     if (i >= ch.size()) return nullptr;
-    e = ch[i].expr;
+    e = ch[i];
   }
   return e;
 }
@@ -95,9 +109,9 @@ ExprPtr exprAt(const ExprPtr& root, const Path& path) {
 namespace {
 ExprPtr replaceAtFrom(const ExprPtr& e, const Path& path, size_t k, const ExprPtr& sub) {
   if (k == path.size()) return sub;
-  auto ch = children(e);
+  auto ch = childExprs(e);
   if (path[k] >= ch.size()) return e;
-  ExprPtr nc = replaceAtFrom(ch[path[k]].expr, path, k + 1, sub);
+  ExprPtr nc = replaceAtFrom(ch[path[k]], path, k + 1, sub);
   return replaceChild(e, path[k], nc);
 }
 }  // namespace
@@ -123,10 +137,10 @@ std::vector<Path> allPaths(const ExprPtr& root) {
   Path cur;
   std::function<void(const ExprPtr&)> rec = [&](const ExprPtr& e) {
     out.push_back(cur);
-    auto ch = children(e);
+    auto ch = childExprs(e);
     for (uint32_t i = 0; i < ch.size(); ++i) {
       cur.push_back(i);
-      rec(ch[i].expr);
+      rec(ch[i]);
       cur.pop_back();
     }
   };
@@ -136,7 +150,7 @@ std::vector<Path> allPaths(const ExprPtr& root) {
 
 size_t nodeCount(const ExprPtr& root) {
   size_t n = 1;
-  for (const auto& c : children(root)) n += nodeCount(c.expr);
+  for (const auto& c : childExprs(root)) n += nodeCount(c);
   return n;
 }
 
@@ -190,8 +204,8 @@ void countIn(const ExprPtr& e, const Param* p, bool under, UseCount& u) {
     return;
   }
   if (const auto* c = e->as<FunCall>()) {
-    // A reduce init or pad constant is evaluated once, but it sits in the callee: count it as
-    // "under a function" conservatively only when the callee is a Lambda or a loop pattern.
+    // Everything nested in the callee (lambda bodies, but also reduce inits and pad constants)
+    // counts as "under a function": conservative, a use there is never inlined unless cheap.
     countInFun(c->f(), p, u);
     for (const auto& a : c->args()) countIn(a, p, under, u);
   }

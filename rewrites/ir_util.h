@@ -32,6 +32,7 @@ struct Child {
   std::vector<FunPtr> through;
 };
 std::vector<Child> children(const ExprPtr& e);
+size_t childCount(const ExprPtr& e);
 // e with child i replaced (e itself when c is already that child).
 ExprPtr replaceChild(const ExprPtr& e, size_t i, const ExprPtr& c);
 

@@ -203,12 +203,18 @@ Strategy prepare() {
   return programPass("prepare", [](const ExprPtr& e, Engine&) { return betaEta(e); });
 }
 
-Strategy fuseMaps() { return normalize(rules::mapFusion()); }
-Strategy fuseReduceMaps() { return normalize(rules::reduceMapFusion()); }
+// s under a name (what Strategy::str and the logs show).
+Strategy named(std::string name, Strategy s) {
+  return Strategy(std::move(name), [s](Engine& e, const Path& p) { return s(e, p); });
+}
+
+Strategy fuseMaps() { return named("fuseMaps", normalize(rules::mapFusion())); }
+Strategy fuseReduceMaps() { return named("fuseReduceMaps", normalize(rules::reduceMapFusion())); }
 
 Strategy simplifyLayout() {
-  return normalize(lChoice(rules::transposeTransposeId(),
-                           lChoice(rules::joinSplitId(), rules::splitJoinId())));
+  return named("simplifyLayout",
+               normalize(lChoice(rules::transposeTransposeId(),
+                                 lChoice(rules::joinSplitId(), rules::splitJoinId()))));
 }
 
 Strategy lowerGlobal() {
@@ -240,7 +246,7 @@ Strategy lowerDefault() {
 }
 
 Strategy lowerFft() {
-  Strategy s = seq({tryStrategy(prepare()), normalize(outer(rules::mapZipFlatten())),
+  Strategy s = seq({tryStrategy(prepare()), normalize(outer(rules::mapZipFlattenViews())),
                     fuseReduceMaps(), lowerDefault()});
   return Strategy("lowerFft", [s](Engine& e, const Path& p) { return s(e, p); });
 }
@@ -259,7 +265,7 @@ const std::vector<NamedStrategyInfo>& namedStrategies() {
       {"insertMemory", "toGlobal on stages, toPrivate/toLocal on intermediate arrays",
        insertMemory},
       {"lowerDefault", "prepare; lowerGlobal; materializeViews; insertMemory", lowerDefault},
-      {"lowerFft", "prepare; normalize(outer(mapZipFlatten)); fuseReduceMaps; lowerDefault",
+      {"lowerFft", "prepare; normalize(outer(mapZipFlattenViews)); fuseReduceMaps; lowerDefault",
        lowerFft},
   };
   return all;

@@ -9,19 +9,19 @@ namespace fftc::rewrites {
 using ir::FunKind;
 
 bool RuleContext::inside(FunKind k) const {
-  for (const auto& f : enclosing)
+  for (const auto& f : enclosing())
     if (f->kind() == k) return true;
   return false;
 }
 
 bool RuleContext::inside(FunKind k, int dim) const {
-  for (const auto& f : enclosing)
+  for (const auto& f : enclosing())
     if (f->kind() == k && f->as<ir::AbstractMap>()->dim() == dim) return true;
   return false;
 }
 
 bool RuleContext::insideLoop() const {
-  for (const auto& f : enclosing)
+  for (const auto& f : enclosing())
     if (f->is<ir::AbstractMap>() || f->is<ir::AbstractReduce>() || f->kind() == FunKind::Iterate ||
         f->kind() == FunKind::ArrayGen)
       return true;
@@ -44,7 +44,7 @@ Applied applyAt(const Rule& rule, const ExprPtr& root, const Path& path,
                 const ApplyOptions& options) {
   ExprPtr e = exprAt(root, path);
   if (!e) return {root, false};
-  RuleContext ctx{enclosingAt(root, path)};
+  RuleContext ctx(root, path);
   ExprPtr r = rule.rewriteHere(e, ctx);
   if (!r) return {root, false};
   ExprPtr next = replaceAt(root, path, r);
@@ -68,7 +68,7 @@ std::vector<Path> matchPositions(const Rule& rule, const ExprPtr& root) {
   std::vector<Path> out;
   for (const Path& p : allPaths(root)) {
     ExprPtr e = exprAt(root, p);
-    RuleContext ctx{enclosingAt(root, p)};
+    RuleContext ctx(root, p);
     if (rule.rewriteHere(e, ctx)) out.push_back(p);
   }
   return out;

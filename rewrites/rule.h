@@ -37,14 +37,26 @@ struct Match {
   const ir::ArithExpr& n(const std::string& k) const { return sizes.at(k); }
 };
 
-// Where a rule is applied: the functions enclosing the position (outermost first).
-struct RuleContext {
-  std::vector<FunPtr> enclosing;
+// Where a rule is applied: the functions enclosing the position (outermost first), computed
+// when a side condition first asks.
+class RuleContext {
+ public:
+  RuleContext(ExprPtr root, Path path) : root_(std::move(root)), path_(std::move(path)) {}
+  explicit RuleContext(std::vector<FunPtr> enclosing) : enclosing_(std::move(enclosing)) {}
 
+  const std::vector<FunPtr>& enclosing() const {
+    if (!enclosing_) enclosing_ = enclosingAt(root_, path_);
+    return *enclosing_;
+  }
   bool inside(ir::FunKind k) const;
   bool inside(ir::FunKind k, int dim) const;  // a parallel map of that dimension
   // Inside the function of a map/reduce variant, iterate or generator (a loop body).
   bool insideLoop() const;
+
+ private:
+  ExprPtr root_;
+  Path path_;
+  mutable std::optional<std::vector<FunPtr>> enclosing_;
 };
 
 class Rule {

@@ -47,6 +47,7 @@ std::vector<RuleInfo> buildCatalog() {
   c.push_back(plain("mapMapInterchange", "algorithmic", rules::mapMapInterchange));
   c.push_back(plain("reduceMapFusion", "algorithmic", rules::reduceMapFusion));
   c.push_back(plain("mapZipFlatten", "algorithmic", rules::mapZipFlatten));
+  c.push_back(plain("mapZipFlattenViews", "algorithmic", rules::mapZipFlattenViews));
   c.push_back(withDim("mapGlobal", rules::mapGlobal));
   c.push_back(withDim("mapWorkgroup", rules::mapWorkgroup));
   c.push_back(withDim("mapLocal", rules::mapLocal));

@@ -25,6 +25,10 @@ Rule splitJoinId();          // split(k) o join -> id, inner size k
 Rule mapMapInterchange();    // map(map(f)) -> transpose o map(map(f)) o transpose
 Rule reduceMapFusion();      // reduce(f, z) o map(g) -> reduceSeq(fun (a, x) => f(a, g(x)), z)
 Rule mapZipFlatten();        // the FFT paper's map-zip flattening with pad(0, (n-1)*m, wrap, y)
+// The same, only where g only rearranges data (join o transpose in the FFT): then the flattened
+// map is the pass's only loop; with a computing g (a reduction) flattening would split one
+// stage into two.
+Rule mapZipFlattenViews();
 
 // ---- lowering
 Rule mapGlobal(int dim = 0);

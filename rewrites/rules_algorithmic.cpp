@@ -224,12 +224,14 @@ Rule reduceMapFusion() {
 // Element i*m+j of the padded y is y[(i*m+j) mod m] = y[j]: each row meets all of y again.
 // g is a chain of unary functions not mentioning x (possibly empty); zip may have more
 // arguments, all but one independent of x.
-Rule mapZipFlatten() {
+namespace {
+Rule mapZipFlattenRule(bool viewsOnly) {
   return Rule(
-      {"mapZipFlatten", "algorithmic",
+      {viewsOnly ? "mapZipFlattenViews" : "mapZipFlatten", "algorithmic",
        "map(fun x => g(map(f)(zip(d(x), y)))) -> map(g) o split(m) o map(f) o "
        "zip(join(map(fun x => d(x))(xs)), pad(0, (n-1)*m, wrap, y))",
-       "x not free in g, f, y; n > 0 rows, m > 0 elements per row",
+       std::string("x not free in g, f, y; n > 0 rows, m > 0 elements per row") +
+           (viewsOnly ? "; g only rearranges data" : ""),
        [](const ExprPtr& e) -> std::optional<Match> {
          const auto* outer = unary<ir::Map>(e);
          if (!outer) return std::nullopt;
@@ -263,7 +265,10 @@ Rule mapZipFlatten() {
          }
          return std::nullopt;
        },
-       [](const Match& m, const RuleContext&) {
+       [viewsOnly](const Match& m, const RuleContext&) {
+         if (viewsOnly)
+           for (const auto& g : m.spine)
+             if (!isViewFun(g)) return false;
          return provablyPositive(m.n("n")) && provablyPositive(m.n("m"));
        },
        [](const Match& m) -> ExprPtr {
@@ -293,5 +298,10 @@ Rule mapZipFlatten() {
          return FunCall::make(ir::Map::make(g), {res});
        }});
 }
+
+}  // namespace
+
+Rule mapZipFlatten() { return mapZipFlattenRule(false); }
+Rule mapZipFlattenViews() { return mapZipFlattenRule(true); }
 
 }  // namespace fftc::rewrites::rules

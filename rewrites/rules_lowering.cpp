@@ -25,7 +25,7 @@ std::optional<Match> highLevelMap(const ExprPtr& e) {
 
 // Every enclosing loop is a parallel map of kind k on another dimension.
 bool onlyParallelOf(const RuleContext& ctx, FunKind k, int dim) {
-  for (const auto& f : ctx.enclosing) {
+  for (const auto& f : ctx.enclosing()) {
     if (f->is<Lambda>() || f->kind() == FunKind::Iterate || f->is<AbstractTo>()) continue;
     if (f->kind() != k) return false;
     if (f->as<AbstractMap>()->dim() == dim) return false;

@@ -41,7 +41,7 @@ Path child(const Path& p, uint32_t i) {
 }
 size_t childCount(Engine& e, const Path& p) {
   ExprPtr x = exprAt(e.root(), p);
-  return x ? children(x).size() : 0;
+  return x ? rewrites::childCount(x) : 0;
 }
 }  // namespace
 
@@ -163,7 +163,7 @@ Strategy atPath(Path at, Strategy s) {
                   });
 }
 
-Strategy everywhere(Strategy s) {
+Strategy allTopDown(Strategy s) {
   auto self = std::make_shared<std::function<bool(Engine&, const Path&)>>();
   *self = [s, w = std::weak_ptr(self)](Engine& e, const Path& p) -> bool {
     if (e.budgetHit()) return false;
@@ -173,13 +173,13 @@ Strategy everywhere(Strategy s) {
     for (uint32_t i = 0; i < childCount(e, p); ++i) any = (*rec)(e, child(p, i)) || any;
     return any;
   };
-  return Strategy("everywhere(" + s.str() + ")",
+  return Strategy("allTopDown(" + s.str() + ")",
                   [self](Engine& e, const Path& p) { return (*self)(e, p); });
 }
 
 Strategy outer(Strategy s) {
   return Strategy("outer(" + s.str() + ")", [s](Engine& e, const Path& p) {
-    RuleContext ctx{enclosingAt(e.root(), p)};
+    RuleContext ctx(e.root(), p);
     if (ctx.insideLoop()) return false;
     return s(e, p);
   });

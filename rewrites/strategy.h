@@ -92,8 +92,9 @@ Strategy allChildren(Strategy s);            // all(s): s at every child
 Strategy oneChild(Strategy s);               // one(s): s at the first child where it succeeds
 Strategy someChild(Strategy s);              // some(s): s at every child where it succeeds, >= 1
 Strategy atPath(Path p, Strategy s);         // at([i, j, ..], s): s at a position below
-Strategy everywhere(Strategy s);             // s at every position where it succeeds (outermost
-                                             // first, not re-entering a rewritten node), >= 1
+// allTopDown(s) (Stratego's alltd): s at every outermost position where it succeeds: pre-order,
+// not descending into a position where s succeeded; succeeds if s succeeded somewhere.
+Strategy allTopDown(Strategy s);
 // outer(s): s, only where the position is not inside a loop body (map/reduce/iterate/generator
 // function): the top level of a kernel, where its stages are.
 Strategy outer(Strategy s);

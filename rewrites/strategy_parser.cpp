@@ -90,6 +90,13 @@ class Parser {
   }
 
   Strategy term() {
+    // nesting is recursion here: bound it so that no text can overflow the stack
+    struct Depth {
+      int& d;
+      explicit Depth(int& x) : d(++x) {}
+      ~Depth() { --d; }
+    } guard(depth_);
+    if (depth_ > kMaxDepth) fail(pos_, "strategy nested deeper than " + std::to_string(kMaxDepth));
     skip();
     if (pos_ >= text_.size()) fail(pos_, "expected a strategy, found the end of the text");
     if (eat("(")) {
@@ -112,7 +119,9 @@ class Parser {
       if (!eat(")")) {
         do {
           skip();
-          args.push_back({pos_, arg()});
+          size_t argAt = pos_;
+          Arg a = arg();
+          args.emplace_back(argAt, std::move(a));
         } while (eat(","));
         expect(")", ("to close the arguments of " + name).c_str());
       }
@@ -177,7 +186,7 @@ class Parser {
     static const std::vector<std::pair<std::string, Unary>> unary = {
         {"try", tryStrategy},      {"repeat", repeat},    {"topDown", topDown},
         {"bottomUp", bottomUp},    {"normalize", normalize}, {"all", allChildren},
-        {"one", oneChild},         {"some", someChild},   {"everywhere", everywhere},
+        {"one", oneChild},         {"some", someChild},   {"allTopDown", allTopDown},
         {"outer", outer}};
     for (const auto& [n, f] : unary) {
       if (n != name) continue;
@@ -245,8 +254,10 @@ class Parser {
     return msg;
   }
 
+  static constexpr int kMaxDepth = 256;
   std::string text_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace
@@ -258,7 +269,7 @@ StrategyParseError::StrategyParseError(std::string text, size_t column, std::str
 
 std::vector<std::string> combinatorNames() {
   return {"seq", "lChoice", "try", "repeat", "topDown", "bottomUp", "normalize", "all",
-          "one", "some", "everywhere", "outer", "at", "id", "fail", ";", "<+"};
+          "one", "some", "allTopDown", "outer", "at", "id", "fail", ";", "<+"};
 }
 
 Strategy parseStrategy(std::string_view text) {

@@ -6,7 +6,7 @@
 //   arg      := INTEGER | '[' INTEGER (',' INTEGER)* ']' | strategy
 //
 // NAME is a combinator (seq lChoice try repeat topDown bottomUp normalize all one some
-// everywhere outer at id fail), a rule with its integer parameters (splitJoin(4), mapGlobal(1))
+// allTopDown outer at id fail), a rule with its integer parameters (splitJoin(4), mapGlobal(1))
 // or a named strategy (lowerDefault, lowerFft, ...). Examples:
 //   topDown(mapFusion); lowerGlobal        repeat(lChoice(mapFusion, reduceMapFusion))
 //   normalize(splitJoin(4)) <+ id          at([0, 1], mapSeq)

@@ -198,33 +198,46 @@ std::string CPrinter::helpers(const Module& m) const {
 }
 
 std::string CPrinter::module(const Module& m) const {
-  std::string out = d_.prelude(m);
-  out += "\n" + helpers(m);
+  std::string body;
   for (const auto& s : m.structs) {
-    out += "\ntypedef struct {\n";
+    body += "\ntypedef struct {\n";
     for (size_t i = 0; i < s.fields.size(); ++i)
-      out += "  " + d_.typeName(s.fields[i]) + " _" + std::to_string(i) + ";\n";
-    out += "} " + s.name + ";\n";
+      body += "  " + d_.typeName(s.fields[i]) + " _" + std::to_string(i) + ";\n";
+    body += "} " + s.name + ";\n";
   }
   for (const auto& t : m.tables) {
-    out += "\n" + d_.tableQualifier() + " " + d_.typeName(t.type) + " " + t.name + "[" +
-           std::to_string(t.values.size()) + "] = {";
+    body += "\n" + d_.tableQualifier() + " " + d_.typeName(t.type) + " " + t.name + "[" +
+            std::to_string(t.values.size()) + "] = {";
     for (size_t i = 0; i < t.values.size(); ++i)
-      out += (i % 4 == 0 ? "\n    " : " ") + expr(t.values[i]) +
-             (i + 1 < t.values.size() ? "," : "");
-    out += "\n};\n";
+      body += (i % 4 == 0 ? "\n    " : " ") + expr(t.values[i]) +
+              (i + 1 < t.values.size() ? "," : "");
+    body += "\n};\n";
   }
   for (const auto& u : m.userFuns) {
-    out += "\n" + d_.functionPrefix() + " " + d_.typeName(u.result) + " " + u.name + "(";
+    body += "\n" + d_.functionPrefix() + " " + d_.typeName(u.result) + " " + u.name + "(";
     for (size_t i = 0; i < u.params.size(); ++i)
-      out += (i ? ", " : "") + d_.typeName(u.params[i].second) + " " + u.params[i].first;
+      body += (i ? ", " : "") + d_.typeName(u.params[i].second) + " " + u.params[i].first;
     // A body without `return` is one expression (as LIFT's userfuns allow).
-    std::string body = u.body;
-    if (body.find("return") == std::string::npos) body = "return " + body + ";";
-    out += ") {\n  " + body + "\n}\n";
+    std::string b = u.body;
+    if (b.find("return") == std::string::npos) b = "return " + b + ";";
+    body += ") {\n  " + b + "\n}\n";
   }
-  for (const auto& k : m.kernels) out += "\n" + kernel(k);
-  return out;
+  for (const auto& k : m.kernels) body += "\n" + kernel(k);
+  // Only the helpers the code calls (helpers call no other helpers).
+  std::string used;
+  const std::string all = helpers(m);
+  size_t pos = 0;
+  while (pos < all.size()) {
+    size_t end = all.find("\n}\n", pos);
+    end = end == std::string::npos ? all.size() : end + 3;
+    std::string def = all.substr(pos, end - pos);
+    size_t open = def.find('(');
+    size_t nameStart = def.rfind(' ', open) + 1;
+    std::string fname = def.substr(nameStart, open - nameStart);
+    if (body.find(fname + "(") != std::string::npos) used += def;
+    pos = end;
+  }
+  return d_.prelude(m) + (used.empty() ? "" : "\n" + used) + body;
 }
 
 }  // namespace fftc::backends

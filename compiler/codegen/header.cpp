@@ -8,9 +8,10 @@ namespace fftc::compiler::codegen {
 
 namespace {
 
-std::string sizeParams(const CompiledKernel& k) {
+std::string sizeParams(const CompiledKernel& k, bool maybeUnused = false) {
   std::string s;
-  for (const auto& n : k.sizeVarNames) s += (s.empty() ? "" : ", ") + std::string("int ") + n;
+  for (const auto& n : k.sizeVarNames)
+    s += (s.empty() ? "" : ", ") + std::string(maybeUnused ? "[[maybe_unused]] int " : "int ") + n;
   return s;
 }
 
@@ -35,7 +36,8 @@ std::string emitHeader(const CompiledKernel& k) {
   // Buffer sizes.
   out += "// Element counts and bytes of each buffer.\n";
   for (const auto& b : k.buffers) {
-    out += fmt::format("inline std::size_t {}Count({}) {{ return {}; }}\n", b.name, sp,
+    out += fmt::format("inline std::size_t {}Count({}) {{ return {}; }}\n", b.name,
+                       sizeParams(k, true),
                        cxx(b.count));
     out += fmt::format("inline constexpr std::size_t k{}ElementBytes = {};  // {} ({})\n", b.name,
                        b.elementBytes, b.elementC, b.role);

@@ -280,7 +280,6 @@ KernelGen::Result KernelGen::applyMap(const ir::AbstractMap& m, const Arg& arg, 
 
 KernelGen::Result KernelGen::applyReduce(const ir::AbstractReduce& r, const Arg& arg,
                                          const Type& result, const ViewPtr& dest) {
-  (void)dest;
   if (r.kind() == FunKind::Reduce)
     fail(r.loc(), "reduce is not low-level: lower it first (--rewrite), e.g. to reduceSeq");
   ViewPtr in = evalArg(arg, nullptr).view;
@@ -321,6 +320,12 @@ KernelGen::Result KernelGen::applyReduce(const ir::AbstractReduce& r, const Arg&
     openLoop(LoopKind::Seq, 0, n, "j", var);
     body(var);
     closeLoop();
+  }
+  if (atTopLevel()) {
+    // Outside every loop, the result may be read by a later stage: keep it in global memory.
+    ViewPtr mem = dest ? dest : allocate(accT, MemSpace::Global);
+    copy(mem, accView, accT);
+    return {mem, dest != nullptr};
   }
   return {accView, false};
 }
@@ -383,6 +388,12 @@ KernelGen::Result KernelGen::applyScalar(const ir::FunDecl& f, const std::vector
     emit(backends::sAssign(lvalue(dest), dest->type.isTuple() ? out.e : convert(out, dest->type)));
     return {dest, true};
   }
+  if (atTopLevel() && !backends::isLiteral(out.e)) {
+    // Outside every loop, a value may be read by a later stage: keep it in global memory.
+    ViewPtr mem = allocate(result, MemSpace::Global);
+    emit(backends::sAssign(lvalue(mem), result.isTuple() ? out.e : convert(out, result)));
+    return {mem, false};
+  }
   if (backends::isTrivial(out.e) || backends::isLiteral(out.e)) return {scalarView(out.e, out.t), false};
   return {bindTemp(out, "t"), false};
 }
@@ -427,14 +438,16 @@ void KernelGen::copy(const ViewPtr& dest, const ViewPtr& src, const Type& t) {
 }
 
 void KernelGen::copyTop(const ViewPtr& dest, const ViewPtr& src, const Type& t) {
-  if (cur_ >= 0) closeStage();
   if (!t.isArray()) {
-    openStage(false);
+    // A scalar result: in the sequential stage that computed it, if it is still open.
+    if (cur_ >= 0 && stages_[static_cast<size_t>(cur_)].parallel) closeStage();
+    if (cur_ < 0) openStage(false);
     copy(dest, src, t);
     closeStage();
     return;
   }
   // A result that is only a view of the inputs: materialized by a parallel copy.
+  if (cur_ >= 0) closeStage();
   openStage(true);
   ArithExpr var;
   openLoop(LoopKind::Global, 0, t.size(), "gid", var);

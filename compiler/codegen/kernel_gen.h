@@ -116,7 +116,7 @@ class KernelGen {
   int workgroupDepth() const;  // index in loops_ of the innermost Workgroup loop, -1 if none
   std::string fresh(const std::string& base);
   void onAccess(const Memory& m, const ir::ArithExpr& index);
-  void placeBarrier();
+  void placeBarrier(bool globalFence);
   ir::ArithExpr canonicalLocal(const ir::ArithExpr& index);
 
   const CodegenOptions& opt_;
@@ -136,6 +136,7 @@ class KernelGen {
   std::vector<MemoryPtr> constTables_;                       // __constant tables in the source
   std::map<const Memory*, std::vector<backends::CExpr>> tableData_;  // table buffers
   std::vector<MemoryPtr> locals_;
+  std::vector<Memory*> groupShared_;  // global temps written inside a work-group
   std::map<std::string, ir::ArithExpr> canon_;               // canonical local ids
   int tempCount_ = 0;
   std::map<std::string, std::string> structNames_;

@@ -273,6 +273,7 @@ void KernelGen::openStage(bool parallel) {
 void KernelGen::closeStage() {
   if (!loops_.empty()) fail("internal: a stage closed inside a loop");
   for (auto& m : locals_) m->pendingWrite = false;
+  for (auto* m : groupShared_) m->pendingWrite = false;
   blocks_.clear();
   cur_ = -1;
 }
@@ -308,9 +309,15 @@ void KernelGen::onAccess(const Memory& m, const ArithExpr& index) {
   if (std::find(st.accesses.begin(), st.accesses.end(), line) == st.accesses.end())
     st.accesses.push_back(line);
 
-  // Barriers: only for local memory, which the work-items of a group share.
-  if (m.space != MemSpace::Local) return;
+  // Barriers: for memory the work-items of a group share and exchange data through: local
+  // memory, and global temporaries written inside a work-group.
+  const bool shared = m.space == MemSpace::Local ||
+                      (m.space == MemSpace::Global && m.role == MemRole::Temp && workgroupDepth() >= 0);
+  if (!shared) return;
   auto* mm = const_cast<Memory*>(&m);
+  if (m.space == MemSpace::Global &&
+      std::find(groupShared_.begin(), groupShared_.end(), mm) == groupShared_.end())
+    groupShared_.push_back(mm);
   bool inLocalLoop = std::any_of(loops_.begin(), loops_.end(),
                                  [](const Loop& l) { return l.kind == LoopKind::Local; });
   if (writing_) {
@@ -324,10 +331,10 @@ void KernelGen::onAccess(const Memory& m, const ArithExpr& index) {
   // The reader is the writer when it reads what its own work-item wrote: same index as a
   // function of the local id (with the same work distribution).
   bool same = inLocalLoop && mm->writeIndex && canonicalLocal(index) == *mm->writeIndex;
-  if (!same) placeBarrier();
+  if (!same) placeBarrier(m.space == MemSpace::Global);
 }
 
-void KernelGen::placeBarrier() {
+void KernelGen::placeBarrier(bool globalFence) {
   int wg = workgroupDepth();
   backends::StmtPtr parent, before;
   for (size_t k = wg < 0 ? 0 : static_cast<size_t>(wg) + 1; k < loops_.size(); ++k) {
@@ -337,7 +344,7 @@ void KernelGen::placeBarrier() {
       break;
     }
   }
-  auto barrier = backends::sBarrier(true, false);
+  auto barrier = backends::sBarrier(!globalFence, globalFence);
   if (parent) {
     auto& body = parent->body;
     auto it = std::find(body.begin(), body.end(), before);
@@ -350,6 +357,7 @@ void KernelGen::placeBarrier() {
     emit(barrier);
   }
   for (auto& m : locals_) m->pendingWrite = false;
+  for (auto* m : groupShared_) m->pendingWrite = false;
 }
 
 // ---------------------------------------------------------------------------------------------

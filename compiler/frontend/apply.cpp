@@ -352,6 +352,7 @@ Value Elaborator::applyFun(const FunValue& f, std::vector<Value> args, const Loc
       std::vector<const FunValue*> order;  // innermost (applied first) last
       std::vector<const FunValue*> todo{&f};
       while (!todo.empty()) {
+        step(loc);  // a composition tree may have exponentially many leaves (twice(twice(..)))
         const FunValue* c = todo.back();
         todo.pop_back();
         if (c->kind == FunKind::Compose) {

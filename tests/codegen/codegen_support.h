@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -84,6 +86,20 @@ inline ex::CheckResult checkLambda(const ir::LambdaPtr& f, const std::string& na
     EXPECT_TRUE(c_.comparison.ok) << c_.comparison.firstMismatch << "\n"                 \
                                   << c_.compiled.source;                                 \
   } while (0)
+
+// The project's source directory (from this header's path), for examples/*.fdl.
+inline std::string sourceRoot() {
+  std::string f = __FILE__;
+  return f.substr(0, f.rfind("/tests/codegen/"));
+}
+
+inline std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
 
 // Number of occurrences of `needle` in `hay`.
 inline size_t count(const std::string& hay, const std::string& needle) {

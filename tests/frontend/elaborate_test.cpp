@@ -219,7 +219,9 @@ TEST(PaperListings, Listing1Verbatim) {
 
 TEST(PaperListings, Listing2InlinedPassEqualsStockPass) {
   // Listing 2 (the inlined Stockham pass) almost verbatim: generator sizes listed outermost
-  // first (array3(L/r, r, r, ...)), and `o` chains ending in a value read as application.
+  // first (array3(L/r, r, r, ...)), `o` chains ending in a value read as application, and the
+  // `)` that the printed listing misses at the end of line 9; line 10 reads split(n/L) where
+  // the paper prints split(n/r) (the combine step is kronIdR(n/L, multB(r, L)), as in 3.1).
   const char* src =
       "def omega(k, n) = { cos(-2 * π * k / n), sin(-2 * π * k / n) }\n"
       "def genRepB(j, k, l, numMats, height, width) =\n"
@@ -232,8 +234,8 @@ TEST(PaperListings, Listing2InlinedPassEqualsStockPass) {
       "        )\n"
       "        <<: RepOfBj))\n"
       "        <<: zip(transpose <<: split(L/r,v),\n"
-      "          array3(L/r,r,r, genRepB)))\n"
-      "      <<: transpose <<: split(n/r)\n"
+      "          array3(L/r,r,r, genRepB))))\n"
+      "      <<: transpose <<: split(n/L)\n"
       "      <<: join <<: transpose\n"
       "      <<: map(join o transpose o split(r))\n"
       "      <<: transpose <<: split(n/L) <<: v )\n"

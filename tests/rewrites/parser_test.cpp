@@ -1,6 +1,8 @@
 // The textual strategy language: what parses to what, and the errors for what does not.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "ir/builders.h"
 #include "rewrites/named_strategies.h"
 #include "rewrites/rules.h"
@@ -30,7 +32,7 @@ TEST(StrategyParser, GoodInputs) {
       {"(mapFusion <+ mapFission); (id)", "lChoice(mapFusion, mapFission); id"},
       {"lChoice(mapFusion, mapFission, id)", "lChoice(mapFusion, lChoice(mapFission, id))"},
       {"lowerFft", "lowerFft"},
-      {"outer(mapZipFlatten); everywhere(reduceSeq)", "outer(mapZipFlatten); everywhere(reduceSeq)"},
+      {"outer(mapZipFlatten); allTopDown(reduceSeq)", "outer(mapZipFlatten); allTopDown(reduceSeq)"},
       {"bottomUp(all(some(one(fail))))", "bottomUp(all(some(one(fail))))"},
   };
   for (const auto& row : rows) {
@@ -103,6 +105,31 @@ TEST(StrategyParser, BadInputs) {
       EXPECT_EQ(std::string(e.what()).rfind("strategy:1:", 0), 0u) << e.what();
     }
   }
+}
+
+TEST(StrategyParser, MalformedTextNeverCrashes) {
+  EXPECT_THROW(parseStrategy(std::string(100000, '(')), StrategyParseError);
+  std::string deep;
+  for (int i = 0; i < 5000; ++i) deep += "try(";
+  EXPECT_THROW(parseStrategy(deep + "id" + std::string(5000, ')')), StrategyParseError);
+  std::string ok;
+  for (int i = 0; i < 100; ++i) ok += "try(";
+  EXPECT_NO_THROW(parseStrategy(ok + "id" + std::string(100, ')')));
+  const std::string alphabet = "ab(),;<+[]0-9 mapFusionsplitJoin";
+  std::mt19937_64 rng(1);
+  int parsed = 0, rejected = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::string t;
+    size_t len = rng() % 24;
+    for (size_t j = 0; j < len; ++j) t += alphabet[rng() % alphabet.size()];
+    try {
+      parseStrategy(t);
+      ++parsed;
+    } catch (const StrategyParseError&) {
+      ++rejected;
+    }
+  }
+  EXPECT_GT(rejected, 0);
 }
 
 TEST(StrategyParser, UnknownNamesListEveryKnownName) {

@@ -94,10 +94,16 @@ TEST(Strategies, AtPathAndAllChildren) {
   EXPECT_TRUE(rewrite(typed, oneChild(rules::mapSeq())).success);
 }
 
-TEST(Strategies, EverywhereAndOuter) {
+TEST(Strategies, AllTopDownAndOuter) {
   Chain3 c;
-  RewriteResult r = rewrite(c.e, everywhere(rules::mapSeq()));
-  EXPECT_EQ(countKind(r.program, FunKind::MapSeq), 3);
+  // alltd: the root map is rewritten, the maps inside it (its argument) are not visited again
+  RewriteResult r = rewrite(c.e, allTopDown(rules::mapSeq()));
+  EXPECT_EQ(countKind(r.program, FunKind::MapSeq), 1);
+  auto id1 = fun([](ExprPtr a) { return a; });
+  auto id2 = fun([](ExprPtr a) { return a; });
+  RewriteResult z = rewrite(zip(map(id1) << ExprPtr(c.x), map(id2) << ExprPtr(c.x)), allTopDown(rules::mapSeq()));
+  EXPECT_EQ(countKind(z.program, FunKind::MapSeq), 2);
+  EXPECT_FALSE(rewrite(c.e, allTopDown(rules::transposeTransposeId())).success);
   // a map nested in a map is not "outer"
   auto xs = param("xs", Type::array(Type::array(Type::intType(), 2), 4));
   ExprPtr nested = map(fun([](ExprPtr row) { return map(fun([](ExprPtr a) { return a; })) << row; })) << ExprPtr(xs);
@@ -138,8 +144,8 @@ TEST(Budgets, AdversarialStrategiesStopAtTheBudget) {
   expectBudgetHit(p, "repeat(id)", 100, {x}, args);
   expectBudgetHit(p, "repeat(try(mapSeq))", 100, {x}, args);
   expectBudgetHit(p, "normalize(mapMapInterchange <+ splitJoin(2))", 30, {x}, args);
-  ExprPtr two = map(fun([](ExprPtr a) { return a + lit(1); })) <<
-                map(fun([](ExprPtr a) { return a * lit(2); })) << ExprPtr(x);
+  ExprPtr two = map(fun([](ExprPtr a) { return -a; })) <<
+                map(fun([](ExprPtr a) { return -a; })) << ExprPtr(x);
   expectBudgetHit(two, "repeat(topDown(mapFusion); topDown(mapFission))", 60, {x}, args);
 }
 
@@ -157,12 +163,14 @@ TEST(Budgets, ANormalStrategyDoesNotHitTheBudget) {
 void checkLowered(const ExprPtr& p) {
   forEachFun(p, [&](const FunDecl& f, const std::vector<const FunDecl*>& stack) {
     EXPECT_NE(f.kind(), FunKind::Reduce) << "a high-level reduce is left";
-    if (f.kind() == FunKind::Map)
+    if (f.kind() == FunKind::Map) {
       EXPECT_TRUE(isViewFun(f.as<ir::Map>()->f())) << "a computing high-level map is left";
+    }
     if (f.kind() == FunKind::MapGlobal) {
-      for (const FunDecl* s : stack)
+      for (const FunDecl* s : stack) {
         EXPECT_TRUE(s->is<Lambda>() || s->is<AbstractTo>())
             << "a mapGlobal nested in " << s->name();
+      }
       ASSERT_FALSE(stack.empty());
       EXPECT_EQ(stack.back()->kind(), FunKind::ToGlobal) << "a stage not written to global memory";
     }
@@ -219,6 +227,86 @@ TEST(LowerDefault, MemoryPlacement) {
                                 transpose() << ExprPtr(x),
                             lowerDefault());
   EXPECT_EQ(countKind(s.program, FunKind::MapSeq), 1);
+}
+
+}  // namespace
+}  // namespace fftc::rewrites
+
+namespace fftc::rewrites {
+namespace {
+
+using namespace ir;
+
+// prepare = betaEta: a program wrapped in a redex over an input comes back unchanged (modulo
+// Param names); over a computed argument the result still computes the same.
+TEST(Prepare, BetaReducesRedexesAndKeepsResults) {
+  std::mt19937_64 rng(5);
+  int checked = 0;
+  for (uint64_t seed = 0; checked < 100 && seed < 1000; ++seed) {
+    testing::ProgramGenerator gen(seed * 7 + 3, 3);
+    auto prog = gen.generate();
+    if (prog.inputs.empty() || !prog.inputs[0]->type().isArray()) continue;
+    const ParamPtr& in0 = prog.inputs[0];
+    ParamPtr v = param("v");
+    ExprPtr body = substitute(prog.body, {{in0.get(), v}});
+    ExprPtr p = inferTypes(prog.body);
+    ExprPtr redex = FunCall::make(lambda({v}, body), {in0});
+    RewriteResult r = rewrite(redex, prepare());
+    EXPECT_TRUE(alphaEqual(r.program, rewrite(p, tryStrategy(prepare())).program))
+        << print(r.program, {false, 2});
+    // a computed argument: inlined only where that duplicates no work
+    auto inc = lambda1("a", [](const ExprPtr& a) { return a; });
+    ExprPtr arg = FunCall::make(ir::Map::make(inc), {in0});
+    RewriteResult q = rewrite(FunCall::make(lambda({v}, body), {arg}), prepare());
+    std::vector<Value> args;
+    for (const auto& in : prog.inputs) args.push_back(testing::randomValue(in->type(), rng));
+    Value want;
+    try {
+      want = testing::runProgram(p, prog.inputs, args);
+    } catch (const InterpreterError&) {
+      continue;
+    }
+    std::string why;
+    EXPECT_TRUE(testing::valuesClose(want, testing::runProgram(q.program, prog.inputs, args), 1e-6, &why))
+        << why;
+    ++checked;
+  }
+  EXPECT_GE(checked, 100);
+}
+
+TEST(Prepare, EtaExpandsPatternArgumentsOnce) {
+  auto x = param("x", Type::array(Type::array(Type::array(Type::intType(), 2), 2), 3));
+  ExprPtr p = map(map(map(neg()))) << map(transpose()) << map(transpose()) << ExprPtr(x);
+  RewriteResult r = rewrite(p, prepare());
+  ASSERT_TRUE(r.success);
+  // every pattern argument of a map is now a lambda, so rules see the inner applications
+  testing::forEachFun(r.program, [](const FunDecl& f, const auto&) {
+    if (const auto* m = f.as<ir::Map>()) {
+      EXPECT_TRUE(m->f()->is<Lambda>() || m->f()->is<Builtin>()) << m->f()->name();
+    }
+  });
+  EXPECT_FALSE(rewrite(r.program, prepare()).success);  // idempotent: nothing left to do
+  RewriteResult t = rewrite(r.program, parseStrategy("fuseMaps; topDown(transposeTransposeId)"));
+  EXPECT_TRUE(t.success) << t.report();
+}
+
+TEST(LowerDefault, IterateAndScalarResults) {
+  auto x = param("x", Type::array(Type::intType(), 8));
+  ExprPtr it = iterate(3, map(fun([](ExprPtr a) { return a * lit(2); }))) << ExprPtr(x);
+  RewriteResult r = rewrite(it, lowerDefault());
+  EXPECT_EQ(testing::countKind(r.program, FunKind::MapGlobal), 1) << print(r.program);
+  EXPECT_EQ(testing::countKind(r.program, FunKind::ToGlobal), 1);
+  std::vector<Value> xs;
+  for (int i = 0; i < 8; ++i) xs.push_back(Value::ofInt(i));
+  EXPECT_EQ(testing::runProgram(r.program, {x}, {Value::array(xs)}),
+            testing::runProgram(inferTypes(it), {x}, {Value::array(xs)}));
+  // a scalar result: a top-level sequential reduction over a parallel stage
+  ExprPtr sum = reduce(add(), lit(0)) << map(fun([](ExprPtr a) { return a * a; })) << ExprPtr(x);
+  RewriteResult s = rewrite(sum, lowerDefault());
+  EXPECT_EQ(testing::countKind(s.program, FunKind::ReduceSeq), 1);
+  EXPECT_EQ(testing::countKind(s.program, FunKind::MapGlobal), 1);
+  EXPECT_EQ(testing::countKind(s.program, FunKind::ToGlobal), 2) << print(s.program);
+  EXPECT_EQ(testing::runProgram(s.program, {x}, {Value::array(xs)}), Value::ofInt(140));
 }
 
 }  // namespace

@@ -1,0 +1,85 @@
+// Every kernel of every examples/*.fdl runs on the OpenCL device and matches the interpreter on
+// random inputs. A file missing from the table fails the test (skip none silently); programs
+// that are still high-level are listed as such and must fail with a "not low-level" error.
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "tests/codegen/codegen_support.h"
+
+namespace fftc::codegen_test {
+namespace {
+
+struct ExampleRow {
+  std::string file;
+  std::map<std::string, int64_t> defines;  // -D bindings (also the size arguments)
+  bool needsRewrite = false;               // high-level: needs the rewrite system (issue 5)
+};
+
+const std::vector<ExampleRow>& examples() {
+  static const std::vector<ExampleRow> rows = {
+      {"dot.fdl", {{"N", 64}}, true},
+      {"matvec.fdl", {{"N", 8}, {"K", 16}}, true},
+      {"stockham.fdl", {}, true},
+      {"dot_lowlevel.fdl", {{"N", 256}}},
+      {"matvec_lowlevel.fdl", {{"N", 24}, {"K", 40}}},
+      {"gemm_naive.fdl", {{"M", 8}, {"K", 12}, {"N", 16}}},
+      {"gemm_tiled.fdl", {{"M", 8}, {"K", 12}, {"N", 16}}},
+      {"stencil1d.fdl", {{"N", 37}}},
+      {"stencil2d.fdl", {{"H", 9}, {"W", 13}}},
+      {"transpose_local.fdl", {{"H", 8}, {"W", 12}}},
+      {"stockham_pass_lowlevel.fdl", {{"R", 2}, {"L", 8}, {"N", 64}}},
+  };
+  return rows;
+}
+
+TEST(Examples, EveryFileHasARow) {
+  std::set<std::string> listed;
+  for (const auto& r : examples()) listed.insert(r.file);
+  for (const auto& e : std::filesystem::directory_iterator(sourceRoot() + "/examples")) {
+    if (e.path().extension() != ".fdl") continue;
+    EXPECT_TRUE(listed.count(e.path().filename().string()))
+        << e.path().filename() << " has no row in tests/codegen/examples_test.cpp";
+  }
+}
+
+class ExampleTest : public ::testing::TestWithParam<ExampleRow> {};
+
+TEST_P(ExampleTest, RunsAndMatchesInterpreter) {
+  const ExampleRow& row = GetParam();
+  std::string text = readFile(sourceRoot() + "/examples/" + row.file);
+  fe::ElaborateOptions eo;
+  for (const auto& [k, v] : row.defines) eo.defines[k] = v;
+  fe::Program p = fe::compileSource(text, row.file, eo);
+  ASSERT_FALSE(p.kernels.empty());
+  for (const auto& k : p.kernels) {
+    SCOPED_TRACE(row.file + ": kernel " + k.name);
+    cg::CodegenOptions o = options();
+    o.sizes = row.defines;
+    if (row.needsRewrite) {
+      try {
+        (void)cg::compileKernel(k, o);
+        ADD_FAILURE() << "compiles now: move it out of the needs-the-rewrite-system list";
+      } catch (const ir::CompileError& e) {
+        EXPECT_NE(std::string(e.what()).find("not low-level"), std::string::npos) << e.what();
+      }
+      continue;
+    }
+    cg::CompiledKernel ck = cg::compileKernel(k, o);
+    auto c = ex::checkAgainstInterpreter(context(), k.lambda, ck, row.defines, 7);
+    EXPECT_MATCHES(c);
+    if (std::getenv("FFTC_DUMP_EXAMPLES"))
+      std::cout << ck.source.substr(ck.source.find("__kernel")) << cg::manifestText(ck);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, ExampleTest, ::testing::ValuesIn(examples()),
+                         [](const auto& param) {
+                           std::string n = param.param.file.substr(0, param.param.file.size() - 4);
+                           for (auto& ch : n)
+                             if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace fftc::codegen_test

@@ -1,0 +1,253 @@
+// Barriers, stages, private memory, folding, tables and error paths, checked on the generated
+// source (the lines that matter) and, where the program runs, against the interpreter.
+#include <regex>
+
+#include "tests/codegen/codegen_support.h"
+
+namespace fftc::codegen_test {
+namespace {
+
+std::string kernelText(const cg::CompiledKernel& ck, const std::string& kernel) {
+  size_t b = ck.source.find("__kernel void " + kernel + "(");
+  if (b == std::string::npos) return {};
+  size_t e = ck.source.find("\n}\n", b);
+  return ck.source.substr(b, e - b);
+}
+
+const char* kTransposeLocal = "transpose_local.fdl";
+
+TEST(Barriers, PresentWhereWorkItemsExchangeLocalData) {
+  std::string text = readFile(sourceRoot() + "/examples/" + kTransposeLocal);
+  auto ck = compileText(text, "transposeLocal", {{"H", 8}, {"W", 8}});
+  std::string k = kernelText(ck, "transposeLocal_stage0");
+  EXPECT_EQ(count(k, "barrier(CLK_LOCAL_MEM_FENCE)"), 1u) << k;
+  // ... between the write to local memory and the transposed read.
+  EXPECT_LT(k.find("l[4 * lid1 + lid] ="), k.find("barrier(")) << k;
+  EXPECT_LT(k.find("barrier("), k.find("= l[lid1_1 + 4 * lid_1]")) << k;
+  EXPECT_EQ(ck.stages.at(0).localMemoryBytes, 64);
+  EXPECT_EQ(ck.stages.at(0).local.size(), 2u);
+}
+
+TEST(Barriers, AbsentWhenEachWorkItemReadsItsOwnWrite) {
+  std::string text = readFile(sourceRoot() + "/examples/" + kTransposeLocal);
+  auto ck = compileText(text, "copyLocal", {{"H", 8}, {"W", 8}});
+  std::string k = kernelText(ck, "copyLocal_stage0");
+  EXPECT_NE(k.find("__local float"), std::string::npos) << k;
+  EXPECT_EQ(count(k, "barrier("), 0u) << k;
+}
+
+TEST(Barriers, NoneWithoutLocalMemory) {
+  auto ck = compileText(
+      "kernel k(x: [float]64) = join <<: mapWorkgroup(λ(r => mapLocal(λ(a => a + 1.0f)) <<: r)) "
+      "<<: split(16) <<: x",
+      "k");
+  EXPECT_EQ(count(ck.source, "barrier("), 0u) << ck.source;
+}
+
+TEST(Stages, GlobalSynchronizationSplitsTheKernel) {
+  auto c = checkText(readFile(sourceRoot() + "/examples/dot_lowlevel.fdl"), "dotLow",
+                     {}, {{"N", 512}});
+  EXPECT_MATCHES(c);
+  const auto& ck = c.compiled;
+  ASSERT_EQ(ck.stages.size(), 2u);
+  const cg::BufferInfo* t = ck.buffer("t0");
+  ASSERT_NE(t, nullptr) << cg::manifestText(ck);
+  EXPECT_EQ(t->role, "temp");
+  // A size expression in the size variable N.
+  ASSERT_EQ(ck.sizeVars.size(), 1u);
+  EXPECT_EQ(t->count.evaluate({{ck.sizeVars[0].varId(), 512}}), 32) << t->count.str();
+  EXPECT_EQ(ck.stages[0].args, (std::vector<std::string>{"x", "y", "t0", "N"}));
+  EXPECT_EQ(ck.stages[1].args, (std::vector<std::string>{"out", "t0", "N"}));
+  EXPECT_EQ(ck.stages[1].global.at(0).str(), "1");
+  // Size variables not fixed by -D are int kernel arguments.
+  EXPECT_NE(ck.source.find("int N)"), std::string::npos) << ck.source;
+}
+
+TEST(Stages, AResultThatIsOnlyAViewIsCopied) {
+  auto c = checkText("kernel k(x: [[float]3]5) = transpose <<: x", "k");
+  EXPECT_MATCHES(c);
+  EXPECT_EQ(c.compiled.stages.size(), 1u);
+}
+
+TEST(Stages, TwoPassesWithAPermutationBetween) {
+  auto c = checkText(
+      "kernel k(x: [float]64) = mapGlobal(fun a => a * 2.0f) <<: join <<: transpose <<: split(8) "
+      "<<: mapGlobal(fun a => a + 1.0f) <<: x",
+      "k");
+  EXPECT_MATCHES(c);
+  EXPECT_EQ(c.compiled.stages.size(), 2u);
+}
+
+TEST(Memory, UnrolledPrivateArraysHaveConstantIndices) {
+  auto c = checkText(
+      "kernel k(x: [float]32) = join <<: mapGlobal(λ(row => toGlobal(mapSeqUnroll(id)) <<: "
+      "toPrivate(mapSeqUnroll(fun a => a * 2.0f)) <<: row)) <<: split(4) <<: x",
+      "k");
+  EXPECT_MATCHES(c);
+  const std::string& s = c.compiled.source;
+  EXPECT_NE(s.find("float p[4];"), std::string::npos) << s;
+  EXPECT_EQ(count(s, "p["), 9u) << s;  // the declaration, 4 writes, 4 reads
+  EXPECT_TRUE(std::regex_search(s, std::regex(R"(p\[3\] = )"))) << s;
+  EXPECT_FALSE(std::regex_search(s, std::regex(R"(p\[[^0-9\]])"))) << s;
+  EXPECT_EQ(count(s, "for (int i"), 0u) << "unrolled: no sequential loop\n" << s;
+}
+
+TEST(Folding, TwiddlesByOneMinusOneIAndMinusIAreCopiesNegationsAndSwaps) {
+  auto c = checkText(
+      "kernel k(x: [[complex]4]8) = mapGlobal(λ(row => mapSeqUnroll(λ(p => p._0 * p._1)) <<: "
+      "zip(row, array(4, λ((i, n) => cispi(-2.0 * i / n)))))) <<: x",
+      "k");
+  EXPECT_MATCHES(c);
+  const std::string& s = c.compiled.source;
+  EXPECT_EQ(count(s, "fftc_cmul_f("), 0u) << s;
+  EXPECT_EQ(count(s, "fftc_cispi_f("), 0u) << s;
+  EXPECT_NE(s.find("fftc_cneg_f(x["), std::string::npos) << s;
+  EXPECT_NE(s.find("fftc_cmuli_f(x["), std::string::npos) << s;
+  EXPECT_NE(s.find("fftc_cmulmi_f(x["), std::string::npos) << s;
+}
+
+TEST(Folding, AConstantTwiddleIsALiteral) {
+  auto c = checkText(
+      "kernel k(x: [[complex]8]4) = mapGlobal(λ(row => mapSeqUnroll(λ(p => p._0 * p._1)) <<: "
+      "zip(row, array(8, λ((i, n) => cispi(-2.0 * i / n)))))) <<: x",
+      "k");
+  EXPECT_MATCHES(c);
+  const std::string& s = c.compiled.source;
+  EXPECT_EQ(count(s, "fftc_cispi_f("), 0u) << s;
+  EXPECT_NE(s.find("(float2)(0.70710677f, -0.70710677f)"), std::string::npos) << s;
+}
+
+TEST(Tables, SmallGeneratorIsAConstantArray) {
+  auto c = checkText(
+      "kernel k(x: [complex]16) = mapGlobal(λ(p => p._0 * p._1)) <<: "
+      "zip(x, array(16, λ((i, n) => cispi(-2.0 * i / n))))",
+      "k");
+  EXPECT_MATCHES(c);
+  EXPECT_NE(c.compiled.source.find("__constant float2 tab[16] = {"), std::string::npos)
+      << c.compiled.source;
+  EXPECT_EQ(count(c.compiled.source, "fftc_cispi_f("), 0u);
+}
+
+TEST(Tables, LargeGeneratorIsATableBuffer) {
+  auto c = checkText(
+      "kernel k(x: [complex]4096) = mapGlobal(λ(p => p._0 * p._1)) <<: "
+      "zip(x, array(4096, λ((i, n) => cispi(-2.0 * i / n))))",
+      "k");
+  EXPECT_MATCHES(c);
+  const cg::BufferInfo* tw = nullptr;
+  for (const auto& b : c.compiled.buffers)
+    if (b.role == "table") tw = &b;
+  ASSERT_NE(tw, nullptr) << cg::manifestText(c.compiled);
+  EXPECT_EQ(tw->data.size(), 4096u * 8u);
+  EXPECT_EQ(tw->dataFile, "k_" + tw->name + ".bin");
+  EXPECT_NE(cg::manifestText(c.compiled).find("\"role\": \"table\""), std::string::npos);
+}
+
+TEST(Tables, SymbolicGeneratorIsComputedInline) {
+  auto c = checkText(
+      "kernel k(x: [complex]N) = mapGlobal(λ(p => p._0 * p._1)) <<: "
+      "zip(x, array(N, λ((i, n) => cispi(-2.0 * i / n))))",
+      "k", {}, {{"N", 100}});
+  EXPECT_MATCHES(c);
+  EXPECT_EQ(count(c.compiled.source, "fftc_cispi_f("), 2u) << c.compiled.source;  // def + use
+}
+
+TEST(Precision, DoubleKernelsEnableFp64) {
+  auto ck = compileText("kernel k(x: [complex]8) = mapGlobal(fun a => a * a) <<: x", "k", {},
+                        options(), ir::ScalarKind::Double);
+  EXPECT_NE(ck.source.find("#pragma OPENCL EXTENSION cl_khr_fp64 : enable"), std::string::npos);
+  EXPECT_NE(ck.source.find("double2"), std::string::npos);
+  EXPECT_EQ(ck.precision, "f64");
+  // A device without double support is refused before building.
+  backends::opencl::DeviceInfo noDouble = context().device();
+  noDouble.doubleSupport = false;
+  EXPECT_THROW(ex::checkDevice(noDouble, ck), backends::UserError);
+  if (context().device().doubleSupport) {
+    auto c = checkText("kernel k(x: [complex]8) = mapGlobal(fun a => a * a + a) <<: x", "k", {},
+                       {}, 1, options(), ir::ScalarKind::Double);
+    EXPECT_MATCHES(c);
+  }
+}
+
+TEST(Errors, BuildFailureIsADeviceErrorWithTheLog) {
+  auto ck = compileText(
+      "userfun bad(a: float): float = \"return a +* 2.0f;\"\n"
+      "kernel k(x: [float]8) = mapGlobal(bad) <<: x",
+      "k");
+  try {
+    (void)ex::runCompiled(context(), ck, {ir::Value::realArray(std::vector<double>(8, 1.0),
+                                                               ir::ScalarKind::Float)});
+    ADD_FAILURE() << "built a broken kernel";
+  } catch (const backends::DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("build failed"), std::string::npos) << e.what();
+    EXPECT_FALSE(e.log().empty());
+  }
+}
+
+TEST(Errors, HighLevelMapIsNotLowLevel) {
+  try {
+    (void)compileText("kernel k(x: [float]8) = map(fun a => a + 1.0f) <<: x", "k");
+    ADD_FAILURE() << "compiled a high-level map";
+  } catch (const ir::CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("not low-level"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("test.fdl:1:"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Manifest, HeaderAndViews) {
+  auto ck = compileText(readFile(sourceRoot() + "/examples/dot_lowlevel.fdl"), "dotLow");
+  std::string h = cg::emitHeader(ck);
+  EXPECT_NE(h.find("kSource = R\"FFTC_SOURCE("), std::string::npos);
+  EXPECT_NE(h.find("inline std::size_t t0Count([[maybe_unused]] int N) {"), std::string::npos) << h;
+  EXPECT_NE(h.find("cl::Kernel kernel(program, \"dotLow_stage1\");"), std::string::npos);
+  std::string v = cg::viewsText(ck);
+  EXPECT_NE(v.find("read x[16 * gid + j]"), std::string::npos) << v;
+  EXPECT_NE(v.find("write t0[gid]"), std::string::npos) << v;
+}
+
+}  // namespace
+}  // namespace fftc::codegen_test
+
+namespace fftc::codegen_test {
+namespace {
+
+TEST(Stages, AScalarComputedInOneStageIsReadByTheNext) {
+  auto c = checkText(
+      "kernel k(x: [float]16) = (fun s => mapGlobal(fun a => a * s) <<: x) "
+      "<<: reduceSeq(add, 0.0f) <<: mapGlobal(fun a => a + 1.0f) <<: x",
+      "k");
+  EXPECT_MATCHES(c);
+  EXPECT_EQ(c.compiled.stages.size(), 3u) << c.compiled.source;
+}
+
+TEST(Stages, IterateUnrollsStages) {
+  auto c = checkText(
+      "kernel k(x: [float]32) = iterate(3, λ(v => join <<: transpose <<: split(4) "
+      "<<: mapGlobal(fun a => a * 0.5f + 1.0f) <<: v)) <<: x",
+      "k");
+  EXPECT_MATCHES(c);
+  // Three passes; the last one writes through the output view (no copy stage).
+  EXPECT_EQ(c.compiled.stages.size(), 3u) << c.compiled.source;
+}
+
+TEST(Views, PadWithEveryBoundaryMatches) {
+  for (const char* b : {"wrap", "clamp", "mirror", "1.5f"}) {
+    SCOPED_TRACE(b);
+    auto c = checkText(std::string("kernel k(x: [float]5) = mapGlobal(fun a => a * 2.0f) <<: "
+                                   "pad(7, 9, ") + b + ") <<: x",
+                       "k");
+    EXPECT_MATCHES(c);
+  }
+}
+
+TEST(Views, MapOfLayoutOnlyFunctionProducesNoCode) {
+  auto ck = compileText(
+      "kernel k(x: [float]64) = mapGlobal(fun a => a + 1.0f) <<: join <<: "
+      "map(join o transpose o split(2)) <<: split(8) <<: x",
+      "k");
+  std::string k = ck.source.substr(ck.source.find("__kernel"));
+  EXPECT_EQ(count(k, "for ("), 1u) << k;  // the mapGlobal loop only
+}
+
+}  // namespace
+}  // namespace fftc::codegen_test
