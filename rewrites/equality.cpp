@@ -10,18 +10,24 @@ using namespace ir;
 
 namespace {
 
-size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
+size_t mix(size_t h, size_t v) {
+  return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+}
 
 // The attributes of a function declaration that are not children.
 size_t attrHash(const FunDecl& f) {
   size_t h = static_cast<size_t>(f.kind()) * 131;
   switch (f.kind()) {
-    case FunKind::Lambda: return mix(h, f.arity());
-    case FunKind::UserFun: return mix(h, std::hash<std::string>()(f.name()));
+    case FunKind::Lambda:
+      return mix(h, f.arity());
+    case FunKind::UserFun:
+      return mix(h, std::hash<std::string>()(f.name()));
     case FunKind::Builtin:
       return mix(mix(h, static_cast<size_t>(f.as<Builtin>()->op())), f.arity());
-    case FunKind::Zip: return mix(h, f.arity());
-    case FunKind::Split: return mix(h, f.as<Split>()->chunk().hash());
+    case FunKind::Zip:
+      return mix(h, f.arity());
+    case FunKind::Split:
+      return mix(h, f.as<Split>()->chunk().hash());
     case FunKind::ArrayGen: {
       for (const auto& s : f.as<ArrayGen>()->sizes()) h = mix(h, s.hash());
       return h;
@@ -31,9 +37,12 @@ size_t attrHash(const FunDecl& f) {
       return mix(mix(mix(h, p->left().hash()), p->right().hash()),
                  static_cast<size_t>(p->boundary()));
     }
-    case FunKind::Slide: return mix(mix(h, f.as<Slide>()->size().hash()), f.as<Slide>()->step().hash());
-    case FunKind::Iterate: return mix(h, static_cast<size_t>(f.as<Iterate>()->count()));
-    case FunKind::Get: return mix(h, f.as<Get>()->index());
+    case FunKind::Slide:
+      return mix(mix(h, f.as<Slide>()->size().hash()), f.as<Slide>()->step().hash());
+    case FunKind::Iterate:
+      return mix(h, static_cast<size_t>(f.as<Iterate>()->count()));
+    case FunKind::Get:
+      return mix(h, f.as<Get>()->index());
     default:
       if (const auto* m = f.as<AbstractMap>()) return mix(h, static_cast<size_t>(m->dim() + 7));
       return h;
@@ -43,13 +52,18 @@ size_t attrHash(const FunDecl& f) {
 bool attrEqual(const FunDecl& a, const FunDecl& b) {
   if (a.kind() != b.kind()) return false;
   switch (a.kind()) {
-    case FunKind::Lambda: return a.arity() == b.arity();
-    case FunKind::UserFun: return &a == &b || a.name() == b.name();
+    case FunKind::Lambda:
+      return a.arity() == b.arity();
+    case FunKind::UserFun:
+      return &a == &b || a.name() == b.name();
     case FunKind::Builtin:
       return a.as<Builtin>()->op() == b.as<Builtin>()->op() && a.arity() == b.arity();
-    case FunKind::Zip: return a.arity() == b.arity();
-    case FunKind::Split: return a.as<Split>()->chunk() == b.as<Split>()->chunk();
-    case FunKind::ArrayGen: return a.as<ArrayGen>()->sizes() == b.as<ArrayGen>()->sizes();
+    case FunKind::Zip:
+      return a.arity() == b.arity();
+    case FunKind::Split:
+      return a.as<Split>()->chunk() == b.as<Split>()->chunk();
+    case FunKind::ArrayGen:
+      return a.as<ArrayGen>()->sizes() == b.as<ArrayGen>()->sizes();
     case FunKind::Pad: {
       const auto *p = a.as<Pad>(), *q = b.as<Pad>();
       return p->left() == q->left() && p->right() == q->right() && p->boundary() == q->boundary();
@@ -57,8 +71,10 @@ bool attrEqual(const FunDecl& a, const FunDecl& b) {
     case FunKind::Slide:
       return a.as<Slide>()->size() == b.as<Slide>()->size() &&
              a.as<Slide>()->step() == b.as<Slide>()->step();
-    case FunKind::Iterate: return a.as<Iterate>()->count() == b.as<Iterate>()->count();
-    case FunKind::Get: return a.as<Get>()->index() == b.as<Get>()->index();
+    case FunKind::Iterate:
+      return a.as<Iterate>()->count() == b.as<Iterate>()->count();
+    case FunKind::Get:
+      return a.as<Get>()->index() == b.as<Get>()->index();
     default:
       if (const auto* m = a.as<AbstractMap>()) return m->dim() == b.as<AbstractMap>()->dim();
       return true;
@@ -83,7 +99,8 @@ class Eq {
         if (ia == na_.end() || ib == nb_.end()) return a == b && ia == na_.end() && ib == nb_.end();
         return ia->second == ib->second;
       }
-      case ExprKind::Literal: return literalEqual(*a->as<Literal>(), *b->as<Literal>());
+      case ExprKind::Literal:
+        return literalEqual(*a->as<Literal>(), *b->as<Literal>());
       case ExprKind::FunCall: {
         const auto *ca = a->as<FunCall>(), *cb = b->as<FunCall>();
         if (ca->args().size() != cb->args().size()) return false;

@@ -13,9 +13,9 @@
 namespace fftc::rewrites {
 
 struct ExploreOptions {
-  std::vector<Rule> rules;       // e.g. instantiateRules({"splitJoin", "mapFusion"}, {2, 4})
-  int maxDepth = 2;              // rewrite steps per sequence
-  size_t maxVariants = 256;      // size cap on distinct variants (the input counts)
+  std::vector<Rule> rules;          // e.g. instantiateRules({"splitJoin", "mapFusion"}, {2, 4})
+  int maxDepth = 2;                 // rewrite steps per sequence
+  size_t maxVariants = 256;         // size cap on distinct variants (the input counts)
   size_t maxPositionsPerRule = 64;  // per variant and rule: the first positions in pre-order
   // Applied to every variant after its sequence (e.g. lowerDefault()), so that each one is
   // runnable; variants equal after it are merged. Budget per application: finishSteps.

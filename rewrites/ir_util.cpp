@@ -71,7 +71,9 @@ FunPtr mapFun(const FunPtr& f, const std::function<FunPtr(const FunPtr&)>& ff,
 
 }  // namespace
 
-size_t childCount(const ExprPtr& e) { return childExprs(e).size(); }
+size_t childCount(const ExprPtr& e) {
+  return childExprs(e).size();
+}
 
 std::vector<Child> children(const ExprPtr& e) {
   std::vector<Child> out;
@@ -158,8 +160,10 @@ size_t nodeCount(const ExprPtr& root) {
 
 bool uses(const ExprPtr& e, const Param* p) {
   switch (e->kind()) {
-    case ir::ExprKind::Param: return e.get() == p;
-    case ir::ExprKind::Literal: return false;
+    case ir::ExprKind::Param:
+      return e.get() == p;
+    case ir::ExprKind::Literal:
+      return false;
     case ir::ExprKind::FunCall: {
       const auto* c = e->as<FunCall>();
       if (uses(c->f(), p)) return true;
@@ -369,12 +373,24 @@ LambdaPtr lambda1(const std::string& name, const std::function<ExprPtr(const Exp
   return Lambda::make({p}, body(p));
 }
 
+namespace {
+// A data-layout pattern that is a view of its arguments (no code): not a generator (its
+// elements are computed) and not a pad with a constant (the constant is written). The code
+// generator draws the same line (KernelGen::isLayoutOnly).
+bool viewPattern(const FunDecl& f) {
+  if (!f.isDataLayout() || f.kind() == FunKind::ArrayGen) return false;
+  if (const auto* p = f.as<ir::Pad>()) return p->boundary() != ir::PadBoundary::Constant;
+  return true;
+}
+}  // namespace
+
 bool isViewExpr(const ExprPtr& e) {
   if (e->is<Param>()) return true;
   const auto* c = e->as<FunCall>();
   if (!c) return false;
   const FunPtr& f = c->f();
-  bool viewCallee = f->isDataLayout() || (f->kind() == FunKind::Map && isViewFun(f->as<ir::Map>()->f()));
+  bool viewCallee =
+      viewPattern(*f) || (f->kind() == FunKind::Map && isViewFun(f->as<ir::Map>()->f()));
   if (!viewCallee) return false;
   for (const auto& a : c->args())
     if (!isViewExpr(a)) return false;
@@ -382,7 +398,7 @@ bool isViewExpr(const ExprPtr& e) {
 }
 
 bool isViewFun(const FunPtr& f) {
-  if (f->isDataLayout()) return f->kind() != FunKind::ArrayGen;
+  if (f->isDataLayout()) return viewPattern(*f);
   if (const auto* l = f->as<Lambda>()) return isViewExpr(l->body());
   if (f->kind() == FunKind::Map) return isViewFun(f->as<ir::Map>()->f());
   return false;

@@ -77,8 +77,9 @@ LambdaPtr lambda1(const std::string& name, const std::function<ExprPtr(const Exp
 // Params, Literals and data-layout patterns over cheap expressions: no work is duplicated by
 // copying them (generators evaluate an element where it is read).
 bool isCheap(const ExprPtr& e);
-// A function that only rearranges data: a data-layout pattern, or a Lambda whose body is made
-// of data-layout patterns and high-level maps of view functions over its Params.
+// A function that only rearranges data: a data-layout pattern other than a generator or a
+// constant pad, or a Lambda whose body is made of such patterns and high-level maps of view
+// functions over Params (what the code generator treats as views, not loops).
 bool isViewFun(const FunPtr& f);
 bool isViewExpr(const ExprPtr& e);
 // The FunCall computes values (a map/reduce variant that is not a view, a user function, a

@@ -6,7 +6,9 @@
 
 namespace fftc::rewrites::detail {
 
-inline const ir::FunCall* asCall(const ExprPtr& e) { return e ? e->as<ir::FunCall>() : nullptr; }
+inline const ir::FunCall* asCall(const ExprPtr& e) {
+  return e ? e->as<ir::FunCall>() : nullptr;
+}
 
 // The callee of e as a T when e is a one-argument FunCall of a T.
 template <class T>
@@ -16,7 +18,9 @@ const T* unary(const ExprPtr& e) {
   return c->f()->as<T>();
 }
 
-inline const ExprPtr& arg0(const ExprPtr& e) { return asCall(e)->arg(0); }
+inline const ExprPtr& arg0(const ExprPtr& e) {
+  return asCall(e)->arg(0);
+}
 
 // e is a one-argument FunCall of exactly kind k.
 inline bool isCallOf(const ExprPtr& e, ir::FunKind k) {

@@ -36,10 +36,12 @@ bool writableViewExpr(const ExprPtr& e, const Param* p) {
     case FunKind::Join:
     case FunKind::Split:
     case FunKind::Transpose:
-    case FunKind::Id: return writableViewExpr(c->arg(0), p);
+    case FunKind::Id:
+      return writableViewExpr(c->arg(0), p);
     case FunKind::Map:
       return writableViewFun(c->f()->as<ir::Map>()->f()) && writableViewExpr(c->arg(0), p);
-    default: return false;
+    default:
+      return false;
   }
 }
 bool writableViewFun(const FunPtr& f) {
@@ -47,8 +49,10 @@ bool writableViewFun(const FunPtr& f) {
     case FunKind::Join:
     case FunKind::Split:
     case FunKind::Transpose:
-    case FunKind::Id: return true;
-    default: break;
+    case FunKind::Id:
+      return true;
+    default:
+      break;
   }
   const auto* l = f->as<Lambda>();
   return l && l->arity() == 1 && writableViewExpr(l->body(), l->params()[0].get());
@@ -64,13 +68,16 @@ bool outputComputed(const ExprPtr& e) {
     case FunKind::Join:
     case FunKind::Split:
     case FunKind::Transpose:
-    case FunKind::Id: return outputComputed(c->arg(0));
+    case FunKind::Id:
+      return outputComputed(c->arg(0));
     case FunKind::Map:
       if (isViewFun(f->as<ir::Map>()->f()))
         return writableViewFun(f->as<ir::Map>()->f()) && outputComputed(c->arg(0));
       return true;
-    case FunKind::Lambda: return outputComputed(f->as<Lambda>()->body());
-    default: return !f->isDataLayout();
+    case FunKind::Lambda:
+      return outputComputed(f->as<Lambda>()->body());
+    default:
+      return !f->isDataLayout();
   }
 }
 
@@ -140,14 +147,18 @@ class MemoryPlacer {
       visitArgs(false);
       ExprPtr call = c->rebuild(nf, args, c->type());
       FunPtr wrapped;
-      if (lvl == Level::Top) wrapped = ToGlobal::make(nf);
-      else if (!out && lvl == Level::WorkGroup) wrapped = ToLocal::make(nf);
-      else if (!out) wrapped = ToPrivate::make(nf);
+      if (lvl == Level::Top)
+        wrapped = ToGlobal::make(nf);
+      else if (!out && lvl == Level::WorkGroup)
+        wrapped = ToLocal::make(nf);
+      else if (!out)
+        wrapped = ToPrivate::make(nf);
       if (!wrapped) return call;
       return FunCall::make(wrapped, args, c->loc(), c->type());
     }
     if (const auto* t = f->as<AbstractTo>()) {
-      FunPtr nf = isLoweredLoop(*t->f()) ? t->withChildren({loop(t->f(), lvl)}, {}) : generic(f, lvl);
+      FunPtr nf =
+          isLoweredLoop(*t->f()) ? t->withChildren({loop(t->f(), lvl)}, {}) : generic(f, lvl);
       visitArgs(false);
       return c->rebuild(nf, args, c->type());
     }
@@ -170,10 +181,16 @@ class MemoryPlacer {
     Level inner = lvl;
     switch (f->kind()) {
       case FunKind::MapGlobal:
-      case FunKind::MapLocal: inner = Level::WorkItem; break;
-      case FunKind::MapWorkgroup: inner = Level::WorkGroup; break;
+      case FunKind::MapLocal:
+        inner = Level::WorkItem;
+        break;
+      case FunKind::MapWorkgroup:
+        inner = Level::WorkGroup;
+        break;
       // sequential code outside any parallel map runs in one work-item
-      default: inner = lvl == Level::Top ? Level::WorkItem : lvl; break;
+      default:
+        inner = lvl == Level::Top ? Level::WorkItem : lvl;
+        break;
     }
     std::vector<FunPtr> nf;
     for (const auto& x : f->funChildren()) nf.push_back(body(x, inner));
@@ -208,8 +225,12 @@ Strategy named(std::string name, Strategy s) {
   return Strategy(std::move(name), [s](Engine& e, const Path& p) { return s(e, p); });
 }
 
-Strategy fuseMaps() { return named("fuseMaps", normalize(rules::mapFusion())); }
-Strategy fuseReduceMaps() { return named("fuseReduceMaps", normalize(rules::reduceMapFusion())); }
+Strategy fuseMaps() {
+  return named("fuseMaps", normalize(rules::mapFusion()));
+}
+Strategy fuseReduceMaps() {
+  return named("fuseReduceMaps", normalize(rules::reduceMapFusion()));
+}
 
 Strategy simplifyLayout() {
   return named("simplifyLayout",
@@ -246,7 +267,7 @@ Strategy lowerDefault() {
 }
 
 Strategy lowerFft() {
-  Strategy s = seq({tryStrategy(prepare()), normalize(outer(rules::mapZipFlattenViews())),
+  Strategy s = seq({tryStrategy(prepare()), normalize(rules::mapZipFlattenViews()),
                     fuseReduceMaps(), lowerDefault()});
   return Strategy("lowerFft", [s](Engine& e, const Path& p) { return s(e, p); });
 }
@@ -258,14 +279,16 @@ const std::vector<NamedStrategyInfo>& namedStrategies() {
       {"fuseReduceMaps", "normalize(reduceMapFusion)", fuseReduceMaps},
       {"simplifyLayout", "normalize(transposeTransposeId <+ joinSplitId <+ splitJoinId)",
        simplifyLayout},
-      {"lowerGlobal", "outermost computing maps -> mapGlobal(0), other maps -> mapSeq, "
-                      "reduce -> reduceSeq (view maps stay map)", lowerGlobal},
+      {"lowerGlobal",
+       "outermost computing maps -> mapGlobal(0), other maps -> mapSeq, "
+       "reduce -> reduceSeq (view maps stay map)",
+       lowerGlobal},
       {"lowerSequential", "every computing map -> mapSeq, reduce -> reduceSeq", lowerSequential},
       {"materializeViews", "copy array results that are only views", materializeViews},
       {"insertMemory", "toGlobal on stages, toPrivate/toLocal on intermediate arrays",
        insertMemory},
       {"lowerDefault", "prepare; lowerGlobal; materializeViews; insertMemory", lowerDefault},
-      {"lowerFft", "prepare; normalize(outer(mapZipFlattenViews)); fuseReduceMaps; lowerDefault",
+      {"lowerFft", "prepare; normalize(mapZipFlattenViews); fuseReduceMaps; lowerDefault",
        lowerFft},
   };
   return all;

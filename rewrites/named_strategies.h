@@ -33,9 +33,10 @@ Strategy insertMemory();
 // The default lowering: prepare; lowerGlobal; materializeViews; insertMemory. Makes any
 // well-typed high-level program runnable by the code generator.
 Strategy lowerDefault();
-// Section 4 of the LIFT FFT paper: prepare; map-zip flattening at the top level where the
-// row function after the inner map is a view (one map over all butterflies of a pass, the
-// twiddles repeated by pad(.., wrap, ..)); reduce-map fusion;
+// Section 4 of the LIFT FFT paper: prepare; map-zip flattening wherever the row function
+// after the inner map is a view (one map over all butterflies of a pass, the twiddles
+// repeated by pad(.., wrap, ..); applied again at a batch level, one map over the butterflies
+// of all rows); reduce-map fusion;
 // then lowerDefault, which makes the flattened map the pass's single mapGlobal with mapSeq and
 // reduceSeq inside (listing 3).
 Strategy lowerFft();

@@ -15,16 +15,16 @@ namespace fftc::rewrites {
 namespace rules {
 
 // ---- algorithmic
-Rule mapFusion();            // map(f) o map(g) -> map(f o g)
-Rule mapFission();           // map(fun x => f(e)) -> map(f) o map(fun x => e), x not free in f
+Rule mapFusion();                 // map(f) o map(g) -> map(f o g)
+Rule mapFission();                // map(fun x => f(e)) -> map(f) o map(fun x => e), x not free in f
 Rule splitJoin(ir::ArithExpr k);  // map(f) -> join o map(map(f)) o split(k), k | n
-Rule joinSplit();            // join o map(map(f)) o split(k) -> map(f)
-Rule transposeTransposeId();  // transpose o transpose -> id
-Rule joinSplitId();          // join o split(k) -> id
-Rule splitJoinId();          // split(k) o join -> id, inner size k
-Rule mapMapInterchange();    // map(map(f)) -> transpose o map(map(f)) o transpose
-Rule reduceMapFusion();      // reduce(f, z) o map(g) -> reduceSeq(fun (a, x) => f(a, g(x)), z)
-Rule mapZipFlatten();        // the FFT paper's map-zip flattening with pad(0, (n-1)*m, wrap, y)
+Rule joinSplit();                 // join o map(map(f)) o split(k) -> map(f)
+Rule transposeTransposeId();      // transpose o transpose -> id
+Rule joinSplitId();               // join o split(k) -> id
+Rule splitJoinId();               // split(k) o join -> id, inner size k
+Rule mapMapInterchange();         // map(map(f)) -> transpose o map(map(f)) o transpose
+Rule reduceMapFusion();           // reduce(f, z) o map(g) -> reduceSeq(fun (a, x) => f(a, g(x)), z)
+Rule mapZipFlatten();  // the FFT paper's map-zip flattening with pad(0, (n-1)*m, wrap, y)
 // The same, only where g only rearranges data (join o transpose in the FFT): then the flattened
 // map is the pass's only loop; with a computing g (a reduction) flattening would split one
 // stage into two.

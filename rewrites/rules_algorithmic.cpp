@@ -15,9 +15,13 @@ using detail::unary;
 
 namespace {
 
-bool sequentialMap(FunKind k) { return k == FunKind::Map || k == FunKind::MapSeq; }
+bool sequentialMap(FunKind k) {
+  return k == FunKind::Map || k == FunKind::MapSeq;
+}
 
-FunPtr remakeMap(const FunPtr& m, FunPtr f) { return m->withChildren({std::move(f)}, {}); }
+FunPtr remakeMap(const FunPtr& m, FunPtr f) {
+  return m->withChildren({std::move(f)}, {});
+}
 
 }  // namespace
 
@@ -67,8 +71,8 @@ Rule mapFission() {
                },
                nullptr,
                [](const Match& m) -> ExprPtr {
-                 ExprPtr first = FunCall::make(ir::Map::make(Lambda::make(m.params, m.e("e"))),
-                                               {m.e("x")});
+                 ExprPtr first =
+                     FunCall::make(ir::Map::make(Lambda::make(m.params, m.e("e"))), {m.e("x")});
                  return FunCall::make(ir::Map::make(etaFun(m.f("f"))), {first});
                }});
 }
@@ -76,25 +80,26 @@ Rule mapFission() {
 // map(f) -> join o map(map(f)) o split(k)
 Rule splitJoin(ArithExpr k) {
   std::string name = "splitJoin(" + k.str() + ")";
-  return Rule({name, "algorithmic", "map(f) -> join o map(map(f)) o split(k)",
-               "k > 0 divides the array size n (provably)",
-               [](const ExprPtr& e) -> std::optional<Match> {
-                 if (!unary<ir::Map>(e)) return std::nullopt;
-                 Match m;
-                 m.exprs = {{"x", arg0(e)}};
-                 m.funs = {{"map", asCall(e)->f()}};
-                 return m;
-               },
-               [k](const Match& m, const RuleContext&) {
-                 const Type& t = m.e("x")->type();
-                 return provablyPositive(k) && t.isArray() && provablyDivisible(t.size(), k);
-               },
-               [k](const Match& m) -> ExprPtr {
-                 FunPtr mm = m.f("map");
-                 ExprPtr chunks = FunCall::make(Split::make(k), {m.e("x")});
-                 FunPtr inner = lambda1("c", [&](const ExprPtr& c) { return FunCall::make(mm, {c}); });
-                 return FunCall::make(Join::make(), {FunCall::make(ir::Map::make(inner), {chunks})});
-               }});
+  return Rule(
+      {name, "algorithmic", "map(f) -> join o map(map(f)) o split(k)",
+       "k > 0 divides the array size n (provably)",
+       [](const ExprPtr& e) -> std::optional<Match> {
+         if (!unary<ir::Map>(e)) return std::nullopt;
+         Match m;
+         m.exprs = {{"x", arg0(e)}};
+         m.funs = {{"map", asCall(e)->f()}};
+         return m;
+       },
+       [k](const Match& m, const RuleContext&) {
+         const Type& t = m.e("x")->type();
+         return provablyPositive(k) && t.isArray() && provablyDivisible(t.size(), k);
+       },
+       [k](const Match& m) -> ExprPtr {
+         FunPtr mm = m.f("map");
+         ExprPtr chunks = FunCall::make(Split::make(k), {m.e("x")});
+         FunPtr inner = lambda1("c", [&](const ExprPtr& c) { return FunCall::make(mm, {c}); });
+         return FunCall::make(Join::make(), {FunCall::make(ir::Map::make(inner), {chunks})});
+       }});
 }
 
 // join o map(map(f)) o split(k) -> map(f)
@@ -150,8 +155,7 @@ Rule joinSplitId() {
 
 // split(k) o join -> id   when x: [[a]k]n
 Rule splitJoinId() {
-  return Rule({"splitJoinId", "algorithmic", "split(k) o join -> id",
-               "the inner size of x is k",
+  return Rule({"splitJoinId", "algorithmic", "split(k) o join -> id", "the inner size of x is k",
                [](const ExprPtr& e) -> std::optional<Match> {
                  const auto* s = unary<Split>(e);
                  if (!s || !isCallOf(arg0(e), FunKind::Join)) return std::nullopt;
@@ -190,30 +194,29 @@ Rule mapMapInterchange() {
 
 // reduce(f, z) o map(g) -> reduceSeq(fun (acc, x) => f(acc, g(x)), z)
 Rule reduceMapFusion() {
-  return Rule(
-      {"reduceMapFusion", "algorithmic",
-       "reduce(f, z) o map(g) -> reduceSeq(fun (acc, x) => f(acc, g(x)), z)",
-       "the map is map, mapSeq or mapSeqUnroll; reduceSeqUnroll stays unrolled",
-       [](const ExprPtr& e) -> std::optional<Match> {
-         const auto* r = unary<AbstractReduce>(e);
-         if (!r) return std::nullopt;
-         const auto* m = unary<AbstractMap>(arg0(e));
-         if (!m || m->dim() >= 0) return std::nullopt;
-         Match out;
-         out.funs = {{"reduce", r->ptr()}, {"f", r->f()}, {"g", m->f()}};
-         out.exprs = {{"z", r->init()}, {"x", arg0(arg0(e))}};
-         return out;
-       },
-       nullptr,
-       [](const Match& m) -> ExprPtr {
-         ParamPtr acc = Param::make("acc"), x = Param::make("x");
-         ExprPtr body = applyFun(m.f("f"), {acc, applyFun(m.f("g"), {x})});
-         LambdaPtr f = Lambda::make({acc, x}, body);
-         FunPtr red = m.f("reduce")->kind() == FunKind::ReduceSeqUnroll
-                          ? FunPtr(ReduceSeqUnroll::make(f, m.e("z")))
-                          : FunPtr(ReduceSeq::make(f, m.e("z")));
-         return FunCall::make(red, {m.e("x")});
-       }});
+  return Rule({"reduceMapFusion", "algorithmic",
+               "reduce(f, z) o map(g) -> reduceSeq(fun (acc, x) => f(acc, g(x)), z)",
+               "the map is map, mapSeq or mapSeqUnroll; reduceSeqUnroll stays unrolled",
+               [](const ExprPtr& e) -> std::optional<Match> {
+                 const auto* r = unary<AbstractReduce>(e);
+                 if (!r) return std::nullopt;
+                 const auto* m = unary<AbstractMap>(arg0(e));
+                 if (!m || m->dim() >= 0) return std::nullopt;
+                 Match out;
+                 out.funs = {{"reduce", r->ptr()}, {"f", r->f()}, {"g", m->f()}};
+                 out.exprs = {{"z", r->init()}, {"x", arg0(arg0(e))}};
+                 return out;
+               },
+               nullptr,
+               [](const Match& m) -> ExprPtr {
+                 ParamPtr acc = Param::make("acc"), x = Param::make("x");
+                 ExprPtr body = applyFun(m.f("f"), {acc, applyFun(m.f("g"), {x})});
+                 LambdaPtr f = Lambda::make({acc, x}, body);
+                 FunPtr red = m.f("reduce")->kind() == FunKind::ReduceSeqUnroll
+                                  ? FunPtr(ReduceSeqUnroll::make(f, m.e("z")))
+                                  : FunPtr(ReduceSeq::make(f, m.e("z")));
+                 return FunCall::make(red, {m.e("x")});
+               }});
 }
 
 // The paper's rule (section 4), with the zipped row computed from the row (d(x)) and the
@@ -254,8 +257,7 @@ Rule mapZipFlattenRule(bool viewsOnly) {
                  m.funs = {{"mapf", c->f()}};
                  m.exprs = {{"zip", c->arg(0)}, {"xs", arg0(e)}};
                  m.params = ps;
-                 m.sizes = {{"n", arg0(e)->type().size()},
-                            {"m", z->arg(dep[0])->type().size()}};
+                 m.sizes = {{"n", arg0(e)->type().size()}, {"m", z->arg(dep[0])->type().size()}};
                  return m;
                }
              }
@@ -301,7 +303,11 @@ Rule mapZipFlattenRule(bool viewsOnly) {
 
 }  // namespace
 
-Rule mapZipFlatten() { return mapZipFlattenRule(false); }
-Rule mapZipFlattenViews() { return mapZipFlattenRule(true); }
+Rule mapZipFlatten() {
+  return mapZipFlattenRule(false);
+}
+Rule mapZipFlattenViews() {
+  return mapZipFlattenRule(true);
+}
 
 }  // namespace fftc::rewrites::rules

@@ -196,19 +196,19 @@ Rule toGlobal() {
 }
 
 Rule toLocal() {
-  return Rule({"toLocal", "memory", "m -> toLocal(m)",
-               "m is a lowered map or reduce inside a mapWorkgroup", lowered,
-               [](const Match&, const RuleContext& ctx) { return ctx.inside(FunKind::MapWorkgroup); },
-               [](const Match& m) { return wrapCallee(m, ToLocal::make(m.f("f"))); }});
+  return Rule(
+      {"toLocal", "memory", "m -> toLocal(m)", "m is a lowered map or reduce inside a mapWorkgroup",
+       lowered,
+       [](const Match&, const RuleContext& ctx) { return ctx.inside(FunKind::MapWorkgroup); },
+       [](const Match& m) { return wrapCallee(m, ToLocal::make(m.f("f"))); }});
 }
 
 Rule toPrivate() {
-  return Rule({"toPrivate", "memory", "m -> toPrivate(m)",
-               "m is a lowered map or reduce (not a mapWorkgroup)", lowered,
-               [](const Match& m, const RuleContext&) {
-                 return m.f("f")->kind() != FunKind::MapWorkgroup;
-               },
-               [](const Match& m) { return wrapCallee(m, ToPrivate::make(m.f("f"))); }});
+  return Rule(
+      {"toPrivate", "memory", "m -> toPrivate(m)",
+       "m is a lowered map or reduce (not a mapWorkgroup)", lowered,
+       [](const Match& m, const RuleContext&) { return m.f("f")->kind() != FunKind::MapWorkgroup; },
+       [](const Match& m) { return wrapCallee(m, ToPrivate::make(m.f("f"))); }});
 }
 
 }  // namespace fftc::rewrites::rules

@@ -154,13 +154,12 @@ Strategy someChild(Strategy s) {
 }
 
 Strategy atPath(Path at, Strategy s) {
-  return Strategy("at([" + pathStr(at) + "], " + s.str() + ")",
-                  [at, s](Engine& e, const Path& p) {
-                    Path q = p;
-                    q.insert(q.end(), at.begin(), at.end());
-                    if (!exprAt(e.root(), q)) return false;
-                    return s(e, q);
-                  });
+  return Strategy("at([" + pathStr(at) + "], " + s.str() + ")", [at, s](Engine& e, const Path& p) {
+    Path q = p;
+    q.insert(q.end(), at.begin(), at.end());
+    if (!exprAt(e.root(), q)) return false;
+    return s(e, q);
+  });
 }
 
 Strategy allTopDown(Strategy s) {
@@ -197,11 +196,10 @@ Strategy programPass(std::string name, std::function<ExprPtr(const ExprPtr&, Eng
     try {
       typed = ir::inferTypes(next, e.options().infer);
     } catch (const ir::CompileError& err) {
-      throw RewriteError(name + " produced a program that does not type: " + err.message() +
-                         "\n" + ir::print(r));
+      throw RewriteError(name + " produced a program that does not type: " + err.message() + "\n" +
+                         ir::print(r));
     }
-    if (typed->type() != e.root()->type())
-      throw RewriteError(name + " changed the program's type");
+    if (typed->type() != e.root()->type()) throw RewriteError(name + " changed the program's type");
     if (!e.tick()) return false;
     e.setRoot(typed);
     e.log().push_back(name + " @ " + pathStr(p));
@@ -248,7 +246,8 @@ ir::LambdaPtr rewriteKernel(const ir::LambdaPtr& kernel, const Strategy& s,
   RewriteResult r = rewrite(kernel->body(), s, options);
   ir::LambdaPtr out = kernel;
   if (r.program != kernel->body())
-    out = ir::inferTypes(ir::Lambda::make(kernel->params(), r.program, kernel->loc()), options.infer);
+    out =
+        ir::inferTypes(ir::Lambda::make(kernel->params(), r.program, kernel->loc()), options.infer);
   if (info) *info = std::move(r);
   return out;
 }

@@ -78,20 +78,20 @@ class Strategy {
 };
 
 // ---- combinators (ELEVATE's names; `try` is tryStrategy in C++)
-Strategy identity();                         // id: succeeds, changes nothing
-Strategy failure();                          // fail
-Strategy seq(Strategy a, Strategy b);        // a ; b: both, or nothing
+Strategy identity();                   // id: succeeds, changes nothing
+Strategy failure();                    // fail
+Strategy seq(Strategy a, Strategy b);  // a ; b: both, or nothing
 Strategy seq(std::vector<Strategy> ss);
-Strategy lChoice(Strategy a, Strategy b);    // a <+ b: a, else b
-Strategy tryStrategy(Strategy s);            // try(s) = s <+ id
-Strategy repeat(Strategy s);                 // s until it fails (always succeeds)
-Strategy topDown(Strategy s);                // s at the first position, pre-order, where it succeeds
-Strategy bottomUp(Strategy s);               // s at the first position, post-order
-Strategy normalize(Strategy s);              // repeat(topDown(s)): until s applies nowhere
-Strategy allChildren(Strategy s);            // all(s): s at every child
-Strategy oneChild(Strategy s);               // one(s): s at the first child where it succeeds
-Strategy someChild(Strategy s);              // some(s): s at every child where it succeeds, >= 1
-Strategy atPath(Path p, Strategy s);         // at([i, j, ..], s): s at a position below
+Strategy lChoice(Strategy a, Strategy b);  // a <+ b: a, else b
+Strategy tryStrategy(Strategy s);          // try(s) = s <+ id
+Strategy repeat(Strategy s);               // s until it fails (always succeeds)
+Strategy topDown(Strategy s);              // s at the first position, pre-order, where it succeeds
+Strategy bottomUp(Strategy s);             // s at the first position, post-order
+Strategy normalize(Strategy s);            // repeat(topDown(s)): until s applies nowhere
+Strategy allChildren(Strategy s);          // all(s): s at every child
+Strategy oneChild(Strategy s);             // one(s): s at the first child where it succeeds
+Strategy someChild(Strategy s);            // some(s): s at every child where it succeeds, >= 1
+Strategy atPath(Path p, Strategy s);       // at([i, j, ..], s): s at a position below
 // allTopDown(s) (Stratego's alltd): s at every outermost position where it succeeds: pre-order,
 // not descending into a position where s succeeded; succeeds if s succeeded somewhere.
 Strategy allTopDown(Strategy s);
@@ -112,12 +112,13 @@ struct RewriteResult {
   int64_t maxSteps = 0;
   std::vector<std::string> log;  // "rule @ path", in order
   std::string strategy;
-  std::string report() const;    // one paragraph for humans (and `fftc compile -v`)
+  std::string report() const;  // one paragraph for humans (and `fftc compile -v`)
 };
 
 // Types `program` (untyped parts are inferred; free Params need types), runs `s` at the root,
 // and checks that the result types to the same type.
-RewriteResult rewrite(const ExprPtr& program, const Strategy& s, const RewriteOptions& options = {});
+RewriteResult rewrite(const ExprPtr& program, const Strategy& s,
+                      const RewriteOptions& options = {});
 // The same for a kernel: the body is rewritten, the parameters stay.
 ir::LambdaPtr rewriteKernel(const ir::LambdaPtr& kernel, const Strategy& s,
                             const RewriteOptions& options = {}, RewriteResult* info = nullptr);

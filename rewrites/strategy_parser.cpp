@@ -131,7 +131,8 @@ class Parser {
 
   Arg arg() {
     skip();
-    if (pos_ < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '-'))
+    if (pos_ < text_.size() &&
+        (std::isdigit(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '-'))
       return integer();
     if (eat("[")) {
       Path p;
@@ -140,7 +141,8 @@ class Parser {
         do {
           size_t at = pos_;
           int64_t v = integer();
-          if (v < 0 || v > std::numeric_limits<uint32_t>::max()) fail(at, "a path index must be >= 0");
+          if (v < 0 || v > std::numeric_limits<uint32_t>::max())
+            fail(at, "a path index must be >= 0");
           p.push_back(static_cast<uint32_t>(v));
         } while (eat(","));
         expect("]", "to close the path");
@@ -174,8 +176,8 @@ class Parser {
     return std::get<Strategy>(args[i].second);
   }
 
-  Strategy build(const std::string& name, size_t at, const std::vector<std::pair<size_t, Arg>>& args,
-                 bool hasParens) {
+  Strategy build(const std::string& name, size_t at,
+                 const std::vector<std::pair<size_t, Arg>>& args, bool hasParens) {
     auto arity = [&](size_t lo, size_t hi) {
       if (args.size() < lo || args.size() > hi)
         fail(at, name + " takes " +
@@ -184,9 +186,9 @@ class Parser {
     };
     using Unary = Strategy (*)(Strategy);
     static const std::vector<std::pair<std::string, Unary>> unary = {
-        {"try", tryStrategy},      {"repeat", repeat},    {"topDown", topDown},
-        {"bottomUp", bottomUp},    {"normalize", normalize}, {"all", allChildren},
-        {"one", oneChild},         {"some", someChild},   {"allTopDown", allTopDown},
+        {"try", tryStrategy},   {"repeat", repeat},       {"topDown", topDown},
+        {"bottomUp", bottomUp}, {"normalize", normalize}, {"all", allChildren},
+        {"one", oneChild},      {"some", someChild},      {"allTopDown", allTopDown},
         {"outer", outer}};
     for (const auto& [n, f] : unary) {
       if (n != name) continue;
@@ -268,8 +270,8 @@ StrategyParseError::StrategyParseError(std::string text, size_t column, std::str
       message_(std::move(message)) {}
 
 std::vector<std::string> combinatorNames() {
-  return {"seq", "lChoice", "try", "repeat", "topDown", "bottomUp", "normalize", "all",
-          "one", "some", "allTopDown", "outer", "at", "id", "fail", ";", "<+"};
+  return {"seq",  "lChoice",    "try",   "repeat", "topDown", "bottomUp", "normalize", "all", "one",
+          "some", "allTopDown", "outer", "at",     "id",      "fail",     ";",         "<+"};
 }
 
 Strategy parseStrategy(std::string_view text) {

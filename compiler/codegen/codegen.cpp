@@ -3,6 +3,7 @@
 
 #include <regex>
 
+#include "compiler/clang/clang_helpers.h"
 #include "compiler/codegen/kernel_gen.h"
 #include "compiler/codegen/scalar_ops.h"
 #include "ir/diagnostic.h"
@@ -116,8 +117,14 @@ CompiledKernel KernelGen::run(const ir::LambdaPtr& kernel, const std::vector<std
         si.global.push_back(st.groups[d].value_or(1) * l);
         si.local.emplace_back(l);
       } else {
-        si.global.push_back(st.global[d].value_or(1));
-        if (opt_.defaultLocalSize > 0) si.local.emplace_back(opt_.defaultLocalSize);
+        ArithExpr n = st.global[d].value_or(1);
+        if (opt_.defaultLocalSize > 0) {
+          // Rounded up to a multiple of the work-group size: the loops stride over the rest.
+          const ArithExpr l = opt_.defaultLocalSize;
+          n = (n + l - 1) / l * l;
+          si.local.push_back(l);
+        }
+        si.global.push_back(n);
       }
     }
     if (!st.parallel) si.local = {ArithExpr(1)};
@@ -163,6 +170,10 @@ CompiledKernel compileImpl(const ir::LambdaPtr& lambda, const std::string& name,
   }
   ck.usesDouble = ck.module.usesDouble;
   ck.precision = ck.usesDouble ? "f64" : "f32";
+  if (options.format)
+    src = clang_helpers::formatSource(src, options.dialect->name() == "cuda"
+                                               ? clang_helpers::Dialect::Cuda
+                                               : clang_helpers::Dialect::OpenCL);
   ck.source = std::move(src);
   return ck;
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "compiler/clang/clang_helpers.h"
 #include "ir/diagnostic.h"
 #include "ir/infer.h"
 
@@ -362,7 +363,7 @@ KernelGen::Result KernelGen::applyScalar(const ir::FunDecl& f, const std::vector
   if (b && b->op() == ir::BuiltinOp::MakeTuple) return {tupleView(vs, result), false};
   if (atTopLevel() && cur_ < 0) openStage(false);
   std::vector<ScalarVal> xs;
-  for (const auto& v : vs) xs.push_back(readScalar(v));
+  for (const auto& v : vs) xs.push_back(v->type.isTuple() ? readTuple(v) : readScalar(v));
   ScalarVal out;
   if (b) {
     out = scalarOp(b->op(), xs, result);
@@ -377,6 +378,7 @@ KernelGen::Result KernelGen::applyScalar(const ir::FunDecl& f, const std::vector
         d.params.emplace_back(u->paramNames()[i], ctype(u->paramTypes()[i]));
       d.result = ctype(u->returnType());
       d.body = u->body();
+      checkUserFun(*u, d);
       module_.userFuns.push_back(std::move(d));
     }
     std::vector<CExpr> cargs;
@@ -398,12 +400,85 @@ KernelGen::Result KernelGen::applyScalar(const ir::FunDecl& f, const std::vector
   return {bindTemp(out, "t"), false};
 }
 
+// A wrong userfun body is reported at the userfun, before any device compiler sees it.
+void KernelGen::checkUserFun(const ir::UserFun& u, const backends::UserFunDef& d) {
+  if (!clang_helpers::clangHelpersAvailable() || !opt_.dialect) return;
+  backends::CPrinter printer(*opt_.dialect);
+  backends::Module m = module_;
+  m.usesDouble = true;
+  m.kernels.clear();
+  m.userFuns.clear();
+  std::string prelude = printer.helpers(m);
+  for (const auto& s : m.structs) {
+    prelude += "typedef struct {";
+    for (size_t i = 0; i < s.fields.size(); ++i)
+      prelude += " " + opt_.dialect->typeName(s.fields[i]) + " _" + std::to_string(i) + ";";
+    prelude += " } " + s.name + ";\n";
+  }
+  std::string sig = opt_.dialect->functionPrefix() + " " + opt_.dialect->typeName(d.result) + " " +
+                    d.name + "(";
+  for (size_t i = 0; i < d.params.size(); ++i)
+    sig += (i ? ", " : "") + opt_.dialect->typeName(d.params[i].second) + " " + d.params[i].first;
+  sig += ")";
+  std::string body = d.body;
+  int shift = 0;
+  if (body.find("return") == std::string::npos) {
+    body = "return " + body + ";";
+    shift = 7;
+  }
+  auto diags = clang_helpers::checkUserFunBody(
+      prelude, sig, body,
+      opt_.dialect->name() == "cuda" ? clang_helpers::Dialect::Cuda : clang_helpers::Dialect::OpenCL);
+  if (diags.empty()) return;
+  const auto& e = diags.front();
+  std::string where = e.line > 0 ? "line " + std::to_string(e.line) + ", column " +
+                                       std::to_string(e.line == 1 ? e.col - shift : e.col) + " of "
+                                 : "";
+  fail(u.loc(), "in " + where + "the body of userfun " + u.name() + ": " + e.message);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Values
 
 ScalarVal KernelGen::readScalar(const ViewPtr& v) {
   if (v->type.isArray()) throw ir::CompileError({}, "code generation: an array used as a scalar");
   return {resolveView(v, resolver_), v->type};
+}
+
+// A whole tuple value (a userfun argument): the stored struct, or one built from its parts
+// (a zipped element, a computed tuple) by a make_tupleK helper.
+ScalarVal KernelGen::readTuple(const ViewPtr& v) {
+  if (v->kind != ViewKind::Tuple) {
+    try {
+      return readScalar(v);
+    } catch (const ir::CompileError&) {
+      // not stored as a whole: build it
+    }
+  }
+  CType ct = ctype(v->type);
+  std::vector<CExpr> parts;
+  const auto& comps = v->type.components();
+  for (size_t c = 0; c < comps.size(); ++c) {
+    ViewPtr part = getView(v, c);
+    parts.push_back(comps[c].isTuple() ? readTuple(part).e : convert(readScalar(part), comps[c]));
+  }
+  const std::string fn = "make_" + ct.structName;
+  bool known = std::any_of(module_.userFuns.begin(), module_.userFuns.end(),
+                           [&](const backends::UserFunDef& d) { return d.name == fn; });
+  if (!known) {
+    backends::UserFunDef d;
+    d.name = fn;
+    d.result = ct;
+    d.body = ct.structName + " t;";
+    for (size_t c = 0; c < comps.size(); ++c) {
+      std::string f = "_" + std::to_string(c);
+      d.params.emplace_back(f, ctype(comps[c]));
+      d.body += " t." + f + " = " + f + ";";
+    }
+    d.body += " return t;";
+    module_.userFuns.push_back(std::move(d));
+  }
+  return {backends::cCall(fn, parts, ct), v->type};
 }
 
 CExpr KernelGen::lvalue(const ViewPtr& v) {

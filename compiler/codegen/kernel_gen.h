@@ -88,8 +88,11 @@ class KernelGen {
   bool isLayoutOnly(const ir::FunDecl& f) const;
   bool isLayoutExpr(const ir::ExprPtr& e) const;
 
+  void checkUserFun(const ir::UserFun& u, const backends::UserFunDef& d);
+
   // ---- values
   ScalarVal readScalar(const ViewPtr& v);
+  ScalarVal readTuple(const ViewPtr& v);
   backends::CExpr lvalue(const ViewPtr& v);
   void copy(const ViewPtr& dest, const ViewPtr& src, const ir::Type& t);
   void copyTop(const ViewPtr& dest, const ViewPtr& src, const ir::Type& t);

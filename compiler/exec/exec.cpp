@@ -175,6 +175,11 @@ const cl::Program& cachedBuild(const cl::Context& context, const std::string& so
 RunResult runCompiled(const cl::Context& context, const codegen::CompiledKernel& k,
                       const std::vector<Value>& inputs, const std::map<std::string, int64_t>& sizes) {
   checkDevice(context.device(), k);
+  for (const auto& s : k.stages)
+    if (static_cast<uint64_t>(s.localMemoryBytes) > context.device().localMemBytes)
+      throw backends::UserError(fmt::format("stage {} needs {} bytes of local memory; {} has {}",
+                                            s.kernel, s.localMemoryBytes, context.device().name,
+                                            context.device().localMemBytes));
   auto bound = bindSizes(k, sizes);
   const cl::Program& program = cachedBuild(context, k.source);
 
@@ -296,6 +301,41 @@ CheckResult checkAgainstInterpreter(const cl::Context& context, const ir::Lambda
   r.reference = ir::interpretCall(kernel, r.inputs, o);
   r.comparison = compareValues(r.device, r.reference, defaultTolerance(compiled.usesDouble));
   return r;
+}
+
+boost::json::object reportJson(const CheckResult& r, const std::map<std::string, int64_t>& sizes,
+                               bool checked) {
+  boost::json::object o;
+  o["name"] = r.compiled.name;
+  o["target"] = r.compiled.target;
+  o["precision"] = r.compiled.precision;
+  boost::json::object sz;
+  for (const auto& [n, v] : sizes) sz[n] = v;
+  o["sizes"] = std::move(sz);
+  boost::json::array stages;
+  auto bound = bindSizes(r.compiled, sizes);
+  for (size_t i = 0; i < r.compiled.stages.size(); ++i) {
+    const auto& s = r.compiled.stages[i];
+    boost::json::object st;
+    st["kernel"] = s.kernel;
+    boost::json::array g, l;
+    for (const auto& e : s.global) g.emplace_back(e.evaluate(bound));
+    for (const auto& e : s.local) l.emplace_back(e.evaluate(bound));
+    st["global"] = std::move(g);
+    st["local"] = std::move(l);
+    if (i < r.run.stageMs.size()) st["ms"] = r.run.stageMs[i];
+    stages.push_back(std::move(st));
+  }
+  o["stages"] = std::move(stages);
+  o["time_ms"] = r.run.totalMs;
+  if (checked) {
+    o["elements"] = r.comparison.elements;
+    o["max_error"] = r.comparison.maxError;
+    o["tolerance"] = defaultTolerance(r.compiled.usesDouble);
+    o["ok"] = r.comparison.ok;
+    if (!r.comparison.ok) o["first_mismatch"] = r.comparison.firstMismatch;
+  }
+  return o;
 }
 
 }  // namespace fftc::compiler::exec

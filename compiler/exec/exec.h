@@ -3,6 +3,8 @@
 // comparison with the reference interpreter that `fftc exec --check` and the tests use.
 #pragma once
 
+#include <boost/json/object.hpp>
+
 #include <cstdint>
 #include <map>
 #include <random>
@@ -73,5 +75,10 @@ CheckResult checkAgainstInterpreter(const backends::opencl::Context& context,
                                     const codegen::CompiledKernel& compiled,
                                     const std::map<std::string, int64_t>& sizes, uint64_t seed,
                                     const ir::InterpreterOptions& interp = {});
+
+// The `fftc exec --json` object: name, target, precision, sizes, stages (kernel, global,
+// local, ms), time_ms, elements, max_error, tolerance, ok (false when no reference was run).
+boost::json::object reportJson(const CheckResult& result, const std::map<std::string, int64_t>& sizes,
+                               bool checked);
 
 }  // namespace fftc::compiler::exec

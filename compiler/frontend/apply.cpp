@@ -4,6 +4,7 @@
 
 #include <numbers>
 
+#include "compiler/frontend/beta_reduce.h"
 #include "compiler/frontend/elaborator.h"
 
 namespace fftc::compiler::frontend {
@@ -389,8 +390,9 @@ Value Elaborator::applyFun(const FunValue& f, std::vector<Value> args, const Loc
   fail(loc, "cannot apply this function");
 }
 
-// A closure applied to runtime values becomes FunCall(Lambda, args) (as in LIFT); applied to
-// compile-time values (integers, lists, functions) it is inlined like a def.
+// A closure applied to runtime values becomes FunCall(Lambda, args) (as in LIFT), beta-reduced
+// where that cannot duplicate work (beta_reduce.h); applied to compile-time values (integers,
+// lists, functions) it is inlined like a def.
 Value Elaborator::applyClosure(const FunValue& f, std::vector<Value> args, const Loc& loc) {
   size_t k = f.lambda->params.size();
   bool allRuntime = std::all_of(args.begin(), args.end(),
@@ -409,7 +411,10 @@ Value Elaborator::applyClosure(const FunValue& f, std::vector<Value> args, const
   if (std::all_of(args.begin(), args.end(), [](const Value& v) { return v.kind == ValueKind::Expr; })) {
     std::vector<ir::ExprPtr> xs;
     for (const auto& a : args) xs.push_back(a.expr);
-    r = Value::ofExpr(call(lambdaFor(f, 0, loc), std::move(xs), loc));
+    ir::LambdaPtr lam = lambdaFor(f, 0, loc);
+    std::optional<ir::ExprPtr> reduced;
+    if (opts_.inlineLambdas) reduced = betaReduce(lam, xs);
+    r = Value::ofExpr(reduced ? *reduced : call(lam, std::move(xs), loc));
   } else {
     Env env = f.env;
     for (size_t i = 0; i < k; ++i) env = bind(env, f.lambda->params[i].name, std::move(args[i]));

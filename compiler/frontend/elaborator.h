@@ -42,6 +42,11 @@ class Elaborator {
 
   // ---- declarations (elaborator.cpp)
   void collectDecls(Program& program);
+  // Name resolution of every def and kernel body, used or not (defs are only elaborated when
+  // a kernel uses them, but a typo in an unused def is still an error).
+  void checkNames();
+  void checkNames(const ast::Expr& e, std::vector<std::string>& scope,
+                  const std::vector<std::string>& sizeNames);
   Kernel elaborateKernel(const ast::Decl& d);
   ir::Type resolveType(const ast::Type& t);
   ir::ArithExpr resolveSize(const ast::Expr& e);

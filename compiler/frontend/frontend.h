@@ -37,7 +37,10 @@ struct ElaborateOptions {
   // -D bindings. A name fixes a kernel size variable of that name and replaces a `def` of that
   // name (without parameters) everywhere. Names the program does not use are ignored.
   std::map<std::string, DefineValue> defines;
-  bool typeCheck = true;  // run ir::inferTypes on every kernel (off: untyped IR, for dumps)
+  bool typeCheck = true;
+  // Beta-reduce lambdas applied to values where no work is duplicated (beta_reduce.h), so that
+  // the paper's abstractions inline into one pipeline of patterns; off: LIFT's FunCall(Lambda).
+  bool inlineLambdas = true;  // run ir::inferTypes on every kernel (off: untyped IR, for dumps)
   // Budgets that turn runaway expansion into an error instead of a hang or a stack overflow.
   int64_t maxSteps = 2'000'000;  // elaboration steps (AST nodes evaluated, all kernels)
   int maxDepth = 300;            // nesting of evaluation (def expansions within expressions)

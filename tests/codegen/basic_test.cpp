@@ -38,3 +38,50 @@ TEST(CodegenBasic, DotProduct) {
 
 }  // namespace
 }  // namespace fftc::codegen_test
+
+namespace fftc::codegen_test {
+namespace {
+
+TEST(CodegenBasic, TuplesInMemoryAreStructs) {
+  auto c = checkText(
+      "kernel k(x: [(float, int)]8) = mapGlobal(fun p => {p._0 * 2.0f, p._1 + 1}) <<: x", "k");
+  EXPECT_MATCHES(c);
+  EXPECT_NE(c.compiled.source.find("typedef struct {\n  float _0;\n  int _1;\n} tuple0;"),
+            std::string::npos)
+      << c.compiled.source;
+}
+
+TEST(CodegenBasic, SymbolicSizesAreKernelArguments) {
+  auto c = checkText(readFile(sourceRoot() + "/examples/gemm_naive.fdl"), "gemm", {},
+                     {{"M", 5}, {"K", 7}, {"N", 3}});
+  EXPECT_MATCHES(c);
+  EXPECT_EQ(c.compiled.sizeVarNames.size(), 3u);
+  EXPECT_EQ(c.compiled.stages.at(0).global.size(), 2u);
+}
+
+}  // namespace
+}  // namespace fftc::codegen_test
+
+namespace fftc::codegen_test {
+namespace {
+
+TEST(CodegenBasic, UserFunOverZippedPairs) {
+  fe::ElaborateOptions eo;
+  fe::Program p = fe::compileSource(
+      "userfun madd(p: (float, float), c: float): float = \"return p._0 * p._1 + c;\"\n"
+      "kernel k(x: [float]16, y: [float]16) = mapGlobal(fun q => madd(q, 0.5f)) <<: zip(x, y)",
+      "test.fdl", eo);
+  cg::CompiledKernel ck = cg::compileKernel(*p.kernel("k"), options());
+  ir::InterpreterOptions io;
+  io.userFuns["madd"] = [](const std::vector<ir::Value>& a) {
+    return ir::Value::ofFloat(static_cast<float>(a[0][0].asReal() * a[0][1].asReal()) +
+                              static_cast<float>(a[1].asReal()));
+  };
+  auto c = ex::checkAgainstInterpreter(context(), p.kernel("k")->lambda, ck, {}, 3, io);
+  EXPECT_MATCHES(c);
+  EXPECT_NE(ck.source.find("madd(make_tuple0(x[gid], y[gid]), 0.5f)"), std::string::npos)
+      << ck.source;
+}
+
+}  // namespace
+}  // namespace fftc::codegen_test

@@ -200,6 +200,11 @@ TEST(Manifest, HeaderAndViews) {
   EXPECT_NE(h.find("kSource = R\"FFTC_SOURCE("), std::string::npos);
   EXPECT_NE(h.find("inline std::size_t t0Count([[maybe_unused]] int N) {"), std::string::npos) << h;
   EXPECT_NE(h.find("cl::Kernel kernel(program, \"dotLow_stage1\");"), std::string::npos);
+  auto run = checkText(readFile(sourceRoot() + "/examples/dot_lowlevel.fdl"), "dotLow", {},
+                       {{"N", 64}});
+  boost::json::object rep = ex::reportJson(run, {{"N", 64}}, true);
+  EXPECT_EQ(rep.at("stages").as_array().size(), 2u);
+  EXPECT_TRUE(rep.at("ok").as_bool());
   std::string v = cg::viewsText(ck);
   EXPECT_NE(v.find("read x[16 * gid + j]"), std::string::npos) << v;
   EXPECT_NE(v.find("write t0[gid]"), std::string::npos) << v;
@@ -247,6 +252,115 @@ TEST(Views, MapOfLayoutOnlyFunctionProducesNoCode) {
       "k");
   std::string k = ck.source.substr(ck.source.find("__kernel"));
   EXPECT_EQ(count(k, "for ("), 1u) << k;  // the mapGlobal loop only
+}
+
+}  // namespace
+}  // namespace fftc::codegen_test
+
+#include "backends/common/cuda_dialect.h"
+
+namespace fftc::codegen_test {
+namespace {
+
+TEST(Cuda, TheSameKernelInTheCudaDialect) {
+  cg::CodegenOptions o = options();
+  o.dialect = std::make_shared<backends::CudaDialect>();
+  auto ck = compileText(readFile(sourceRoot() + "/examples/transpose_local.fdl"),
+                        "transposeLocal", {{"H", 8}, {"W", 8}}, o);
+  const std::string& s = ck.source;
+  EXPECT_EQ(ck.target, "cuda");
+  EXPECT_NE(s.find("extern \"C\" __global__ void transposeLocal_stage0(const float* __restrict__ m, "
+                   "float* __restrict__ out)"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("__shared__ float l[16];"), std::string::npos) << s;
+  EXPECT_NE(s.find("__syncthreads();"), std::string::npos) << s;
+  EXPECT_NE(s.find("for (int wg1 = (int)blockIdx.y; wg1 < 2; wg1 += (int)gridDim.y)"),
+            std::string::npos)
+      << s;
+  auto fft = compileText(readFile(sourceRoot() + "/examples/stockham_pass_lowlevel.fdl"),
+                         "stockPass", {}, o);
+  EXPECT_NE(fft.source.find("return make_float2(a.x * b.x - a.y * b.y"), std::string::npos)
+      << fft.source;
+  EXPECT_EQ(fft.source.find("__kernel"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fftc::codegen_test
+
+namespace fftc::codegen_test {
+namespace {
+
+// Listing 5's shape: a work-group copies a row into local memory, runs passes there, copies it
+// back. Only the pass that reads in another arrangement needs a barrier before it.
+TEST(Barriers, LocalPassesOfAWorkGroup) {
+  auto c = checkText(
+      "kernel k(x: [float]128) = join <<: mapWorkgroup(λ(row => toGlobal(mapLocal(id)) "
+      "<<: toLocal(mapLocal(fun a => a * 2.0f)) <<: join <<: transpose <<: split(4) "
+      "<<: toLocal(mapLocal(fun a => a + 1.0f)) <<: toLocal(mapLocal(id)) <<: row)) "
+      "<<: split(32) <<: x",
+      "k");
+  EXPECT_MATCHES(c);
+  std::string k = c.compiled.source.substr(c.compiled.source.find("__kernel"));
+  EXPECT_EQ(count(k, "barrier("), 1u) << k;
+  EXPECT_LT(k.find("barrier("), k.find("* 2.0f")) << k;
+  EXPECT_GT(k.find("barrier("), k.find("+ 1.0f")) << k;
+  EXPECT_EQ(c.compiled.stages.at(0).local.at(0).str(), "32");
+  EXPECT_EQ(c.compiled.stages.at(0).global.at(0).str(), "128");
+}
+
+}  // namespace
+}  // namespace fftc::codegen_test
+
+namespace fftc::codegen_test {
+namespace {
+
+// With LLVM, sources are laid out by clang-format; they must still build and compute the same.
+TEST(Formatting, FormattedSourceStillRuns) {
+  cg::CodegenOptions o = options();
+  o.format = true;
+  auto c = checkText(readFile(sourceRoot() + "/examples/stockham_pass_lowlevel.fdl"), "stockPass",
+                     {}, {}, 5, o);
+  EXPECT_MATCHES(c);
+}
+
+}  // namespace
+}  // namespace fftc::codegen_test
+
+namespace fftc::codegen_test {
+namespace {
+
+TEST(Stages, AFixedWorkGroupSizeRoundsTheGlobalSizeUp) {
+  cg::CodegenOptions o = options();
+  o.defaultLocalSize = 16;
+  auto c = checkText("kernel k(x: [float]N) = mapGlobal(fun a => a * 2.0f) <<: x", "k", {},
+                     {{"N", 37}}, 1, o);
+  EXPECT_MATCHES(c);
+  ASSERT_EQ(c.compiled.stages.at(0).local.size(), 1u);
+  EXPECT_EQ(c.compiled.stages[0].global[0].evaluate({{c.compiled.sizeVars[0].varId(), 37}}), 48);
+}
+
+}  // namespace
+}  // namespace fftc::codegen_test
+
+#include "compiler/clang/clang_helpers.h"
+
+namespace fftc::codegen_test {
+namespace {
+
+TEST(Errors, AWrongUserFunBodyIsReportedAtTheUserFun) {
+  if (!compiler::clang_helpers::clangHelpersAvailable())
+    GTEST_SKIP() << "built without LLVM: userfun bodies are checked by the device compiler";
+  try {
+    (void)compileText(
+        "kernel k(x: [float]8) = mapGlobal(bad) <<: x\n"
+        "userfun bad(a: float): float = \"return a +* undefinedName;\"\n",
+        "k");
+    ADD_FAILURE() << "compiled a broken userfun body";
+  } catch (const ir::CompileError& e) {
+    EXPECT_EQ(e.loc().line, 2) << e.what();
+    EXPECT_NE(std::string(e.what()).find("userfun bad"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -295,3 +295,36 @@ TEST(Interpreter, ScalarLambdasAndTuples) {
   EXPECT_EQ(y[0], std::complex<double>(3, 1));   // (1 - i)(1 + 2i) = 3 + i
   EXPECT_EQ(y[1], std::complex<double>(-2, 1));  // i (1 + 2i) = -2 + i
 }
+
+TEST(Inlining, BetaReductionOnlyWhereNoWorkIsDuplicated) {
+  auto calleeKind = [](const fe::Program& p, const char* kernel) {
+    const auto* fc = p.kernel(kernel)->lambda->body()->as<ir::FunCall>();
+    return fc ? fc->f()->kind() : ir::FunKind::Id;
+  };
+  const char* src =
+      "def dot = λ((v, w) => reduce(add, 0.0f) <<: map(mult) <<: zip(v, w))\n"
+      "kernel d(x: [float]4, y: [float]4) = dot(x, y)\n"
+      // a non-trivial argument used twice, or inside map's function, keeps the call
+      "kernel twice(x: float) = (fun a => a * a) <<: x * 2.0f\n"
+      "kernel inner(x: [float]4, s: float) = (fun t => map(fun e => e * t) <<: x) <<: s * 2.0f\n"
+      // used once at the top level: inlined
+      "kernel once(x: float) = (fun a => a + 1.0f) <<: x * 2.0f\n";
+  fe::Program p = compile(src);
+  EXPECT_EQ(calleeKind(p, "d"), ir::FunKind::Reduce);
+  EXPECT_EQ(calleeKind(p, "twice"), ir::FunKind::Lambda);
+  EXPECT_EQ(calleeKind(p, "inner"), ir::FunKind::Lambda);
+  EXPECT_EQ(calleeKind(p, "once"), ir::FunKind::Builtin);
+  fe::ElaborateOptions noInline;
+  noInline.inlineLambdas = false;
+  fe::Program q = compile(src, noInline);
+  EXPECT_EQ(calleeKind(q, "d"), ir::FunKind::Lambda);
+  EXPECT_EQ(calleeKind(q, "once"), ir::FunKind::Lambda);
+  // Both forms compute the same.
+  ir::Value x = ir::Value::realArray(std::vector<double>{1, 2, 3, 4}, ir::ScalarKind::Float);
+  ir::Value y = ir::Value::realArray(std::vector<double>{1, 1, 2, 0}, ir::ScalarKind::Float);
+  EXPECT_EQ(ir::interpretCall(p.kernel("d")->lambda, {x, y}).asReal(), 9.0);
+  EXPECT_EQ(ir::interpretCall(q.kernel("d")->lambda, {x, y}).asReal(), 9.0);
+  ir::Value three = ir::Value::ofFloat(3.0f);
+  EXPECT_EQ(ir::interpretCall(p.kernel("twice")->lambda, {three}).asReal(), 36.0);
+  EXPECT_EQ(ir::interpretCall(p.kernel("once")->lambda, {three}).asReal(), 7.0);
+}

@@ -71,3 +71,29 @@ INSTANTIATE_TEST_SUITE_P(Radices, StockhamFft,
                                            std::vector<int64_t>{4, 16},
                                            std::vector<int64_t>{2, 4, 8},
                                            std::vector<int64_t>{8}));
+
+// Section 3.2's bit reversal (kernel bitrev of stockham.fdl): for radices [2, 2, 2] element i
+// of the result is element bitreverse3(i) of the input; for [4, 2] the digit-reversed index.
+TEST(CooleyTukey, BitReversalPermutes) {
+  auto run = [](std::vector<int64_t> rs) {
+    fe::ElaborateOptions opts;
+    opts.defines["rs"] = rs;
+    fe::Program p = fe::parseFile(stockhamPath(), opts);
+    int64_t n = 1;
+    for (int64_t r : rs) n *= r;
+    std::vector<std::complex<double>> x;
+    for (int64_t i = 0; i < n; ++i) x.emplace_back(static_cast<double>(i), 0.0);
+    auto y = ir::interpretCall(p.kernel("bitrev")->lambda,
+                               {ir::Value::complexArray(x, ir::ScalarKind::Float)})
+                 .toComplexVector();
+    std::vector<int> out;
+    for (auto c : y) out.push_back(static_cast<int>(c.real()));
+    return out;
+  };
+  EXPECT_EQ(run({2, 2, 2}), (std::vector<int>{0, 4, 2, 6, 1, 5, 3, 7}));
+  // n = 8 = r1 * r2 with r1 = 4, r2 = 2: index i = i1 + 4 * i2 (i1 < 4, i2 < 2) comes from
+  // input i2 + 2 * i1 (mixed-radix digit reversal).
+  std::vector<int> want;
+  for (int i = 0; i < 8; ++i) want.push_back((i >> 2) + 2 * (i & 3));
+  EXPECT_EQ(run({4, 2}), want);
+}

@@ -18,8 +18,8 @@ namespace {
 using namespace ir;
 
 ExprPtr build(const ParamPtr& x) {
-  return map(fun([](ExprPtr a) { return a + lit(1); })) <<
-         map(fun([](ExprPtr a) { return a * lit(2); })) << ExprPtr(x);
+  return map(fun([](ExprPtr a) { return a + lit(1); }))
+         << map(fun([](ExprPtr a) { return a * lit(2); })) << ExprPtr(x);
 }
 
 TEST(AlphaEquality, RenamedParamsAreEqualAndHashEqual) {
@@ -30,8 +30,8 @@ TEST(AlphaEquality, RenamedParamsAreEqualAndHashEqual) {
   EXPECT_EQ(alphaHash(a), alphaHash(b));
   EXPECT_TRUE(alphaEqual(inferTypes(a), b));
   // a different constant, a different free Param, swapped uses of bound Params
-  ExprPtr c = map(fun([](ExprPtr a0) { return a0 + lit(2); })) <<
-              map(fun([](ExprPtr a0) { return a0 * lit(2); })) << ExprPtr(x);
+  ExprPtr c = map(fun([](ExprPtr a0) { return a0 + lit(2); }))
+              << map(fun([](ExprPtr a0) { return a0 * lit(2); })) << ExprPtr(x);
   EXPECT_FALSE(alphaEqual(a, c));
   auto y = param("x", Type::array(Type::intType(), 8));
   EXPECT_FALSE(alphaEqual(a, build(y)));
@@ -76,8 +76,7 @@ TEST(Explore, DistinctVariantsWithTheirSequences) {
   for (size_t i = 0; i < r.variants.size(); ++i) {
     const Variant& v = r.variants[i];
     EXPECT_LE(v.steps.size(), 3u);
-    EXPECT_EQ(testing::runProgram(v.program, {x}, {Value::array(xs)}), want)
-        << print(v.program);
+    EXPECT_EQ(testing::runProgram(v.program, {x}, {Value::array(xs)}), want) << print(v.program);
     for (size_t j = 0; j < i; ++j)
       EXPECT_FALSE(alphaEqual(v.program, r.variants[j].program)) << i << " and " << j;
     // replaying the recorded sequence gives the variant

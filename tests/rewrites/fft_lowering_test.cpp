@@ -165,7 +165,8 @@ TEST_P(StockhamLowering, LowerDefaultAndLowerFftMatchHighLevelAndFftw) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Radices, StockhamLowering,
-                         ::testing::Values(FftCase{{4, 4, 4}}, FftCase{{2, 8, 4}}, FftCase{{3, 4, 5}}),
+                         ::testing::Values(FftCase{{4, 4, 4}}, FftCase{{2, 8, 4}},
+                                           FftCase{{3, 4, 5}}),
                          [](const ::testing::TestParamInfo<FftCase>& pi) {
                            std::string s = "r";
                            for (auto r : pi.param.rs) s += std::to_string(r);
@@ -263,9 +264,9 @@ TEST(LowerFft, SymbolicMatVecFlattens) {
   auto nv = ArithExpr::sizeVar("N"), kv = ArithExpr::sizeVar("K");
   auto m = param("M", Type::array(Type::array(Type::floatType(), kv), nv));
   auto v = param("v", Type::array(Type::floatType(), kv));
-  ExprPtr mv = inferTypes(map(fun([&](ExprPtr row) {
-                            return reduce(add(), litF(0)) << map(mult()) << zip(row, v);
-                          })) << ExprPtr(m));
+  ExprPtr mv = inferTypes(
+      map(fun([&](ExprPtr row) { return reduce(add(), litF(0)) << map(mult()) << zip(row, v); }))
+      << ExprPtr(m));
   RewriteResult r = rewrite(mv, rules::mapZipFlatten());
   ASSERT_TRUE(r.success) << r.report();
   EXPECT_EQ(countKind(r.program, FunKind::Pad), 1) << print(r.program);

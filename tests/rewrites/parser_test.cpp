@@ -22,7 +22,8 @@ TEST(StrategyParser, GoodInputs) {
   const Row rows[] = {
       {"mapFusion", "mapFusion"},
       {"topDown(mapFusion); lowerGlobal", "topDown(mapFusion); lowerGlobal"},
-      {"repeat(lChoice(mapFusion, reduceMapFusion))", "repeat(lChoice(mapFusion, reduceMapFusion))"},
+      {"repeat(lChoice(mapFusion, reduceMapFusion))",
+       "repeat(lChoice(mapFusion, reduceMapFusion))"},
       {"splitJoin(4)", "splitJoin(4)"},
       {" normalize ( splitJoin( 8 ) )<+id ", "lChoice(normalize(splitJoin(8)), id)"},
       {"at([0, 1], mapSeq)", "at([0.1], mapSeq)"},
@@ -32,7 +33,8 @@ TEST(StrategyParser, GoodInputs) {
       {"(mapFusion <+ mapFission); (id)", "lChoice(mapFusion, mapFission); id"},
       {"lChoice(mapFusion, mapFission, id)", "lChoice(mapFusion, lChoice(mapFission, id))"},
       {"lowerFft", "lowerFft"},
-      {"outer(mapZipFlatten); allTopDown(reduceSeq)", "outer(mapZipFlatten); allTopDown(reduceSeq)"},
+      {"outer(mapZipFlatten); allTopDown(reduceSeq)",
+       "outer(mapZipFlatten); allTopDown(reduceSeq)"},
       {"bottomUp(all(some(one(fail))))", "bottomUp(all(some(one(fail))))"},
   };
   for (const auto& row : rows) {
@@ -49,13 +51,14 @@ TEST(StrategyParser, GoodInputs) {
 
 TEST(StrategyParser, ParsedStrategiesRun) {
   auto x = param("x", Type::array(Type::intType(), 8));
-  ExprPtr p = map(fun([](ExprPtr a) { return a + lit(1); })) <<
-              map(fun([](ExprPtr a) { return a * lit(2); })) << ExprPtr(x);
+  ExprPtr p = map(fun([](ExprPtr a) { return a + lit(1); }))
+              << map(fun([](ExprPtr a) { return a * lit(2); })) << ExprPtr(x);
   RewriteResult r = rewrite(p, parseStrategy("topDown(mapFusion); lowerGlobal"));
   EXPECT_TRUE(r.success);
   EXPECT_EQ(testing::countKind(r.program, FunKind::MapGlobal), 1);
   EXPECT_EQ(testing::countKind(r.program, FunKind::Map), 0);
-  RewriteResult s = rewrite(p, parseStrategy("topDown(splitJoin(4)); topDown(mapGlobal); topDown(mapSeq)"));
+  RewriteResult s =
+      rewrite(p, parseStrategy("topDown(splitJoin(4)); topDown(mapGlobal); topDown(mapSeq)"));
   EXPECT_TRUE(s.success);
   EXPECT_EQ(s.log.size(), 3u);
 }

@@ -91,13 +91,17 @@ ExprPtr ProgramGenerator::genScalar(const T& t, int depth) {
   if (depth <= 0) return leaf(t);
   switch (pick(8)) {
     case 0:
-    case 1: return leaf(t);
+    case 1:
+      return leaf(t);
     case 2: {
       ExprPtr a = gen(t, depth - 1), b = gen(t, depth - 1);
       switch (pick(3)) {
-        case 0: return a + b;
-        case 1: return a - b;
-        default: return a * b;
+        case 0:
+          return a + b;
+        case 1:
+          return a - b;
+        default:
+          return a * b;
       }
     }
     case 3: {  // reduce(add, 0) over an array
@@ -110,14 +114,17 @@ ExprPtr ProgramGenerator::genScalar(const T& t, int depth) {
     case 5: {  // reduce o map: reduceMapFusion's shape
       T s = elemType(depth - 1);
       int64_t k = size();
-      return reduce(add(), literal(t)) << map(lam(s, t, depth - 1)) << gen(Type::array(s, k), depth - 1);
+      return reduce(add(), literal(t))
+             << map(lam(s, t, depth - 1)) << gen(Type::array(s, k), depth - 1);
     }
     case 6: {  // a dot product: reduce(add) o map(mult) o zip
       int64_t k = size();
-      return reduce(add(), literal(t)) << map(mult()) <<
-             zip(gen(Type::array(t, k), depth - 1), gen(Type::array(t, k), depth - 1));
+      return reduce(add(), literal(t))
+             << map(mult())
+             << zip(gen(Type::array(t, k), depth - 1), gen(Type::array(t, k), depth - 1));
     }
-    default: return -gen(t, depth - 1);
+    default:
+      return -gen(t, depth - 1);
   }
 }
 
@@ -129,7 +136,8 @@ ExprPtr ProgramGenerator::mapZipShape(const T& t, int depth) {
   T a = scalarType(), b = scalarType();
   T c;
   bool reduceG = e.isScalar() && chance(0.6);
-  if (reduceG) c = e;
+  if (reduceG)
+    c = e;
   else if (e.isArray()) {
     m = e.size().constant().value();
     c = e.element();
@@ -159,7 +167,8 @@ ExprPtr ProgramGenerator::genArray(const T& t, int depth) {
   const T& e = t.element();
   for (int attempt = 0; attempt < 8; ++attempt) {
     switch (pick(15)) {
-      case 0: return leaf(t);
+      case 0:
+        return leaf(t);
       case 1:
       case 2: {  // map
         T s = elemType(depth - 1);
@@ -268,9 +277,11 @@ bool valuesClose(const Value& a, const Value& b, double tol, std::string* why) {
   };
   if (a.kind() != b.kind()) return bad("different kinds");
   switch (a.kind()) {
-    case ValueKind::Int: return a.asInt() == b.asInt() ? true : bad("ints differ");
+    case ValueKind::Int:
+      return a.asInt() == b.asInt() ? true : bad("ints differ");
     case ValueKind::Float:
-    case ValueKind::Double: return close(a.asReal(), b.asReal(), tol) ? true : bad("reals differ");
+    case ValueKind::Double:
+      return close(a.asReal(), b.asReal(), tol) ? true : bad("reals differ");
     case ValueKind::ComplexFloat:
     case ValueKind::ComplexDouble:
       return close(a.asComplex().real(), b.asComplex().real(), tol) &&

@@ -13,8 +13,8 @@
 namespace fftc::rewrites::testing {
 
 struct RandomProgram {
-  ir::ExprPtr body;                   // untyped; free Params are `inputs`
-  std::vector<ir::ParamPtr> inputs;   // typed kernel inputs
+  ir::ExprPtr body;                  // untyped; free Params are `inputs`
+  std::vector<ir::ParamPtr> inputs;  // typed kernel inputs
 };
 
 class ProgramGenerator {

@@ -113,7 +113,8 @@ TEST_P(RuleSemantics, PreservesInterpreterResults) {
       std::string why;
       ASSERT_TRUE(valuesClose(before, after, 1e-4, &why))
           << why << "\nrule " << rc.rule.name() << " at " << pathStr(at) << "\nbefore:\n"
-          << ir::print(p->typed, {false, 2}) << "\nafter:\n" << ir::print(a.program, {false, 2});
+          << ir::print(p->typed, {false, 2}) << "\nafter:\n"
+          << ir::print(a.program, {false, 2});
     }
     ++matched;
   }

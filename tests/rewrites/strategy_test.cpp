@@ -25,9 +25,9 @@ using testing::valuesClose;
 // map(f) o map(g) o map(h) over 8 ints: two fusions apply, then none.
 struct Chain3 {
   ParamPtr x = param("x", Type::array(Type::intType(), 8));
-  ExprPtr e = map(fun([](ExprPtr a) { return a + lit(1); })) <<
-              map(fun([](ExprPtr a) { return a * lit(3); })) <<
-              map(fun([](ExprPtr a) { return a - lit(2); })) << ExprPtr(x);
+  ExprPtr e = map(fun([](ExprPtr a) { return a + lit(1); }))
+              << map(fun([](ExprPtr a) { return a * lit(3); }))
+              << map(fun([](ExprPtr a) { return a - lit(2); })) << ExprPtr(x);
   Value run(const ExprPtr& p) const {
     std::vector<Value> xs;
     for (int i = 0; i < 8; ++i) xs.push_back(Value::ofInt(i - 3));
@@ -54,7 +54,8 @@ TEST(Strategies, SeqFailsAsAWholeAndRestores) {
   EXPECT_EQ(r.program, typed);
   EXPECT_TRUE(r.log.empty());
   // try makes it succeed, still without a change
-  RewriteResult t = rewrite(typed, tryStrategy(seq(rules::mapFusion(), rules::transposeTransposeId())));
+  RewriteResult t =
+      rewrite(typed, tryStrategy(seq(rules::mapFusion(), rules::transposeTransposeId())));
   EXPECT_TRUE(t.success);
   EXPECT_EQ(t.program, typed);
 }
@@ -101,12 +102,15 @@ TEST(Strategies, AllTopDownAndOuter) {
   EXPECT_EQ(countKind(r.program, FunKind::MapSeq), 1);
   auto id1 = fun([](ExprPtr a) { return a; });
   auto id2 = fun([](ExprPtr a) { return a; });
-  RewriteResult z = rewrite(zip(map(id1) << ExprPtr(c.x), map(id2) << ExprPtr(c.x)), allTopDown(rules::mapSeq()));
+  RewriteResult z =
+      rewrite(zip(map(id1) << ExprPtr(c.x), map(id2) << ExprPtr(c.x)), allTopDown(rules::mapSeq()));
   EXPECT_EQ(countKind(z.program, FunKind::MapSeq), 2);
   EXPECT_FALSE(rewrite(c.e, allTopDown(rules::transposeTransposeId())).success);
   // a map nested in a map is not "outer"
   auto xs = param("xs", Type::array(Type::array(Type::intType(), 2), 4));
-  ExprPtr nested = map(fun([](ExprPtr row) { return map(fun([](ExprPtr a) { return a; })) << row; })) << ExprPtr(xs);
+  ExprPtr nested =
+      map(fun([](ExprPtr row) { return map(fun([](ExprPtr a) { return a; })) << row; }))
+      << ExprPtr(xs);
   RewriteResult o = rewrite(nested, normalize(outer(rules::mapSeq())));
   EXPECT_EQ(countKind(o.program, FunKind::MapSeq), 1);
   EXPECT_EQ(countKind(o.program, FunKind::Map), 1);
@@ -144,8 +148,8 @@ TEST(Budgets, AdversarialStrategiesStopAtTheBudget) {
   expectBudgetHit(p, "repeat(id)", 100, {x}, args);
   expectBudgetHit(p, "repeat(try(mapSeq))", 100, {x}, args);
   expectBudgetHit(p, "normalize(mapMapInterchange <+ splitJoin(2))", 30, {x}, args);
-  ExprPtr two = map(fun([](ExprPtr a) { return -a; })) <<
-                map(fun([](ExprPtr a) { return -a; })) << ExprPtr(x);
+  ExprPtr two = map(fun([](ExprPtr a) { return -a; }))
+                << map(fun([](ExprPtr a) { return -a; })) << ExprPtr(x);
   expectBudgetHit(two, "repeat(topDown(mapFusion); topDown(mapFission))", 60, {x}, args);
 }
 
@@ -197,7 +201,9 @@ TEST(LowerDefault, RandomProgramsKeepTheirResultsAndAreFullyLowered) {
     }
     std::string why;
     ASSERT_TRUE(valuesClose(before, runProgram(r.program, prog.inputs, args), 1e-4, &why))
-        << why << "\n" << print(typed, {false, 2}) << "\nlowered:\n" << print(r.program, {false, 2});
+        << why << "\n"
+        << print(typed, {false, 2}) << "\nlowered:\n"
+        << print(r.program, {false, 2});
     ++checked;
   }
   EXPECT_GE(checked, 200);
@@ -208,9 +214,9 @@ TEST(LowerDefault, MemoryPlacement) {
   // the products inside a work-item in private memory (or fused), the dot product written out.
   auto m = param("M", Type::array(Type::array(Type::floatType(), 4), 3));
   auto v = param("v", Type::array(Type::floatType(), 4));
-  ExprPtr mv = map(fun([&](ExprPtr row) {
-                 return reduce(add(), litF(0)) << map(mult()) << zip(row, v);
-               })) << ExprPtr(m);
+  ExprPtr mv =
+      map(fun([&](ExprPtr row) { return reduce(add(), litF(0)) << map(mult()) << zip(row, v); }))
+      << ExprPtr(m);
   RewriteResult r = rewrite(mv, lowerDefault());
   EXPECT_EQ(countKind(r.program, FunKind::MapGlobal), 1);
   EXPECT_EQ(countKind(r.program, FunKind::ToGlobal), 1);
@@ -223,9 +229,10 @@ TEST(LowerDefault, MemoryPlacement) {
   EXPECT_EQ(countKind(t.program, FunKind::MapSeq), 1);
   checkLowered(t.program);
   // a mapGlobal whose function returns a view gets a sequential copy
-  RewriteResult s = rewrite(map(fun([](ExprPtr row) { return (map(fun([](ExprPtr a) { return a * lit(2); })) << row); })) <<
-                                transpose() << ExprPtr(x),
-                            lowerDefault());
+  RewriteResult s = rewrite(
+      map(fun([](ExprPtr row) { return (map(fun([](ExprPtr a) { return a * lit(2); })) << row); }))
+          << transpose() << ExprPtr(x),
+      lowerDefault());
   EXPECT_EQ(countKind(s.program, FunKind::MapSeq), 1);
 }
 
@@ -267,7 +274,8 @@ TEST(Prepare, BetaReducesRedexesAndKeepsResults) {
       continue;
     }
     std::string why;
-    EXPECT_TRUE(testing::valuesClose(want, testing::runProgram(q.program, prog.inputs, args), 1e-6, &why))
+    EXPECT_TRUE(
+        testing::valuesClose(want, testing::runProgram(q.program, prog.inputs, args), 1e-6, &why))
         << why;
     ++checked;
   }

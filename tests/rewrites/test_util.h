@@ -23,32 +23,32 @@ inline ir::Value runProgram(const ir::ExprPtr& typed, const std::vector<ir::Para
 
 // Visits every FunDecl of a program (callees and nested functions), outermost first, with
 // the enclosing FunDecls.
-inline void forEachFun(const ir::ExprPtr& e,
-                       const std::function<void(const ir::FunDecl&,
-                                                const std::vector<const ir::FunDecl*>&)>& visit,
-                       std::vector<const ir::FunDecl*>& stack);
-inline void forEachFunDecl(const ir::FunPtr& f,
-                           const std::function<void(const ir::FunDecl&,
-                                                    const std::vector<const ir::FunDecl*>&)>& visit,
-                           std::vector<const ir::FunDecl*>& stack) {
+inline void forEachFun(
+    const ir::ExprPtr& e,
+    const std::function<void(const ir::FunDecl&, const std::vector<const ir::FunDecl*>&)>& visit,
+    std::vector<const ir::FunDecl*>& stack);
+inline void forEachFunDecl(
+    const ir::FunPtr& f,
+    const std::function<void(const ir::FunDecl&, const std::vector<const ir::FunDecl*>&)>& visit,
+    std::vector<const ir::FunDecl*>& stack) {
   visit(*f, stack);
   stack.push_back(f.get());
   for (const auto& c : f->funChildren()) forEachFunDecl(c, visit, stack);
   for (const auto& c : f->exprChildren()) forEachFun(c, visit, stack);
   stack.pop_back();
 }
-inline void forEachFun(const ir::ExprPtr& e,
-                       const std::function<void(const ir::FunDecl&,
-                                                const std::vector<const ir::FunDecl*>&)>& visit,
-                       std::vector<const ir::FunDecl*>& stack) {
+inline void forEachFun(
+    const ir::ExprPtr& e,
+    const std::function<void(const ir::FunDecl&, const std::vector<const ir::FunDecl*>&)>& visit,
+    std::vector<const ir::FunDecl*>& stack) {
   const auto* c = e->as<ir::FunCall>();
   if (!c) return;
   forEachFunDecl(c->f(), visit, stack);
   for (const auto& a : c->args()) forEachFun(a, visit, stack);
 }
-inline void forEachFun(const ir::ExprPtr& e,
-                       const std::function<void(const ir::FunDecl&,
-                                                const std::vector<const ir::FunDecl*>&)>& visit) {
+inline void forEachFun(
+    const ir::ExprPtr& e,
+    const std::function<void(const ir::FunDecl&, const std::vector<const ir::FunDecl*>&)>& visit) {
   std::vector<const ir::FunDecl*> stack;
   forEachFun(e, visit, stack);
 }
@@ -63,14 +63,18 @@ inline int countKind(const ir::ExprPtr& e, ir::FunKind k) {
 namespace fft {
 using namespace ir;
 
-inline ExprPtr omega(ExprPtr k, ExprPtr n, ScalarKind p) { return cispi(lit(-2.0, p) * k / n); }
+inline ExprPtr omega(ExprPtr k, ExprPtr n, ScalarKind p) {
+  return cispi(lit(-2.0, p) * k / n);
+}
 
 inline FunPtr complexMatVecMult() {
   return fun(
       [](ExprPtr v, ExprPtr m) {
-        auto dot = fun([&](ExprPtr row) {
-          return reduce(add(), tuple({lit(0), lit(0)})) << map(mult()) << zip(row, v);
-        }, {"row"});
+        auto dot = fun(
+            [&](ExprPtr row) {
+              return reduce(add(), tuple({lit(0), lit(0)})) << map(mult()) << zip(row, v);
+            },
+            {"row"});
         return map(dot) << m;
       },
       {"v", "M"});
@@ -78,7 +82,9 @@ inline FunPtr complexMatVecMult() {
 inline FunPtr kronIdR(int64_t m, FunPtr matMult) {
   return join() << transpose() << map(std::move(matMult)) << transpose() << split(m);
 }
-inline FunPtr multPiT(int64_t r) { return join() << transpose() << split(r); }
+inline FunPtr multPiT(int64_t r) {
+  return join() << transpose() << split(r);
+}
 inline ExprPtr repOfB(int64_t r, int64_t l, ScalarKind p) {
   auto gen = fun([&](ExprPtr j, ExprPtr k, ExprPtr c, ExprPtr numMats, ExprPtr height, ExprPtr) {
     return omega((k * numMats + j) * c, height * numMats, p);
@@ -86,10 +92,12 @@ inline ExprPtr repOfB(int64_t r, int64_t l, ScalarKind p) {
   return array3(l / r, r, r, gen);
 }
 inline FunPtr multB(int64_t r, int64_t l, ScalarKind p) {
-  return fun([&](ExprPtr v) {
-    return join() << transpose() << map(complexMatVecMult()) <<
-           zip(transpose() << split(l / r) << v, repOfB(r, l, p));
-  }, {"v"});
+  return fun(
+      [&](ExprPtr v) {
+        return join() << transpose() << map(complexMatVecMult())
+                      << zip(transpose() << split(l / r) << v, repOfB(r, l, p));
+      },
+      {"v"});
 }
 inline FunPtr stockPass(int64_t r, int64_t l, int64_t n, ScalarKind p) {
   return compose(kronIdR(n / l, multB(r, l, p)), kronIdR(n / l, multPiT(r)));

@@ -1,0 +1,25 @@
+// CUDA C specifics of the kernel printer.
+#include "backends/common/cuda_dialect.h"
+
+namespace fftc::backends {
+
+std::string CudaDialect::workItem(WorkItemFn fn, int dim) const {
+  const char* c = dim == 0 ? "x" : dim == 1 ? "y" : "z";
+  std::string d = c;
+  switch (fn) {
+    case WorkItemFn::GlobalId: return "(int)(blockIdx." + d + " * blockDim." + d + " + threadIdx." + d + ")";
+    case WorkItemFn::LocalId: return "(int)threadIdx." + d;
+    case WorkItemFn::GroupId: return "(int)blockIdx." + d;
+    case WorkItemFn::GlobalSize: return "(int)(gridDim." + d + " * blockDim." + d + ")";
+    case WorkItemFn::LocalSize: return "(int)blockDim." + d;
+    case WorkItemFn::NumGroups: return "(int)gridDim." + d;
+  }
+  return "0";
+}
+
+std::string printCuda(const Module& module) {
+  CudaDialect dialect;
+  return CPrinter(dialect).module(module);
+}
+
+}  // namespace fftc::backends
