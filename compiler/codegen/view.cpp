@@ -248,9 +248,14 @@ struct Walker {
       case ir::PadBoundary::Wrap: arr.push_back(i % n); return walk(v->parent);
       case ir::PadBoundary::Clamp: arr.push_back(min(max(i, ArithExpr(0)), n - 1)); return walk(v->parent);
       case ir::PadBoundary::Mirror: {
-        // m = i mod 2n; m < n ? m : 2n-1-m  ==  min(m, 2n-1-m)
-        ArithExpr m = i % (n * 2);
-        arr.push_back(min(m, n * 2 - 1 - m));
+        if (ir::provablyLessEq(-n, i) && ir::provablyLess(i, n * 2)) {
+          // One reflection at most: i < 0 ? -1-i : i >= n ? 2n-1-i : i.
+          arr.push_back(min(max(i, -1 - i), n * 2 - 1 - i));
+        } else {
+          // m = i mod 2n; m < n ? m : 2n-1-m  ==  min(m, 2n-1-m)
+          ArithExpr m = i % (n * 2);
+          arr.push_back(min(m, n * 2 - 1 - m));
+        }
         return walk(v->parent);
       }
       case ir::PadBoundary::Constant: {
