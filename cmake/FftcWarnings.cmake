@@ -7,6 +7,12 @@ target_compile_options(fftc_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 12)
   target_compile_options(fftc_warnings INTERFACE -Wno-restrict)
 endif()
+# GCC 12's SLP vectorizer drops double->float->double roundings at -O2: `d = (float)x` stored
+# next to a sibling branch storing `d = x` becomes one unrounded store (Debian 12's gcc 12.2;
+# tests/ir Values.HostArraysRoundTrip catches it). f32 semantics depend on those roundings.
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+  add_compile_options(-fno-tree-slp-vectorize)
+endif()
 
 if(FFTC_FUZZ)
   # Coverage and ASan for everything; only the fuzz executables link libFuzzer's main.
