@@ -11,9 +11,11 @@ namespace fftc::compiler::clang_helpers {
 
 enum class Dialect { OpenCL, Cuda };
 
-// True when fftc was built with LLVM/Clang (FFTC_WITH_CLANG=ON); otherwise formatSource returns
-// its input and checkUserFunBody checks nothing (the device compiler will report errors).
+// True when fftc was built with LLVM/Clang (FFTC_WITH_CLANG=ON) and its plugin loaded;
+// otherwise formatSource returns its input and checkUserFunBody checks nothing (the device
+// compiler will report errors). clangHelpersStatus() says which, and why.
 bool clangHelpersAvailable();
+std::string clangHelpersStatus();
 
 // Re-lays out C source (OpenCL C or CUDA C) with clang-format's library in the house style
 // (Google base, 100 columns, set in code so no .clang-format file is read). On any failure the

@@ -4,8 +4,10 @@
 
 namespace fftc::compiler::clang_helpers {
 
-bool clangHelpersAvailable() {
-  return false;
+bool clangHelpersAvailable() { return false; }
+
+std::string clangHelpersStatus() {
+  return "clang helpers unavailable: fftc was built with FFTC_WITH_CLANG=OFF";
 }
 
 std::string formatSource(std::string_view source, Dialect /*dialect*/) {

@@ -28,12 +28,14 @@ struct CodegenOptions {
   // source (`__constant`) up to this many bytes, else a table buffer (manifest role "table").
   bool tables = true;
   int64_t constantTableMaxBytes = 4096;
+  int64_t maxTableElements = 65536;  // larger generators are computed inline
   // Intermediates inside parallel loops without toX go to private memory up to this many
   // elements (constant sizes only), else to global memory.
   int64_t privateMaxElements = 64;
   // Work-group size used for mapGlobal stages (0: left to the driver, "local" is empty).
   int64_t defaultLocalSize = 0;
   bool format = true;              // lay out with compiler/clang formatSource when available
+  bool checkUserFuns = true;       // check userfun bodies with clang (when available)
   // The -D bindings, recorded in the manifest's "sizes".
   std::map<std::string, int64_t> sizes;
 };

@@ -402,7 +402,7 @@ KernelGen::Result KernelGen::applyScalar(const ir::FunDecl& f, const std::vector
 
 // A wrong userfun body is reported at the userfun, before any device compiler sees it.
 void KernelGen::checkUserFun(const ir::UserFun& u, const backends::UserFunDef& d) {
-  if (!clang_helpers::clangHelpersAvailable() || !opt_.dialect) return;
+  if (!opt_.checkUserFuns || !clang_helpers::clangHelpersAvailable() || !opt_.dialect) return;
   backends::CPrinter printer(*opt_.dialect);
   backends::Module m = module_;
   m.usesDouble = true;

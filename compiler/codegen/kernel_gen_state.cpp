@@ -396,7 +396,7 @@ std::optional<ViewPtr> KernelGen::makeTable(const ir::ArrayGen& g, const Type& e
     n.push_back(*c);
     total *= *c;
   }
-  if (total <= 0 || total > (int64_t{1} << 22)) return std::nullopt;
+  if (total <= 0 || total > opt_.maxTableElements) return std::nullopt;
   // Evaluate every element at compile time, in a scratch block that is thrown away.
   auto scratch = backends::sBlock();
   blocks_.push_back(scratch);

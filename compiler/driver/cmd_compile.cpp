@@ -1,10 +1,14 @@
-// fftc compile: a .fdl program's kernels -> IR dumps, or kernels, manifest and header (CLI.md).
+// fftc compile: a .fdl program's kernels -> kernels, manifest and header files, or IR, lowered
+// IR and view dumps on stdout (CLI.md).
+#include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
 #include <set>
 
 #include "backends/common/device_error.h"
 #include "compiler/driver/commands.h"
 #include "compiler/driver/options.h"
+#include "compiler/pipeline/pipeline.h"
 #include "ir/printer.h"
 
 namespace fftc::driver {
@@ -12,72 +16,103 @@ namespace {
 
 const std::set<std::string> kEmitKinds = {"source", "manifest", "header", "ir", "lowered", "views"};
 
-struct CompileRequest {
-  std::string file;
-  std::string kernel;
-  Target target = Target::OpenCL;
-  compiler::frontend::ElaborateOptions elaborate;
-  std::string rewrite;
-  std::set<std::string> emit;
-  std::string outDir = ".";
-};
-
 std::vector<const compiler::frontend::Kernel*> selectKernels(
     const compiler::frontend::Program& program, const std::string& name) {
   std::vector<const compiler::frontend::Kernel*> out;
   if (!name.empty()) {
     const auto* k = program.kernel(name);
-    if (!k) throw backends::UserError(fmt::format("{}: no kernel named '{}'", program.fileName, name));
+    if (!k)
+      throw backends::UserError(fmt::format("{}: no kernel named '{}'", program.fileName, name));
     out.push_back(k);
     return out;
   }
   for (const auto& k : program.kernels) out.push_back(&k);
-  if (out.empty()) throw backends::UserError(fmt::format("{}: declares no kernel", program.fileName));
+  if (out.empty())
+    throw backends::UserError(fmt::format("{}: declares no kernel", program.fileName));
   return out;
+}
+
+void writeFile(const std::filesystem::path& path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) throw backends::UserError(fmt::format("cannot write {}", path.string()));
+}
+
+void emitFiles(const compiler::codegen::CompiledKernel& k, const std::set<std::string>& emit,
+               const std::filesystem::path& dir, bool cuda) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw backends::UserError(fmt::format("cannot create {}: {}", dir.string(), ec.message()));
+  if (emit.count("source")) writeFile(dir / (k.name + (cuda ? ".cu" : ".cl")), k.source);
+  if (emit.count("manifest")) {
+    writeFile(dir / (k.name + ".json"), compiler::codegen::manifestText(k));
+    for (const auto& b : k.buffers) {
+      if (!b.dataFile.empty())
+        writeFile(dir / b.dataFile,
+                  std::string_view(reinterpret_cast<const char*>(b.data.data()), b.data.size()));
+    }
+  }
+  if (emit.count("header")) writeFile(dir / (k.name + ".hpp"), compiler::codegen::emitHeader(k));
 }
 
 }  // namespace
 
 int runCompile(const Args& args) {
-  CompileRequest req;
+  std::string file, kernel, rewrite, outDir = ".";
   std::string target = "opencl", precision = "f32", emit = "source,manifest,header";
   std::vector<std::string> defines;
   po::options_description desc("fftc compile options");
   desc.add_options()
-      ("file", po::value(&req.file)->required(), "the .fdl program")
-      ("kernel", po::value(&req.kernel), "compile only this kernel (default: all)")
-      ("target", po::value(&target)->default_value("opencl"), "opencl | cuda")
-      ("precision", po::value(&precision)->default_value("f32"), "what `real` means: f32 | f64")
+      ("file", po::value(&file)->required(), "the .fdl program")
+      ("kernel", po::value(&kernel), "compile only this kernel (default: all)")
+      ("target", po::value(&target)->default_value(target), "opencl | cuda")
+      ("precision", po::value(&precision)->default_value(precision),
+       "what `real` means: f32 | f64")
       (",D", po::value(&defines)->composing(), "NAME=VALUE: fix a size or a def (int or list)")
-      ("rewrite", po::value(&req.rewrite), "rewrite strategy, e.g. lowerGlobal")
+      ("rewrite", po::value(&rewrite),
+       "rewrite strategy, e.g. lowerFft or 'topDown(mapFusion); lowerGlobal'\n"
+       "(default: lowerDefault when the program is not low-level yet)")
       ("emit", po::value(&emit)->default_value(emit),
-       "comma list of source, manifest, header, ir, lowered, views")
-      (",o", po::value(&req.outDir)->default_value("."), "output directory");
+       "comma list of source, manifest, header (files in -o DIR); ir, lowered, views (stdout)")
+      (",o", po::value(&outDir)->default_value(outDir), "output directory");
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
   if (!parseOptions(args, "fftc compile FILE.fdl [options]", desc, &pos, vm)) return kSuccess;
 
-  req.target = parseTarget(target);
-  req.elaborate.precision = parsePrecision(precision);
-  req.elaborate.defines = parseDefines(defines);
+  const auto tgt = parseTarget(target);
+  compiler::frontend::ElaborateOptions elaborate;
+  elaborate.precision = parsePrecision(precision);
+  elaborate.defines = parseDefines(defines);
+  std::set<std::string> kinds;
   for (const auto& e : splitList(emit)) {
     if (!kEmitKinds.count(e))
       throw backends::UserError(fmt::format(
           "--emit {}: expected source, manifest, header, ir, lowered or views", e));
-    req.emit.insert(e);
+    kinds.insert(e);
   }
 
-  auto program = compiler::frontend::parseFile(req.file, req.elaborate);
-  auto kernels = selectKernels(program, req.kernel);
-  for (const auto& e : req.emit) {
-    if (e != "ir")
-      throw backends::UserError(fmt::format(
-          "--emit {}: code generation is not available yet in this build", e));
-  }
-  for (const auto* k : kernels) {
-    fmt::print("kernel {} : {}\n{}\n\n", k->name, k->resultType ? k->resultType.str() : "?",
-               ir::print(ir::FunPtr(k->lambda)));
+  auto program = compiler::frontend::parseFile(file, elaborate);
+  for (const auto* k : selectKernels(program, kernel)) {
+    if (kinds.count("ir"))
+      fmt::print("// kernel {}: {}\n{}\n\n", k->name, k->resultType.str(),
+                 ir::print(ir::FunPtr(k->lambda)));
+    bool needsCode = kinds.count("source") || kinds.count("manifest") || kinds.count("header") ||
+                     kinds.count("views");
+    if (!needsCode && !kinds.count("lowered")) continue;
+    auto lowered = compiler::pipeline::lower(*k, rewrite);
+    if (lowered.rewritten && lowered.info.budgetHit)
+      fmt::print(stderr, "fftc: warning: {}\n", lowered.info.report());
+    if (kinds.count("lowered"))
+      fmt::print("// kernel {} lowered{}:\n{}\n\n", k->name,
+                 lowered.rewritten ? " by " + (rewrite.empty() ? "lowerDefault" : rewrite) : "",
+                 ir::print(ir::FunPtr(lowered.kernel.lambda)));
+    if (!needsCode) continue;
+    auto options = compiler::pipeline::codegenOptions(tgt);
+    auto compiled = compiler::codegen::compileKernel(lowered.kernel, options);
+    if (kinds.count("views")) fmt::print("{}", compiler::codegen::viewsText(compiled));
+    emitFiles(compiled, kinds, outDir, tgt == Target::Cuda);
   }
   return kSuccess;
 }

@@ -9,7 +9,7 @@ namespace {
 
 int notYet(const char* command, const char* needs) {
   throw backends::UserError(
-      fmt::format("'fftc {}' is not available yet: it needs {}, which has not landed", command,
+      fmt::format("'fftc {}' is not available yet: it needs {}, which has not landed yet", command,
                   needs));
 }
 
@@ -18,6 +18,5 @@ int notYet(const char* command, const char* needs) {
 int runFft(const Args&) { return notYet("fft", "the FFT library and planner"); }
 int runRun(const Args&) { return notYet("run", "the FFT library and planner"); }
 int runTune(const Args&) { return notYet("tune", "the FFT library and the tuner's FFT space"); }
-int runExec(const Args&) { return notYet("exec", "code generation"); }
 
 }  // namespace fftc::driver

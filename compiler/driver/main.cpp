@@ -12,6 +12,7 @@
 #include "compiler/driver/exit_status.h"
 #include "compiler/frontend/diagnostics.h"
 #include "ir/diagnostic.h"
+#include "rewrites/strategy_parser.h"
 
 namespace {
 
@@ -69,6 +70,9 @@ int main(int argc, char** argv) {
     return dispatch(argc, argv);
   } catch (const fftc::ir::CompileError& e) {
     fmt::print(stderr, "{}", fftc::compiler::frontend::formatError(e));
+    return kUserError;
+  } catch (const fftc::rewrites::StrategyParseError& e) {
+    fmt::print(stderr, "{}\n", e.what());
     return kUserError;
   } catch (const fftc::ir::InterpreterError& e) {
     fmt::print(stderr, "fftc: error: {}\n", e.what());

@@ -11,12 +11,13 @@
 #include "compiler/driver/commands.h"
 #include "compiler/driver/exit_status.h"
 #include "compiler/frontend/frontend.h"
+#include "compiler/pipeline/pipeline.h"
 
 namespace fftc::driver {
 
 namespace po = boost::program_options;
 
-enum class Target { OpenCL, Cuda };
+using compiler::pipeline::Target;
 
 // Parses `args` against `desc` (+ positional); prints help and returns false on --help.
 // Throws po::error (exit 1) on unknown or malformed options.

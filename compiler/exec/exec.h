@@ -52,7 +52,9 @@ ir::Value randomValue(const ir::Type& t, std::mt19937_64& rng);
 
 struct Comparison {
   bool ok = true;
-  double maxError = 0;       // max |got - want| / max(|want_i|, max |want| * 1e-3, tiny)
+  // max |got - want| / max(|want_i|, max |want| * 1e-3); differences below tolerance / 10 in
+  // absolute value pass (results that cancel to ~0)
+  double maxError = 0;
   size_t elements = 0;
   std::string firstMismatch; // "element 17: got 1.5, want 1.25"
 };

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <sstream>
 #include <memory>
@@ -29,6 +30,8 @@ inline backends::opencl::Context& context() {
   static backends::opencl::Context c = [] {
     backends::opencl::Context ctx = backends::opencl::Context::fromSelector("");
     ctx.setCache(nullptr);
+    std::cerr << "OpenCL device: " << ctx.device().name << " (" << ctx.device().platformName
+              << ")\n";
     return ctx;
   }();
   return c;

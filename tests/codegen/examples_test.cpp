@@ -30,6 +30,7 @@ const std::vector<ExampleRow>& examples() {
       {"stencil2d.fdl", {{"H", 9}, {"W", 13}}},
       {"transpose_local.fdl", {{"H", 8}, {"W", 12}}},
       {"stockham_pass_lowlevel.fdl", {{"R", 2}, {"L", 8}, {"N", 64}}},
+      {"stockham_lowlevel.fdl", {}},
   };
   return rows;
 }

@@ -170,10 +170,12 @@ TEST(Precision, DoubleKernelsEnableFp64) {
 }
 
 TEST(Errors, BuildFailureIsADeviceErrorWithTheLog) {
+  cg::CodegenOptions o = options();
+  o.checkUserFuns = false;  // let the broken body reach the device compiler
   auto ck = compileText(
       "userfun bad(a: float): float = \"return a +* 2.0f;\"\n"
       "kernel k(x: [float]8) = mapGlobal(bad) <<: x",
-      "k");
+      "k", {}, o);
   try {
     (void)ex::runCompiled(context(), ck, {ir::Value::realArray(std::vector<double>(8, 1.0),
                                                                ir::ScalarKind::Float)});
@@ -361,6 +363,21 @@ TEST(Errors, AWrongUserFunBodyIsReportedAtTheUserFun) {
     EXPECT_EQ(e.loc().line, 2) << e.what();
     EXPECT_NE(std::string(e.what()).find("userfun bad"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace fftc::codegen_test
+
+namespace fftc::codegen_test {
+namespace {
+
+TEST(Compare, RelativeWithAnAbsoluteFloor) {
+  auto v = [](std::vector<double> d) { return ir::Value::realArray(d, ir::ScalarKind::Double); };
+  EXPECT_TRUE(ex::compareValues(v({1.0, 2.0}), v({1.0, 2.00001}), 1e-4).ok);
+  EXPECT_FALSE(ex::compareValues(v({1.0, 2.0}), v({1.0, 2.001}), 1e-4).ok);
+  EXPECT_TRUE(ex::compareValues(v({6.55e-7}), v({6.51e-7}), 1e-4).ok);   // cancellation noise
+  EXPECT_FALSE(ex::compareValues(v({1e-3}), v({2e-3}), 1e-4).ok);
+  EXPECT_FALSE(ex::compareValues(v({1.0}), v({1.0, 2.0}), 1e-4).ok);
 }
 
 }  // namespace

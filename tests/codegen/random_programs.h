@@ -5,6 +5,9 @@
 //
 //   RandomProgramGenerator gen(seed);
 //   RandomProgram p = gen.next();   // p.kernel: an untyped ir::Lambda with typed parameters
+//
+// With `highLevel` the same programs use map / reduce instead of mapGlobal / mapSeq /
+// reduceSeq: inputs for lowering strategies, whose results codegen then runs.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +26,8 @@ struct RandomProgram {
 
 class RandomProgramGenerator {
  public:
-  explicit RandomProgramGenerator(uint64_t seed) : rng_(seed) {}
+  explicit RandomProgramGenerator(uint64_t seed, bool highLevel = false)
+      : rng_(seed), high_(highLevel) {}
 
   RandomProgram next() {
     using namespace fftc::ir;
@@ -146,16 +150,21 @@ class RandomProgramGenerator {
   ir::ExprPtr compute(ir::ExprPtr v, Shape& s) {
     using namespace fftc::ir;
     FunPtr f = elementFun(s.tuple);
+    auto par = [&](FunPtr g) { return high_ ? map(g) : mapGlobal(g); };
+    auto seq = [&](FunPtr g) { return high_ ? map(g) : mapSeq(g); };
     if (s.dims.size() == 1) {
-      v = mapGlobal(f) << v;
+      v = par(f) << v;
       note("mapGlobal(f)");
     } else if (coin()) {
-      v = mapGlobal(mapSeq(f)) << v;
+      v = par(seq(f)) << v;
       note("mapGlobal(mapSeq(f))");
     } else {
       FunPtr g = f;
       FunPtr step = fun([g](ExprPtr acc, ExprPtr e) { return acc + call(g, e); });
-      v = mapGlobal(fun([step](ExprPtr row) { return reduceSeq(step, litF(0.0)) << row; })) << v;
+      const bool high = high_;
+      v = par(fun([step, high](ExprPtr row) {
+            return (high ? reduce(step, litF(0.0)) : reduceSeq(step, litF(0.0))) << row;
+          })) << v;
       s.dims = {s.dims[0]};
       note("mapGlobal(reduceSeq(acc + f(e), 0))");
     }
@@ -187,6 +196,7 @@ class RandomProgramGenerator {
   }
 
   std::mt19937_64 rng_;
+  bool high_ = false;
   std::string desc_;
 };
 

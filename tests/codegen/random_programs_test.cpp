@@ -72,3 +72,28 @@ TEST(RandomPrograms, MatchTheInterpreter) {
 
 }  // namespace
 }  // namespace fftc::codegen_test
+
+namespace fftc::codegen_test {
+namespace {
+
+// The high-level twins of the programs: same values in the interpreter, and codegen refuses
+// them as not low-level (they are inputs for the rewrite system).
+TEST(RandomPrograms, HighLevelTwinsAgreeInTheInterpreter) {
+  fftc::testing::RandomProgramGenerator low(99), high(99, true);
+  for (int k = 0; k < 40; ++k) {
+    auto a = low.next(), b = high.next();
+    SCOPED_TRACE(a.description);
+    ASSERT_EQ(a.description, b.description);
+    ir::LambdaPtr ta = ir::inferTypes(a.kernel), tb = ir::inferTypes(b.kernel);
+    std::mt19937_64 rng(static_cast<uint64_t>(k));
+    std::vector<ir::Value> in;
+    for (const auto& p : ta->params()) in.push_back(ex::randomValue(p->type(), rng));
+    EXPECT_TRUE(ir::interpretCall(ta, in) == ir::interpretCall(tb, in));
+    std::vector<std::string> names;
+    for (const auto& q : tb->params()) names.push_back(q->name());
+    EXPECT_THROW((void)cg::compileLambda(tb, "h", names, {}, options()), ir::CompileError);
+  }
+}
+
+}  // namespace
+}  // namespace fftc::codegen_test

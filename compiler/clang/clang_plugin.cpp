@@ -1,6 +1,7 @@
-// The clang helpers with LLVM/Clang 14: clang-format's library lays out kernels, and a clang
-// CompilerInstance parses each userfun body in a small translation unit of its own.
-#include "compiler/clang/clang_helpers.h"
+// The clang helpers with LLVM/Clang 14, built as the plugin libfftc_clang_plugin.so (see
+// clang_plugin_api.h): clang-format lays out kernels, and a clang CompilerInstance parses each
+// userfun body in a small translation unit of its own.
+#include "compiler/clang/clang_plugin_api.h"
 
 #include <dlfcn.h>
 
@@ -28,9 +29,6 @@
 
 namespace fftc::compiler::clang_helpers {
 
-bool clangHelpersAvailable() {
-  return true;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Kernel layout (clang-format)
@@ -334,3 +332,10 @@ std::vector<BodyDiagnostic> checkUserFunBody(std::string_view prelude, std::stri
 }
 
 }  // namespace fftc::compiler::clang_helpers
+
+extern "C" __attribute__((visibility("default"))) const fftc::compiler::clang_helpers::PluginApi*
+fftc_clang_plugin_api() {
+  namespace ch = fftc::compiler::clang_helpers;
+  static const ch::PluginApi api{ch::kPluginApiVersion, &ch::formatSource, &ch::checkUserFunBody};
+  return &api;
+}

@@ -1,0 +1,84 @@
+// The clang helpers of a build with LLVM/Clang: forwards to the plugin libfftc_clang_plugin.so,
+// loaded on first use with RTLD_LOCAL | RTLD_DEEPBIND (clang_plugin_api.h says why). Without
+// the plugin, fftc behaves like a build without LLVM and clangHelpersStatus() says why.
+#include <dlfcn.h>
+
+#include <filesystem>
+#include <mutex>
+
+#include "compiler/clang/clang_plugin_api.h"
+
+namespace fftc::compiler::clang_helpers {
+namespace {
+
+constexpr const char* kPluginName = "libfftc_clang_plugin.so";
+
+struct Plugin {
+  const PluginApi* api = nullptr;
+  std::string status;
+};
+
+std::vector<std::filesystem::path> candidates() {
+  std::vector<std::filesystem::path> out;
+  if (const char* env = std::getenv("FFTC_CLANG_PLUGIN"); env && *env) out.emplace_back(env);
+  std::error_code ec;
+  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    out.push_back(exe.parent_path() / kPluginName);
+    out.push_back(exe.parent_path().parent_path() / kPluginName);  // tests/ in the build tree
+  }
+#ifdef FFTC_CLANG_PLUGIN_PATH
+  out.emplace_back(FFTC_CLANG_PLUGIN_PATH);
+#endif
+  return out;
+}
+
+Plugin load() {
+  Plugin p;
+  std::string tried;
+  for (const auto& path : candidates()) {
+    if (!std::filesystem::exists(path)) continue;
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    if (!handle) {
+      tried += std::string(tried.empty() ? "" : "; ") + dlerror();
+      continue;
+    }
+    auto entry = reinterpret_cast<const PluginApi* (*)()>(dlsym(handle, "fftc_clang_plugin_api"));
+    const PluginApi* api = entry ? entry() : nullptr;
+    if (!api || api->version != kPluginApiVersion) {
+      tried += "; " + path.string() + ": not a compatible fftc clang plugin";
+      continue;
+    }
+    p.api = api;
+    p.status = "clang helpers loaded from " + path.string();
+    return p;
+  }
+  p.status = "clang helpers unavailable: " +
+             (tried.empty() ? std::string(kPluginName) + " not found next to fftc" : tried);
+  return p;
+}
+
+const Plugin& plugin() {
+  static const Plugin p = load();
+  return p;
+}
+
+}  // namespace
+
+bool clangHelpersAvailable() { return plugin().api != nullptr; }
+
+std::string clangHelpersStatus() { return plugin().status; }
+
+std::string formatSource(std::string_view source, Dialect dialect) {
+  const auto* api = plugin().api;
+  return api ? api->formatSource(source, dialect) : std::string(source);
+}
+
+std::vector<BodyDiagnostic> checkUserFunBody(std::string_view prelude, std::string_view signature,
+                                             std::string_view body, Dialect dialect) {
+  const auto* api = plugin().api;
+  return api ? api->checkUserFunBody(prelude, signature, body, dialect)
+             : std::vector<BodyDiagnostic>{};
+}
+
+}  // namespace fftc::compiler::clang_helpers
