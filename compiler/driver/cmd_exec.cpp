@@ -2,7 +2,11 @@
 // and with --check compares every output element with the reference interpreter (CLI.md).
 #include <boost/json.hpp>
 #include <fmt/format.h>
-#include <random>
+#include <optional>
+
+#ifdef FFTC_HAVE_CUDA
+#include "compiler/exec/cuda_exec.h"
+#endif
 
 #include "backends/common/device_error.h"
 #include "compiler/driver/commands.h"
@@ -48,44 +52,55 @@ int runExec(const Args& args) {
   pos.add("file", 1);
   po::variables_map vm;
   if (!parseOptions(args, "fftc exec FILE.fdl [options]", desc, &pos, vm)) return kSuccess;
-  if (parseTarget(target) == Target::Cuda)
-    throw backends::UserError("exec --target cuda: running CUDA kernels from fftc exec has not "
-                              "landed yet; --target opencl runs on any OpenCL device");
+  const Target tgt = parseTarget(target);
+#ifndef FFTC_HAVE_CUDA
+  if (tgt == Target::Cuda)
+    throw backends::UserError("exec --target cuda: this fftc was built without CUDA "
+                              "(the CUDA toolkit headers were not found)");
+#endif
 
   compiler::frontend::ElaborateOptions elaborate;
   elaborate.precision = parsePrecision(precision);
   elaborate.defines = parseDefines(defines);
   auto program = compiler::frontend::parseFile(file, elaborate);
   const auto& k = onlyKernel(program, kernel);
-  auto built = compiler::pipeline::build(k, rewrite, Target::OpenCL, {});
+  auto built = compiler::pipeline::build(k, rewrite, tgt, {});
 
-  auto context = backends::opencl::Context::fromSelector(device);
-  compiler::exec::checkDevice(context.device(), built.compiled);
   std::map<std::string, int64_t> sizes;  // all sizes are fixed by -D at elaboration
-  auto bound = compiler::exec::bindSizes(built.compiled, sizes);
-  compiler::exec::CheckResult r;
-  r.compiled = built.compiled;
-  std::mt19937_64 rng(seed);
-  for (const auto& p : k.lambda->params())
-    r.inputs.push_back(compiler::exec::randomValue(compiler::exec::concreteType(p->type(), bound), rng));
-  r.run = compiler::exec::runCompiled(context, built.compiled, r.inputs, sizes);
-  r.device = r.run.output;
-  if (check) {
-    // The reference is the program as written (before rewriting): the check covers the
-    // rewrites as well as code generation.
-    ir::InterpreterOptions o;
-    o.sizes = bound;
-    r.reference = ir::interpretCall(k.lambda, r.inputs, o);
-    r.comparison = compiler::exec::compareValues(r.device, r.reference,
-                                                 compiler::exec::defaultTolerance(built.compiled.usesDouble));
+  std::string deviceName;
+  compiler::exec::Runner runner;
+#ifdef FFTC_HAVE_CUDA
+  std::optional<backends::cuda::Context> cudaContext;
+#endif
+  std::optional<backends::opencl::Context> clContext;
+  if (tgt == Target::Cuda) {
+#ifdef FFTC_HAVE_CUDA
+    cudaContext.emplace(backends::cuda::Context::open(device.empty() ? "cuda:0" : device));
+    compiler::exec::checkDevice(cudaContext->device(), built.compiled);
+    deviceName = cudaContext->device().name;
+    runner = [&](const std::vector<ir::Value>& inputs) {
+      return compiler::exec::runCompiled(*cudaContext, built.compiled, inputs, sizes);
+    };
+#endif
+  } else {
+    clContext.emplace(backends::opencl::Context::fromSelector(device));
+    compiler::exec::checkDevice(clContext->device(), built.compiled);
+    deviceName = clContext->device().name;
+    runner = [&](const std::vector<ir::Value>& inputs) {
+      return compiler::exec::runCompiled(*clContext, built.compiled, inputs, sizes);
+    };
   }
+  // The reference is the program as written (before rewriting): the check covers the
+  // rewrites as well as code generation.
+  compiler::exec::CheckResult r =
+      compiler::exec::checkWithRunner(runner, k.lambda, built.compiled, sizes, seed, {}, check);
   if (json) {
     auto o = compiler::exec::reportJson(r, sizes, check);
-    o["device"] = context.device().name;
+    o["device"] = deviceName;
     fmt::print("{}\n", boost::json::serialize(o));
   } else {
     fmt::print("{}: {} stage(s) on {}, {:.3f} ms\n", built.compiled.name,
-               built.compiled.stages.size(), context.device().name, r.run.totalMs);
+               built.compiled.stages.size(), deviceName, r.run.totalMs);
     if (check)
       fmt::print("check against the interpreter: {} elements, max relative error {:.3g} ({})\n",
                  r.comparison.elements, r.comparison.maxError, r.comparison.ok ? "ok" : "FAILED");

@@ -15,8 +15,6 @@ int notYet(const char* command, const char* needs) {
 
 }  // namespace
 
-int runFft(const Args&) { return notYet("fft", "the FFT library and planner"); }
-int runRun(const Args&) { return notYet("run", "the FFT library and planner"); }
 int runTune(const Args&) { return notYet("tune", "the FFT library and the tuner's FFT space"); }
 
 }  // namespace fftc::driver

@@ -172,6 +172,53 @@ const cl::Program& cachedBuild(const cl::Context& context, const std::string& so
 }
 }  // namespace
 
+PreparedRun prepareRun(const codegen::CompiledKernel& k, const std::vector<Value>& inputs,
+                       const std::map<std::string, int64_t>& sizes) {
+  PreparedRun run;
+  run.bound = bindSizes(k, sizes);
+  size_t inputIndex = 0;
+  for (const auto& b : k.buffers) {
+    PreparedBuffer pb;
+    pb.info = &b;
+    int64_t count = b.count.evaluate(run.bound);
+    pb.bytes = static_cast<size_t>(std::max<int64_t>(count * b.elementBytes, 16));
+    if (b.role == "input") {
+      if (inputIndex >= inputs.size()) throw backends::UserError("too few inputs for " + k.name);
+      pb.initial = packValue(inputs[inputIndex++], concreteType(b.type, run.bound));
+      if (pb.initial.size() > pb.bytes) throw backends::UserError("input " + b.name + " is too large");
+    } else if (b.role == "table") {
+      pb.initial = b.data;
+    } else if (b.role == "output") {
+      run.output = &b;
+      run.outputType = concreteType(b.type, run.bound);
+    }
+    run.buffers.push_back(std::move(pb));
+  }
+  if (inputIndex != inputs.size()) throw backends::UserError("too many inputs for " + k.name);
+  if (!run.output) throw backends::UserError(k.name + " has no output buffer");
+  for (const auto& s : k.stages) {
+    PreparedStage ps;
+    ps.info = &s;
+    for (const auto& a : s.args) {
+      PreparedArg pa;
+      if (k.buffer(a)) {
+        pa.buffer = a;
+      } else {
+        auto it = sizes.find(a);
+        if (it == sizes.end())
+          throw backends::UserError(fmt::format("stage {}: no value for the size argument {}",
+                                                s.kernel, a));
+        pa.value = static_cast<int32_t>(it->second);
+      }
+      ps.args.push_back(std::move(pa));
+    }
+    for (const auto& e : s.global) ps.global.push_back(static_cast<size_t>(e.evaluate(run.bound)));
+    for (const auto& e : s.local) ps.local.push_back(static_cast<size_t>(e.evaluate(run.bound)));
+    run.stages.push_back(std::move(ps));
+  }
+  return run;
+}
+
 RunResult runCompiled(const cl::Context& context, const codegen::CompiledKernel& k,
                       const std::vector<Value>& inputs, const std::map<std::string, int64_t>& sizes) {
   checkDevice(context.device(), k);
@@ -180,59 +227,41 @@ RunResult runCompiled(const cl::Context& context, const codegen::CompiledKernel&
       throw backends::UserError(fmt::format("stage {} needs {} bytes of local memory; {} has {}",
                                             s.kernel, s.localMemoryBytes, context.device().name,
                                             context.device().localMemBytes));
-  auto bound = bindSizes(k, sizes);
+  PreparedRun prepared = prepareRun(k, inputs, sizes);
   const cl::Program& program = cachedBuild(context, k.source);
 
   std::map<std::string, std::unique_ptr<cl::Buffer>> buffers;
-  size_t inputIndex = 0;
-  const codegen::BufferInfo* output = nullptr;
-  for (const auto& b : k.buffers) {
-    int64_t count = b.count.evaluate(bound);
-    auto bytes = static_cast<size_t>(std::max<int64_t>(count * b.elementBytes, 16));
-    auto buf = std::make_unique<cl::Buffer>(context, bytes);
-    if (b.role == "input") {
-      if (inputIndex >= inputs.size()) throw backends::UserError("too few inputs for " + k.name);
-      auto data = packValue(inputs[inputIndex++], concreteType(b.type, bound));
-      if (data.size() > bytes) throw backends::UserError("input " + b.name + " is too large");
-      buf->writeBytes(context, data.data(), data.size());
-    } else if (b.role == "table") {
-      buf->writeBytes(context, b.data.data(), b.data.size());
-    } else if (b.role == "output") {
-      output = &b;
-    }
-    buffers[b.name] = std::move(buf);
+  for (const auto& b : prepared.buffers) {
+    auto buf = std::make_unique<cl::Buffer>(context, b.bytes);
+    if (!b.initial.empty()) buf->writeBytes(context, b.initial.data(), b.initial.size());
+    buffers[b.info->name] = std::move(buf);
   }
-  if (inputIndex != inputs.size()) throw backends::UserError("too many inputs for " + k.name);
 
   std::vector<std::unique_ptr<cl::Kernel>> kernels;
   std::vector<cl::Launch> launches;
-  for (const auto& s : k.stages) {
-    kernels.push_back(std::make_unique<cl::Kernel>(program, s.kernel));
+  for (const auto& s : prepared.stages) {
+    kernels.push_back(std::make_unique<cl::Kernel>(program, s.info->kernel));
     cl::Launch l;
     l.kernel = kernels.back().get();
     for (const auto& a : s.args) {
-      auto it = buffers.find(a);
-      if (it != buffers.end()) {
-        l.args.emplace_back(static_cast<const cl::Buffer*>(it->second.get()));
+      if (!a.buffer.empty()) {
+        l.args.emplace_back(static_cast<const cl::Buffer*>(buffers.at(a.buffer).get()));
       } else {
-        l.args.emplace_back(static_cast<int32_t>(sizes.at(a)));
+        l.args.emplace_back(a.value);
       }
     }
-    std::vector<size_t> g, lo;
-    for (const auto& e : s.global) g.push_back(static_cast<size_t>(e.evaluate(bound)));
-    for (const auto& e : s.local) lo.push_back(static_cast<size_t>(e.evaluate(bound)));
-    l.global = cl::NDRange::fromSizes(g);
-    if (!lo.empty()) l.local = cl::NDRange::fromSizes(lo);
+    l.global = cl::NDRange::fromSizes(s.global);
+    if (!s.local.empty()) l.local = cl::NDRange::fromSizes(s.local);
     launches.push_back(std::move(l));
   }
   RunResult rr;
   cl::SequenceTiming timing = cl::timeSequence(context, launches);
   rr.stageMs = timing.stageMs;
   rr.totalMs = timing.totalMs;
-  const auto& outBuf = *buffers.at(output->name);
+  const auto& outBuf = *buffers.at(prepared.output->name);
   std::vector<uint8_t> bytes(outBuf.bytes());
   outBuf.readBytes(context, bytes.data(), bytes.size());
-  rr.output = unpackValue(bytes, concreteType(output->type, bound));
+  rr.output = unpackValue(bytes, prepared.outputType);
   return rr;
 }
 
@@ -289,23 +318,35 @@ Comparison compareValues(const Value& got, const Value& want, double tolerance) 
   return c;
 }
 
-CheckResult checkAgainstInterpreter(const cl::Context& context, const ir::LambdaPtr& kernel,
-                                    const codegen::CompiledKernel& compiled,
-                                    const std::map<std::string, int64_t>& sizes, uint64_t seed,
-                                    const ir::InterpreterOptions& interp) {
+CheckResult checkWithRunner(const Runner& run, const ir::LambdaPtr& kernel,
+                            const codegen::CompiledKernel& compiled,
+                            const std::map<std::string, int64_t>& sizes, uint64_t seed,
+                            const ir::InterpreterOptions& interp, bool reference) {
   CheckResult r;
   r.compiled = compiled;
   auto bound = bindSizes(compiled, sizes);
   std::mt19937_64 rng(seed);
   for (const auto& p : kernel->params())
     r.inputs.push_back(randomValue(concreteType(p->type(), bound), rng));
-  r.run = runCompiled(context, compiled, r.inputs, sizes);
+  r.run = run(r.inputs);
   r.device = r.run.output;
+  if (!reference) return r;
   ir::InterpreterOptions o = interp;
   for (const auto& [id, v] : bound) o.sizes[id] = v;
   r.reference = ir::interpretCall(kernel, r.inputs, o);
   r.comparison = compareValues(r.device, r.reference, defaultTolerance(compiled.usesDouble));
   return r;
+}
+
+CheckResult checkAgainstInterpreter(const cl::Context& context, const ir::LambdaPtr& kernel,
+                                    const codegen::CompiledKernel& compiled,
+                                    const std::map<std::string, int64_t>& sizes, uint64_t seed,
+                                    const ir::InterpreterOptions& interp) {
+  return checkWithRunner(
+      [&](const std::vector<Value>& inputs) {
+        return runCompiled(context, compiled, inputs, sizes);
+      },
+      kernel, compiled, sizes, seed, interp);
 }
 
 boost::json::object reportJson(const CheckResult& r, const std::map<std::string, int64_t>& sizes,

@@ -6,6 +6,7 @@
 #include <boost/json/object.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <random>
 #include <span>
@@ -37,6 +38,38 @@ struct RunResult {
   std::vector<double> stageMs;
   double totalMs = 0;
 };
+
+// What a run needs on any target (OpenCL here, CUDA in cuda_exec.h), computed on the host:
+// every buffer's size and initial bytes, every stage's arguments and work sizes.
+struct PreparedBuffer {
+  const codegen::BufferInfo* info = nullptr;
+  size_t bytes = 0;              // at least 16
+  std::vector<uint8_t> initial;  // inputs: the packed value; tables: their data; else empty
+};
+struct PreparedArg {
+  std::string buffer;  // a buffer's name, or empty for a size argument
+  int32_t value = 0;   // the size argument's value
+};
+struct PreparedStage {
+  const codegen::StageInfo* info = nullptr;
+  std::vector<PreparedArg> args;
+  std::vector<size_t> global;  // work-items per dimension (OpenCL's global size)
+  std::vector<size_t> local;   // empty: the driver chooses
+};
+struct PreparedRun {
+  std::unordered_map<uint64_t, int64_t> bound;  // bindSizes
+  std::vector<PreparedBuffer> buffers;          // in the order of k.buffers
+  std::vector<PreparedStage> stages;            // in the order of k.stages
+  const codegen::BufferInfo* output = nullptr;
+  ir::Type outputType;                          // concrete
+};
+// Packs the inputs (UserError: too few, too many, too large) and evaluates every size. The
+// result points into `k`, which must outlive it.
+PreparedRun prepareRun(const codegen::CompiledKernel& k, const std::vector<ir::Value>& inputs,
+                       const std::map<std::string, int64_t>& sizes);
+
+// Runs a compiled kernel on some device: the inputs in, the run's output and timing out.
+using Runner = std::function<RunResult(const std::vector<ir::Value>& inputs)>;
 
 // Throws backends::UserError when the kernel needs double precision and the device has none.
 void checkDevice(const backends::opencl::DeviceInfo& device, const codegen::CompiledKernel& k);
@@ -77,6 +110,13 @@ CheckResult checkAgainstInterpreter(const backends::opencl::Context& context,
                                     const codegen::CompiledKernel& compiled,
                                     const std::map<std::string, int64_t>& sizes, uint64_t seed,
                                     const ir::InterpreterOptions& interp = {});
+// The same on any target: `run` runs `compiled` (checkAgainstInterpreter uses runCompiled).
+// Without `reference` the interpreter is not run (fftc exec without --check): `comparison` is
+// left empty.
+CheckResult checkWithRunner(const Runner& run, const ir::LambdaPtr& typedKernel,
+                            const codegen::CompiledKernel& compiled,
+                            const std::map<std::string, int64_t>& sizes, uint64_t seed,
+                            const ir::InterpreterOptions& interp = {}, bool reference = true);
 
 // The `fftc exec --json` object: name, target, precision, sizes, stages (kernel, global,
 // local, ms), time_ms, elements, max_error, tolerance, ok (false when no reference was run).

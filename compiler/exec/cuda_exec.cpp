@@ -1,0 +1,160 @@
+// Running compiled kernels on CUDA (cuda_exec.h).
+#ifdef FFTC_HAVE_CUDA
+
+#include "compiler/exec/cuda_exec.h"
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "backends/cuda/timing.h"
+
+namespace fftc::compiler::exec {
+
+namespace cu = backends::cuda;
+using ir::Value;
+
+namespace {
+
+// The process-wide NVRTC compiler (with the on-disk kernel cache).
+cu::NvrtcCompiler& nvrtc() {
+  static cu::NvrtcCompiler compiler;
+  return compiler;
+}
+
+cu::CompileRequest requestFor(const codegen::CompiledKernel& k, const std::string& arch) {
+  if (k.target != "cuda")
+    throw backends::UserError(fmt::format(
+        "{}: compiled for {}, not cuda (build it with pipeline::Target::Cuda)", k.name, k.target));
+  cu::CompileRequest request;
+  request.source = k.source;
+  request.programName = k.name + ".cu";
+  request.arch = arch;
+  return request;
+}
+
+// Modules loaded in this process, by context and source.
+cu::Module cachedModule(const cu::Context& context, const codegen::CompiledKernel& k) {
+  static std::mutex mu;
+  static std::map<std::pair<const void*, std::string>, cu::Module> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto key = std::make_pair(static_cast<const void*>(context.state().get()), k.source);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    cu::CompiledProgram program = nvrtc().compile(requestFor(k, context.arch()));
+    it = cache.emplace(key, context.load(program)).first;
+  }
+  return it->second;
+}
+
+unsigned toUnsigned(size_t v, unsigned max) {
+  return static_cast<unsigned>(std::min<size_t>(v, max));
+}
+
+}  // namespace
+
+cu::LaunchConfig cudaLaunchConfig(const PreparedStage& stage) {
+  cu::LaunchConfig c;
+  size_t global[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  if (stage.global.size() > 3 || stage.local.size() > 3)
+    throw backends::UserError(fmt::format("stage {}: more than 3 dimensions", stage.info->kernel));
+  for (size_t d = 0; d < stage.global.size(); ++d) global[d] = stage.global[d];
+  if (!stage.local.empty()) {
+    for (size_t d = 0; d < stage.local.size(); ++d) block[d] = std::max<size_t>(stage.local[d], 1);
+  } else {
+    // Whole warps, at most kDefaultBlockSize threads, along x.
+    block[0] = std::min<size_t>(kDefaultBlockSize, (global[0] + 31) / 32 * 32);
+  }
+  // Grid-stride loops in the kernels cover whatever the grid does not: clamp to the limits.
+  const unsigned gridMax[3] = {std::numeric_limits<int>::max(), 65535, 65535};
+  unsigned* grid[3] = {&c.grid.x, &c.grid.y, &c.grid.z};
+  unsigned* blk[3] = {&c.block.x, &c.block.y, &c.block.z};
+  for (int d = 0; d < 3; ++d) {
+    *blk[d] = toUnsigned(block[d], 1024);
+    *grid[d] = toUnsigned(std::max<size_t>((global[d] + block[d] - 1) / block[d], 1), gridMax[d]);
+  }
+  return c;
+}
+
+cu::CompiledProgram compileCuda(const codegen::CompiledKernel& k, const std::string& arch) {
+  return nvrtc().compile(requestFor(k, arch));
+}
+
+void checkDevice(const cu::DeviceInfo& device, const codegen::CompiledKernel& k) {
+  for (const auto& s : k.stages)
+    if (static_cast<size_t>(s.localMemoryBytes) > device.sharedMemoryPerBlock)
+      throw backends::UserError(fmt::format(
+          "stage {} needs {} bytes of shared memory; a block of {} has {} (static __shared__)",
+          s.kernel, s.localMemoryBytes, device.name, device.sharedMemoryPerBlock));
+}
+
+RunResult runCompiled(const cu::Context& context, const codegen::CompiledKernel& k,
+                      const std::vector<Value>& inputs, const std::map<std::string, int64_t>& sizes) {
+  checkDevice(context.device(), k);
+  PreparedRun prepared = prepareRun(k, inputs, sizes);
+  cu::Module module = cachedModule(context, k);
+
+  std::map<std::string, cu::DeviceBuffer> buffers;
+  for (const auto& b : prepared.buffers) {
+    cu::DeviceBuffer buf = context.allocate(b.bytes);
+    buf.fillZero();
+    if (!b.initial.empty()) buf.copyFromHost(b.initial.data(), b.initial.size());
+    buffers.emplace(b.info->name, std::move(buf));
+  }
+
+  std::vector<cu::Launch> launches;
+  for (const auto& s : prepared.stages) {
+    cu::Launch l;
+    l.kernel = module.kernel(s.info->kernel);
+    for (const auto& a : s.args) {
+      if (!a.buffer.empty()) {
+        l.args.add(buffers.at(a.buffer));
+      } else {
+        l.args.add(a.value);
+      }
+    }
+    l.config = cudaLaunchConfig(s);
+    launches.push_back(std::move(l));
+  }
+
+  // One event before the first stage and after each: per-stage and total device time.
+  std::vector<cu::Event> events;
+  events.reserve(launches.size() + 1);
+  for (size_t i = 0; i <= launches.size(); ++i) events.emplace_back(context);
+  events[0].record();
+  for (size_t i = 0; i < launches.size(); ++i) {
+    launches[i].kernel.launch(launches[i].config, launches[i].args);
+    events[i + 1].record();
+  }
+  events.back().synchronize();
+  context.synchronize();  // reports a kernel that failed
+  RunResult rr;
+  for (size_t i = 0; i < launches.size(); ++i)
+    rr.stageMs.push_back(events[i + 1].elapsedSince(events[i]));
+  rr.totalMs = events.back().elapsedSince(events.front());
+
+  const cu::DeviceBuffer& out = buffers.at(prepared.output->name);
+  std::vector<uint8_t> bytes(out.size());
+  out.copyToHost(bytes.data(), bytes.size());
+  rr.output = unpackValue(bytes, prepared.outputType);
+  return rr;
+}
+
+CheckResult checkAgainstInterpreter(const cu::Context& context, const ir::LambdaPtr& kernel,
+                                    const codegen::CompiledKernel& compiled,
+                                    const std::map<std::string, int64_t>& sizes, uint64_t seed,
+                                    const ir::InterpreterOptions& interp) {
+  return checkWithRunner(
+      [&](const std::vector<Value>& inputs) {
+        return runCompiled(context, compiled, inputs, sizes);
+      },
+      kernel, compiled, sizes, seed, interp);
+}
+
+}  // namespace fftc::compiler::exec
+
+#endif  // FFTC_HAVE_CUDA

@@ -1,0 +1,85 @@
+// The public FFT API of fftc, in the style of FFTW and cuFFT: plan once, execute many times.
+//
+//   namespace cl = fftc::backends::opencl;
+//   cl::Context context = cl::Context::fromSelector("");      // the default device
+//   fftc::fftlib::FftRequest request;
+//   request.size = 1024;  request.batch = 8;                  // f32, forward, auto
+//   fftc::fftlib::Plan plan = fftc::fftlib::Plan::create(context, request);
+//   cl::Buffer in = cl::Buffer(context, plan.bufferBytes()), out = ...;
+//   plan.execute(in, out);                                    // out-of-place, blocking
+//   plan.execute(out);                                        // in place
+//   std::vector<std::complex<float>> y = plan.run(hostInput); // host convenience
+//
+// Layout: `batch` transforms of `size` contiguous complex elements each (float2 or double2,
+// i.e. std::complex<float> / std::complex<double>), transform b at elements [b*N, (b+1)*N).
+// Errors: backends::UserError for requests the planner rejects (N < 1, batch < 1, radices whose
+// product is not N, an unknown variant name, f64 on a device without doubles, buffers too
+// small, a host vector of the wrong length or precision); backends::DeviceError for driver
+// failures. A Plan is not thread-safe (its kernels' arguments are set at each execution);
+// the Context must outlive it.
+#pragma once
+
+#include <complex>
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "backends/opencl/runtime.h"
+#include "fftlib/plan/planner.h"
+
+namespace fftc::fftlib {
+
+class Plan {
+ public:
+  // Plans (planFft: heuristics, compilation, in-process cache), checks the device, builds the
+  // program (OpenCL binary cache), uploads the tables and allocates the temporaries.
+  // Only Target::OpenCL is supported here.
+  [[nodiscard]] static Plan create(const backends::opencl::Context& context,
+                                   const FftRequest& request);
+
+  [[nodiscard]] const CompiledFft& info() const;
+  [[nodiscard]] const FftRequest& request() const { return info().request; }
+  // batch x N, and that many complex elements in bytes: the size of an input or output buffer.
+  [[nodiscard]] std::size_t elements() const;
+  [[nodiscard]] std::size_t bufferBytes() const;
+
+  // Out-of-place: reads `in` (left unchanged), writes `out`; blocks until done.
+  void execute(const backends::opencl::Buffer& in, backends::opencl::Buffer& out) const;
+  // In place. When no stage reads the input and writes the output (info().inPlaceSafe) the
+  // buffer is passed as both; otherwise the result goes to a scratch buffer of the plan and is
+  // copied back (one extra device copy).
+  void execute(backends::opencl::Buffer& inout) const;
+  // Enqueues the stages on the context's queue without waiting; their profiling events.
+  std::vector<backends::opencl::Event> enqueue(const backends::opencl::Buffer& in,
+                                               backends::opencl::Buffer& out) const;
+  // `warmup` untimed executions, then `repeats` timed ones: one time per execution in ms
+  // (profiling events, first stage's start to last stage's end).
+  [[nodiscard]] std::vector<double> time(const backends::opencl::Buffer& in,
+                                         backends::opencl::Buffer& out, std::size_t warmup,
+                                         std::size_t repeats) const;
+
+  // Host convenience: uploads `input` (elements() values), executes, downloads. T must be
+  // float for f32 plans and double for f64 plans.
+  template <typename T>
+  [[nodiscard]] std::vector<std::complex<T>> run(std::span<const std::complex<T>> input) const {
+    checkHost(sizeof(T), input.size());
+    std::vector<std::complex<T>> out(input.size());
+    runBytes(input.data(), out.data());
+    return out;
+  }
+  template <typename T>
+  [[nodiscard]] std::vector<std::complex<T>> run(const std::vector<std::complex<T>>& input) const {
+    return run(std::span<const std::complex<T>>(input));
+  }
+
+  struct Impl;
+
+ private:
+  explicit Plan(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  void checkHost(std::size_t realBytes, std::size_t count) const;
+  void runBytes(const void* in, void* out) const;
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace fftc::fftlib

@@ -1,0 +1,399 @@
+// The FFT planner (planner.h): heuristics, instantiation of the library's .fdl programs,
+// compilation through the pipeline, and the in-process plan cache.
+#include "fftlib/plan/planner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <map>
+#include <mutex>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "backends/common/device_error.h"
+#include "compiler/exec/exec.h"
+#include "ir/diagnostic.h"
+
+namespace fftc::fftlib {
+namespace {
+
+using backends::UserError;
+
+// Indices in generated code are 32-bit ints.
+constexpr int64_t kMaxElements = int64_t{1} << 30;
+
+std::string listText(const std::vector<int64_t>& v) { return fmt::format("[{}]", fmt::join(v, ", ")); }
+
+int64_t product(const std::vector<int64_t>& v) {
+  int64_t p = 1;
+  for (int64_t r : v) p *= r;
+  return p;
+}
+
+// Spreads `bits` factors of two over `bins` radices as evenly as possible, largest first.
+std::vector<int64_t> powerOfTwoRadices(int bits) {
+  std::vector<int64_t> out;
+  if (bits <= 0) return out;
+  int bins = (bits + 3) / 4;
+  for (int i = 0; i < bins; ++i) {
+    int b = bits / bins + (i < bits % bins ? 1 : 0);
+    out.push_back(int64_t{1} << b);
+  }
+  return out;
+}
+
+// Odd prime factors packed into the fewest radices <= 16 (first fit decreasing); a prime
+// above 16 is a radix of its own.
+std::vector<int64_t> packOdd(std::vector<int64_t> primes) {
+  std::sort(primes.rbegin(), primes.rend());
+  std::vector<int64_t> bins;
+  for (int64_t p : primes) {
+    bool placed = false;
+    if (p <= 16) {
+      // the fullest bin that still fits
+      int best = -1;
+      for (size_t i = 0; i < bins.size(); ++i)
+        if (bins[i] * p <= 16 && (best < 0 || bins[i] > bins[static_cast<size_t>(best)]))
+          best = static_cast<int>(i);
+      if (best >= 0) {
+        bins[static_cast<size_t>(best)] *= p;
+        placed = true;
+      }
+    }
+    if (!placed) bins.push_back(p);
+  }
+  return bins;
+}
+
+std::vector<int64_t> orderRadices(std::vector<int64_t> pow2, std::vector<int64_t> other) {
+  std::sort(pow2.rbegin(), pow2.rend());
+  std::sort(other.rbegin(), other.rend());
+  pow2.insert(pow2.end(), other.begin(), other.end());
+  return pow2;
+}
+
+std::string kernelName(const FftRequest& r) {
+  std::string s = fmt::format("fft_{}_{}", r.size, precisionName(r.precision));
+  if (r.direction == Direction::Inverse) s += "_inv";
+  if (r.scale) s += "_scaled";
+  return s;
+}
+
+}  // namespace
+
+std::string precisionName(Precision p) { return p == Precision::F64 ? "f64" : "f32"; }
+
+Precision parsePrecision(std::string_view text) {
+  if (text == "f32") return Precision::F32;
+  if (text == "f64") return Precision::F64;
+  throw UserError(fmt::format("precision '{}': expected f32 or f64", text));
+}
+
+std::string directionName(Direction d) { return d == Direction::Inverse ? "inverse" : "forward"; }
+
+Direction parseDirection(std::string_view text) {
+  if (text == "forward") return Direction::Forward;
+  if (text == "inverse") return Direction::Inverse;
+  throw UserError(fmt::format("direction '{}': expected forward or inverse", text));
+}
+
+std::string variantName(Variant v) {
+  switch (v) {
+    case Variant::Auto: return "auto";
+    case Variant::Stockham: return "stockham";
+    case Variant::StockhamTwiddle: return "twiddle";
+    case Variant::CooleyTukey: return "cooley-tukey";
+    case Variant::Hierarchical: return "hierarchical";
+    case Variant::Bluestein: return "bluestein";
+  }
+  return "?";
+}
+
+Variant parseVariant(std::string_view text) {
+  if (text == "auto") return Variant::Auto;
+  if (text == "stockham") return Variant::Stockham;
+  if (text == "twiddle" || text == "stockham-twiddle" || text == "stockhamTwiddle")
+    return Variant::StockhamTwiddle;
+  if (text == "cooley-tukey" || text == "cooleytukey" || text == "cooleyTukey" || text == "ct")
+    return Variant::CooleyTukey;
+  if (text == "hierarchical" || text == "four-step") return Variant::Hierarchical;
+  if (text == "bluestein") return Variant::Bluestein;
+  throw UserError(fmt::format(
+      "variant '{}': expected auto, stockham, twiddle, cooley-tukey, hierarchical or bluestein",
+      text));
+}
+
+std::string FftRequest::key() const {
+  return fmt::format("N={} B={} {} {} scale={} {} rs={} {} fmt={}", size, batch,
+                     precisionName(precision), directionName(direction), scale ? 1 : 0,
+                     variantName(variant), listText(radices),
+                     compiler::pipeline::targetName(target), format ? 1 : 0);
+}
+
+int64_t largestPrimeFactor(int64_t n) {
+  int64_t largest = 1;
+  for (int64_t p = 2; p * p <= n; ++p)
+    while (n % p == 0) {
+      largest = p;
+      n /= p;
+    }
+  return n > 1 ? std::max(largest, n) : largest;
+}
+
+bool isSmooth(int64_t n) { return n >= 1 && largestPrimeFactor(n) <= 7; }
+
+int64_t smoothSizeAtLeast(int64_t n) {
+  int64_t m = std::max<int64_t>(n, 1);
+  while (!isSmooth(m)) ++m;
+  return m;
+}
+
+std::vector<int64_t> chooseRadices(int64_t n) {
+  if (n < 1) throw UserError(fmt::format("FFT size {}: must be at least 1", n));
+  int twos = 0;
+  std::vector<int64_t> odd;
+  int64_t m = n;
+  while (m % 2 == 0) {
+    m /= 2;
+    ++twos;
+  }
+  for (int64_t p = 3; p * p <= m; p += 2)
+    while (m % p == 0) {
+      odd.push_back(p);
+      m /= p;
+    }
+  if (m > 1) odd.push_back(m);
+  std::vector<int64_t> oddBins = packOdd(odd);
+
+  // A: power-of-two radices of their own. B: factors of two absorbed into the odd radices
+  // first (3 -> 12, 7 -> 14), the rest as in A. Fewest passes wins; a tie goes to A.
+  std::vector<int64_t> a = orderRadices(powerOfTwoRadices(twos), oddBins);
+  std::vector<int64_t> absorbed = oddBins;
+  int left = twos;
+  std::sort(absorbed.begin(), absorbed.end());
+  for (auto& r : absorbed)
+    while (left > 0 && r * 2 <= 16) {
+      r *= 2;
+      --left;
+    }
+  std::vector<int64_t> b = orderRadices(powerOfTwoRadices(left), absorbed);
+  return b.size() < a.size() ? b : a;
+}
+
+double fftTolerance(int64_t n, Precision precision) {
+  double lg = std::log10(static_cast<double>(std::max<int64_t>(n, 1)));
+  double tol = precision == Precision::F64 ? 5e-15 + 5e-16 * lg : 2e-6 + 5e-7 * lg;
+  if (largestPrimeFactor(n) > 13) tol *= 2;
+  return tol;
+}
+
+PlanChoice choosePlan(const FftRequest& r) {
+  if (r.size < 1) throw UserError(fmt::format("FFT size {}: must be at least 1", r.size));
+  if (r.batch < 1) throw UserError(fmt::format("batch {}: must be at least 1", r.batch));
+  for (int64_t x : r.radices)
+    if (x < 2)
+      throw UserError(fmt::format("radix {} in {}: radices must be at least 2", x,
+                                  listText(r.radices)));
+  if (r.size > kMaxElements / r.batch)
+    throw UserError(fmt::format("N x batch = {} x {}: more than 2^30 elements (32-bit indices)",
+                                r.size, r.batch));
+
+  PlanChoice c;
+  c.variant = r.variant;
+  if (c.variant == Variant::Auto) {
+    if (!r.radices.empty() || isSmooth(r.size))
+      c.variant = Variant::Stockham;
+    else
+      c.variant = Variant::Bluestein;
+  }
+  const bool userRadices = !r.radices.empty();
+  switch (c.variant) {
+    case Variant::Stockham:
+    case Variant::StockhamTwiddle:
+    case Variant::CooleyTukey: {
+      if (userRadices && product(r.radices) != r.size)
+        throw UserError(fmt::format("radices {}: their product is {}, not the size {}",
+                                    listText(r.radices), product(r.radices), r.size));
+      c.radices = userRadices ? r.radices : chooseRadices(r.size);
+      c.file = "fft.fdl";
+      c.kernel = c.variant == Variant::Stockham          ? "stockham"
+                 : c.variant == Variant::StockhamTwiddle ? "stockhamTwiddle"
+                                                         : "cooleyTukey";
+      c.defines["rs"] = c.radices;
+      break;
+    }
+    case Variant::Hierarchical: {
+      std::vector<int64_t> all;
+      if (userRadices) {
+        if (product(r.radices) != r.size)
+          throw UserError(fmt::format("radices {}: their product is {}, not the size {}",
+                                      listText(r.radices), product(r.radices), r.size));
+        // rs1: the shortest prefix whose product reaches sqrt(N); rs2: the rest.
+        size_t k = 0;
+        int64_t p = 1;
+        while (k < r.radices.size() && p * p < r.size) p *= r.radices[k++];
+        c.rs1.assign(r.radices.begin(), r.radices.begin() + static_cast<std::ptrdiff_t>(k));
+        c.rs2.assign(r.radices.begin() + static_cast<std::ptrdiff_t>(k), r.radices.end());
+      } else {
+        // n1 = the largest divisor <= sqrt(N), n2 = N / n1
+        int64_t n1 = 1;
+        for (int64_t d = 1; d * d <= r.size; ++d)
+          if (r.size % d == 0) n1 = d;
+        c.rs1 = chooseRadices(n1);
+        c.rs2 = chooseRadices(r.size / n1);
+      }
+      c.radices = c.rs1;
+      c.radices.insert(c.radices.end(), c.rs2.begin(), c.rs2.end());
+      c.file = "hierarchical.fdl";
+      c.kernel = "hierarchical";
+      c.defines["rs1"] = c.rs1;
+      c.defines["rs2"] = c.rs2;
+      break;
+    }
+    case Variant::Bluestein: {
+      const int64_t need = 2 * r.size - 1;
+      if (userRadices) {
+        if (product(r.radices) < need)
+          throw UserError(fmt::format(
+              "bluestein radices {}: their product M = {} must be at least 2N - 1 = {}",
+              listText(r.radices), product(r.radices), need));
+        c.radices = r.radices;
+      } else {
+        c.radices = chooseRadices(smoothSizeAtLeast(need));
+      }
+      c.bluesteinM = product(c.radices);
+      c.file = "bluestein.fdl";
+      c.kernel = "bluestein";
+      c.defines["N"] = r.size;
+      c.defines["rsM"] = c.radices;
+      break;
+    }
+    case Variant::Auto: break;
+  }
+  c.defines["dir"] = int64_t{r.direction == Direction::Forward ? -1 : 1};
+  c.defines["scale"] = int64_t{r.scale ? 1 : 0};
+  c.defines["B"] = r.batch;
+  return c;
+}
+
+double CompiledFft::flopsPerBatch() const {
+  const double n = static_cast<double>(request.size);
+  return n > 1 ? 5.0 * n * std::log2(n) * static_cast<double>(request.batch) : 0.0;
+}
+
+std::string CompiledFft::describe() const {
+  const auto& r = request;
+  std::string s = fmt::format("{}: N = {}, batch {}, {}, {}{}, target {}\n", compiled.name, r.size,
+                              r.batch, precisionName(r.precision), directionName(r.direction),
+                              r.scale ? ", scaled by 1/N" : "",
+                              compiler::pipeline::targetName(r.target));
+  s += fmt::format("variant: {} ({}:{})", variantName(choice.variant), choice.file, choice.kernel);
+  if (choice.variant == Variant::Hierarchical)
+    s += fmt::format(", radices rs1 = {} x rs2 = {}", listText(choice.rs1), listText(choice.rs2));
+  else if (choice.variant == Variant::Bluestein)
+    s += fmt::format(", M = {}, radices of M {}", choice.bluesteinM, listText(choice.radices));
+  else
+    s += fmt::format(", radices {}", listText(choice.radices));
+  s += fmt::format("\nlowered by {}{}\n", strategy,
+                   fallbackReason.empty() ? "" : " (lowerFft failed: " + fallbackReason + ")");
+  s += fmt::format("stages: {}\n", stages.size());
+  for (const auto& st : stages) {
+    s += fmt::format("  {:<28} global {:<12} local {:<8} {:>12} bytes\n", st.kernel,
+                     listText(st.global), st.local.empty() ? "auto" : listText(st.local),
+                     st.bytesMoved);
+  }
+  s += fmt::format("expected bytes moved: {} ({:.1f} per element)\n", bytesMoved,
+                   static_cast<double>(bytesMoved) / static_cast<double>(r.size * r.batch));
+  return s;
+}
+
+namespace {
+
+std::mutex gCacheMutex;
+std::map<std::string, std::shared_ptr<const CompiledFft>> gCache;
+
+void fillStages(CompiledFft& p) {
+  auto bound = compiler::exec::bindSizes(p.compiled, {});
+  for (const auto& b : p.compiled.buffers) {
+    if (b.role == "input" && p.inputBuffer.empty()) p.inputBuffer = b.name;
+    if (b.role == "output") p.outputBuffer = b.name;
+  }
+  p.inPlaceSafe = true;
+  for (const auto& s : p.compiled.stages) {
+    PlanStage ps;
+    ps.kernel = s.kernel;
+    ps.args = s.args;
+    for (const auto& e : s.global) ps.global.push_back(e.evaluate(bound));
+    for (const auto& e : s.local) ps.local.push_back(e.evaluate(bound));
+    bool in = false, out = false;
+    for (const auto& a : s.args) {
+      const auto* b = p.compiled.buffer(a);
+      if (!b) continue;
+      if (b->role != "table") ps.bytesMoved += b->count.evaluate(bound) * b->elementBytes;
+      in = in || a == p.inputBuffer;
+      out = out || a == p.outputBuffer;
+    }
+    if (in && out) p.inPlaceSafe = false;
+    p.bytesMoved += ps.bytesMoved;
+    p.stages.push_back(std::move(ps));
+  }
+}
+
+std::shared_ptr<const CompiledFft> compilePlan(const FftRequest& r) {
+  auto p = std::make_shared<CompiledFft>();
+  p->request = r;
+  p->choice = choosePlan(r);
+  compiler::frontend::ElaborateOptions opts;
+  opts.precision = r.precision == Precision::F64 ? ir::ScalarKind::Double : ir::ScalarKind::Float;
+  opts.defines = p->choice.defines;
+  auto program =
+      compiler::frontend::compileSource(librarySource(p->choice.file), p->choice.file, opts);
+  const auto* kernel = program.kernel(p->choice.kernel);
+  if (!kernel)
+    throw std::logic_error(fmt::format("{} has no kernel {}", p->choice.file, p->choice.kernel));
+  auto options = compiler::pipeline::codegenOptions(r.target);
+  options.name = kernelName(r);
+  options.format = r.format;
+  try {
+    p->strategy = "lowerFft";
+    p->compiled = compiler::pipeline::build(*kernel, "lowerFft", r.target, options).compiled;
+  } catch (const std::exception& e) {  // a CompileError or a RewriteError of lowerFft
+    p->fallbackReason = e.what();
+    if (auto nl = p->fallbackReason.find('\n'); nl != std::string::npos)
+      p->fallbackReason.resize(nl);
+    p->strategy = "lowerDefault";
+    p->compiled = compiler::pipeline::build(*kernel, "lowerDefault", r.target, options).compiled;
+  }
+  fillStages(*p);
+  if (!p->compiled.sizeVarNames.empty())
+    throw std::logic_error(fmt::format("plan {} left size variables unbound: {}", options.name,
+                                       fmt::join(p->compiled.sizeVarNames, ", ")));
+  return p;
+}
+
+}  // namespace
+
+std::shared_ptr<const CompiledFft> planFft(const FftRequest& request) {
+  const std::string key = request.key();
+  {
+    std::lock_guard lock(gCacheMutex);
+    if (auto it = gCache.find(key); it != gCache.end()) return it->second;
+  }
+  auto plan = compilePlan(request);
+  std::lock_guard lock(gCacheMutex);
+  return gCache.emplace(key, std::move(plan)).first->second;
+}
+
+void clearPlanCache() {
+  std::lock_guard lock(gCacheMutex);
+  gCache.clear();
+}
+
+size_t planCacheSize() {
+  std::lock_guard lock(gCacheMutex);
+  return gCache.size();
+}
+
+}  // namespace fftc::fftlib

@@ -1,0 +1,125 @@
+// The FFT planner: a request (size, batch, precision, direction, scaling, variant, optional
+// radices) -> a variant and radix lists chosen by heuristics -> the FFT library's .fdl program
+// instantiated with -D bindings -> lowered (lowerFft, else lowerDefault) and compiled by the
+// normal pipeline. Compiled plans are cached in this process (keyed by the request); the
+// OpenCL binary cache keeps the device builds. docs/fft-api.md describes the heuristics.
+//
+//   FftRequest r;  r.size = 4096;  r.batch = 16;
+//   std::shared_ptr<const CompiledFft> p = planFft(r);   // throws backends::UserError
+//   fmt::print("{}", p->describe());
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compiler/codegen/codegen.h"
+#include "compiler/frontend/frontend.h"
+#include "compiler/pipeline/pipeline.h"
+#include "fftlib/fftw_reference.h"
+
+namespace fftc::fftlib {
+
+enum class Precision { F32, F64 };
+std::string precisionName(Precision p);  // "f32", "f64"
+Precision parsePrecision(std::string_view text);  // UserError unless f32 | f64
+
+std::string directionName(Direction d);  // "forward", "inverse"
+Direction parseDirection(std::string_view text);  // UserError unless forward | inverse
+
+// Stockham: fft.fdl `stockham`; StockhamTwiddle: `stockhamTwiddle` (twiddle tables);
+// CooleyTukey: `cooleyTukey`; Hierarchical: hierarchical.fdl `hierarchical` (four-step);
+// Bluestein: bluestein.fdl `bluestein`.
+enum class Variant { Auto, Stockham, StockhamTwiddle, CooleyTukey, Hierarchical, Bluestein };
+// "auto", "stockham", "twiddle", "cooley-tukey", "hierarchical", "bluestein".
+std::string variantName(Variant v);
+// Accepts those names and "stockham-twiddle", "cooleytukey", "ct"; UserError otherwise.
+Variant parseVariant(std::string_view text);
+
+struct FftRequest {
+  int64_t size = 1;           // N >= 1
+  int64_t batch = 1;          // B >= 1 transforms of N contiguous elements each
+  Precision precision = Precision::F32;
+  Direction direction = Direction::Forward;
+  bool scale = false;         // multiply by 1/N (usually with Inverse); false: unnormalized
+  Variant variant = Variant::Auto;
+  // Optional radix list. Stockham, twiddle, Cooley-Tukey: the passes, product N. Hierarchical:
+  // split into rs1 | rs2 where the running product first reaches sqrt(N), product N.
+  // Bluestein: the radices of M, product M >= 2N - 1. Auto with radices: Stockham.
+  std::vector<int64_t> radices;
+  compiler::pipeline::Target target = compiler::pipeline::Target::OpenCL;
+  // Lay the generated source out with clang-format (readable; slower to compile).
+  bool format = true;
+
+  // A stable text of everything above: the key of the plan cache.
+  std::string key() const;
+};
+
+// The heuristic part of the planner, before any compilation.
+struct PlanChoice {
+  Variant variant = Variant::Stockham;
+  std::vector<int64_t> radices;  // Stockham/twiddle/Cooley-Tukey: rs; Bluestein: rsM
+  std::vector<int64_t> rs1, rs2; // Hierarchical
+  int64_t bluesteinM = 0;        // Bluestein: M = prod(radices)
+  std::string file;              // "fft.fdl", "hierarchical.fdl", "bluestein.fdl"
+  std::string kernel;            // the kernel of that file
+  std::map<std::string, compiler::frontend::DefineValue> defines;  // rs/rs1,rs2/N,rsM, dir, scale, B
+};
+
+// Validates the request (UserError: N < 1, batch < 1, a radix < 1 or whose product is wrong,
+// a size too large for 32-bit indices, a multi-dimensional request) and chooses.
+PlanChoice choosePlan(const FftRequest& request);
+
+// The radices of n when n is 2,3,5,7-smooth: the fewest passes with radices <= 16, power-of-two
+// radices first (largest first, bits spread evenly), then the others; {} for n = 1.
+// UserError when n has another prime factor.
+std::vector<int64_t> chooseRadices(int64_t n);
+bool isSmooth(int64_t n);                 // every prime factor in {2, 3, 5, 7}
+int64_t smoothSizeAtLeast(int64_t n);     // the smallest 2,3,5,7-smooth integer >= n
+int64_t largestPrimeFactor(int64_t n);    // 1 for n = 1
+
+// The accuracy bar of CLI.md / docs/fftlib.md for linf_error against FFTW in long double:
+// 2e-6 + 5e-7 log10(N) (f32) or 5e-15 + 5e-16 log10(N) (f64), doubled when N has a prime
+// factor above 13.
+double fftTolerance(int64_t n, Precision precision);
+
+// One stage of a compiled plan with its work sizes evaluated.
+struct PlanStage {
+  std::string kernel;
+  std::vector<std::string> args;
+  std::vector<int64_t> global, local;  // local empty: the driver chooses
+  int64_t bytesMoved = 0;  // its non-table buffer arguments, each read or written once
+};
+
+struct CompiledFft {
+  FftRequest request;
+  PlanChoice choice;
+  std::string strategy;          // "lowerFft", or "lowerDefault" when lowerFft failed
+  std::string fallbackReason;    // why lowerFft failed (empty when it did not)
+  compiler::codegen::CompiledKernel compiled;
+  std::vector<PlanStage> stages;
+  int64_t bytesMoved = 0;        // sum over the stages
+  std::string inputBuffer, outputBuffer;  // names in compiled.buffers
+  // True when no stage takes both the input and the output buffer: in-place execution can
+  // then pass one buffer as both (the input is consumed before the output is written).
+  bool inPlaceSafe = false;
+
+  double flopsPerBatch() const;  // 5 N log2 N x batch
+  std::string describe() const;  // the plan as text (fftc fft prints it)
+};
+
+// choosePlan + compile through the pipeline, cached in-process by request.key().
+// UserError for bad requests; ir::CompileError when neither strategy compiles.
+std::shared_ptr<const CompiledFft> planFft(const FftRequest& request);
+
+// Drops the in-process cache (tests).
+void clearPlanCache();
+size_t planCacheSize();
+
+// The text of an FFT library file embedded at build time ("fft.fdl", ...).
+std::string_view librarySource(std::string_view file);
+
+}  // namespace fftc::fftlib

@@ -1,0 +1,360 @@
+// The FFT planner and the public FFT API (fftlib/plan/) on OpenCL (PoCL on a machine without a
+// GPU), every result against FFTW in long double with the tolerance of docs/fftlib.md; and
+// `fftc run --check --json` end to end. ctest runs each TEST in its own process, so the sweeps
+// are loops inside one TEST (the in-process plan cache and one Context are shared within it).
+// FFTC_FFT_SWEEP=1 widens the every-size sweep from 1..64 to 1..256.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include <array>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+#include "backends/common/device_error.h"
+#include "backends/opencl/runtime.h"
+#include "fftlib/fftw_reference.h"
+#include "fftlib/plan/fft_api.h"
+#include "fftlib/plan/planner.h"
+
+namespace fftc::fftlib::test {
+namespace {
+
+namespace cl = backends::opencl;
+using Radices = std::vector<int64_t>;
+
+cl::Context& context() {
+  static auto* c = new cl::Context(cl::Context::fromSelector(""));
+  return *c;
+}
+
+template <typename T>
+std::vector<std::complex<T>> randomInput(size_t count, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-0.5, 0.5);
+  std::vector<std::complex<T>> x(count);
+  for (auto& v : x) {
+    double re = u(rng), im = u(rng);
+    v = {static_cast<T>(re), static_cast<T>(im)};
+  }
+  return x;
+}
+
+struct Outcome {
+  double linf = 0, l2 = 0, tolerance = 0;
+  std::string plan;
+};
+
+template <typename T>
+Outcome measure(const FftRequest& r, bool mismatchDirection = false) {
+  Plan plan = Plan::create(context(), r);
+  auto x = randomInput<T>(static_cast<size_t>(r.size * r.batch), 42 + static_cast<uint64_t>(r.size));
+  auto y = plan.run(x);
+  Direction refDir = r.direction;
+  if (mismatchDirection)
+    refDir = refDir == Direction::Forward ? Direction::Inverse : Direction::Forward;
+  auto ref = referenceDft1d(toLongDouble(std::span<const std::complex<T>>(x)), r.size, r.batch,
+                            refDir);
+  if (r.scale)
+    for (auto& v : ref) v /= static_cast<long double>(r.size);
+  Outcome o;
+  o.linf = linfError(std::span<const std::complex<T>>(y), ref);
+  o.l2 = l2Error(std::span<const std::complex<T>>(y), ref);
+  o.tolerance = fftTolerance(r.size, r.precision);
+  o.plan = plan.info().describe();
+  return o;
+}
+
+Outcome measureAny(const FftRequest& r) {
+  return r.precision == Precision::F64 ? measure<double>(r) : measure<float>(r);
+}
+
+void expectAccurate(const FftRequest& r) {
+  SCOPED_TRACE(r.key());
+  Outcome o;
+  try {
+    o = measureAny(r);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "failed: " << e.what();
+    return;
+  }
+  EXPECT_LE(o.linf, o.tolerance) << o.plan << "l2 " << o.l2;
+  EXPECT_LE(o.l2, o.tolerance) << o.plan;
+}
+
+FftRequest req(int64_t n, Variant v = Variant::Auto, Radices rs = {}) {
+  FftRequest r;
+  r.size = n;
+  r.variant = v;
+  r.radices = std::move(rs);
+  r.format = false;  // faster compiles; the code is the same
+  return r;
+}
+
+// ---- the planner's choices (no device)
+
+TEST(Planner, RadixHeuristics) {
+  EXPECT_EQ(chooseRadices(1), Radices{});
+  EXPECT_EQ(chooseRadices(2), Radices{2});
+  EXPECT_EQ(chooseRadices(16), Radices{16});
+  EXPECT_EQ(chooseRadices(32), (Radices{8, 4}));
+  EXPECT_EQ(chooseRadices(64), (Radices{8, 8}));
+  EXPECT_EQ(chooseRadices(4096), (Radices{16, 16, 16}));
+  EXPECT_EQ(chooseRadices(1024), (Radices{16, 8, 8}));
+  EXPECT_EQ(chooseRadices(12), Radices{12});
+  EXPECT_EQ(chooseRadices(48), (Radices{16, 3}));
+  EXPECT_EQ(chooseRadices(96), (Radices{8, 12}));
+  EXPECT_EQ(chooseRadices(60), (Radices{4, 15}));
+  EXPECT_EQ(chooseRadices(243), (Radices{9, 9, 3}));
+  EXPECT_EQ(chooseRadices(343), (Radices{7, 7, 7}));
+  for (int64_t n = 1; n <= 4096; ++n) {
+    if (!isSmooth(n)) continue;
+    auto rs = chooseRadices(n);
+    int64_t p = 1;
+    for (int64_t r : rs) {
+      EXPECT_LE(r, 16) << n;
+      EXPECT_GE(r, 2) << n;
+      p *= r;
+    }
+    EXPECT_EQ(p, n);
+  }
+  EXPECT_EQ(smoothSizeAtLeast(513), 525);
+  EXPECT_EQ(largestPrimeFactor(4099), 4099);
+  EXPECT_TRUE(isSmooth(1));
+  EXPECT_FALSE(isSmooth(22));
+}
+
+TEST(Planner, VariantChoice) {
+  auto c = choosePlan(req(4096));
+  EXPECT_EQ(c.variant, Variant::Stockham);
+  EXPECT_EQ(c.kernel, "stockham");
+  c = choosePlan(req(257));
+  EXPECT_EQ(c.variant, Variant::Bluestein);
+  EXPECT_EQ(c.bluesteinM, 525);
+  c = choosePlan(req(1));
+  EXPECT_EQ(c.variant, Variant::Stockham);
+  EXPECT_TRUE(c.radices.empty());
+  c = choosePlan(req(1024, Variant::Hierarchical));
+  EXPECT_EQ(c.rs1, (Radices{16, 2}));
+  EXPECT_EQ(c.rs2, (Radices{16, 2}));
+  c = choosePlan(req(64, Variant::Hierarchical, {4, 4, 4}));
+  EXPECT_EQ(c.rs1, (Radices{4, 4}));
+  EXPECT_EQ(c.rs2, (Radices{4}));
+  c = choosePlan(req(17, Variant::Bluestein, {5, 7}));
+  EXPECT_EQ(c.bluesteinM, 35);
+  EXPECT_EQ(parseVariant("cooley-tukey"), Variant::CooleyTukey);
+  EXPECT_EQ(fftTolerance(17, Precision::F32), 2 * (2e-6 + 5e-7 * std::log10(17.0)));
+}
+
+TEST(Planner, RejectsBadRequests) {
+  EXPECT_THROW(choosePlan(req(0)), backends::UserError);
+  EXPECT_THROW(choosePlan(req(-4)), backends::UserError);
+  auto r = req(64);
+  r.batch = 0;
+  EXPECT_THROW(choosePlan(r), backends::UserError);
+  EXPECT_THROW(choosePlan(req(64, Variant::Stockham, {4, 4})), backends::UserError);
+  EXPECT_THROW(choosePlan(req(64, Variant::Auto, {4, 4, 8})), backends::UserError);
+  EXPECT_THROW(choosePlan(req(64, Variant::Stockham, {1, 64})), backends::UserError);
+  EXPECT_THROW(choosePlan(req(64, Variant::Hierarchical, {4, 4})), backends::UserError);
+  EXPECT_THROW(choosePlan(req(17, Variant::Bluestein, {4, 8})), backends::UserError);  // 32 < 33
+  EXPECT_THROW(parseVariant("radix2"), backends::UserError);
+  EXPECT_THROW(parsePrecision("f16"), backends::UserError);
+  EXPECT_THROW(parseDirection("backward"), backends::UserError);
+  r = req(int64_t{1} << 28);
+  r.batch = 16;
+  EXPECT_THROW(choosePlan(r), backends::UserError);
+}
+
+// ---- on the device
+
+TEST(FftPlan, RejectsBadUse) {
+  // f64 on a device without doubles: the same device, described as one without.
+  cl::DeviceInfo noDouble = context().device();
+  noDouble.doubleSupport = false;
+  cl::Context c(noDouble);
+  auto r = req(8);
+  r.precision = Precision::F64;
+  EXPECT_THROW((void)Plan::create(c, r), backends::UserError);
+  auto cu = req(8);
+  cu.target = compiler::pipeline::Target::Cuda;
+  EXPECT_THROW((void)Plan::create(context(), cu), backends::UserError);
+
+  Plan p = Plan::create(context(), req(8));
+  std::vector<std::complex<float>> shortInput(7);
+  EXPECT_THROW((void)p.run(shortInput), backends::UserError);
+  std::vector<std::complex<double>> wrongPrecision(8);
+  EXPECT_THROW((void)p.run(wrongPrecision), backends::UserError);
+  cl::Buffer small(context(), 8 * 4), ok(context(), p.bufferBytes());
+  EXPECT_THROW(p.execute(small, ok), backends::UserError);
+}
+
+TEST(FftPlan, EverySizeAutoForwardF32) {
+  const char* env = std::getenv("FFTC_FFT_SWEEP");
+  const int64_t last = env && std::string(env) == "1" ? 256 : 64;
+  for (int64_t n = 1; n <= last; ++n) {
+    auto r = req(n);
+    r.batch = 2;
+    expectAccurate(r);
+  }
+}
+
+TEST(FftPlan, SpreadOfSizes) {
+  for (int64_t n : {128, 256, 1000, 1024, 4096, 243, 625, 343, 17, 257}) expectAccurate(req(n));
+}
+
+TEST(FftPlan, LargeSizes) {
+  expectAccurate(req(4099));      // Bluestein, M = 8232
+  expectAccurate(req(1 << 14));   // four passes
+}
+
+TEST(FftPlan, DoublePrecision) {
+  for (int64_t n : {1, 7, 64, 1000, 257}) {
+    auto r = req(n);
+    r.precision = Precision::F64;
+    r.batch = 2;
+    expectAccurate(r);
+  }
+}
+
+TEST(FftPlan, InverseAndScaling) {
+  for (int64_t n : {96, 35, 19}) {
+    for (bool scale : {false, true}) {
+      auto r = req(n);
+      r.direction = Direction::Inverse;
+      r.scale = scale;
+      expectAccurate(r);
+    }
+  }
+  auto r = req(64);
+  r.direction = Direction::Inverse;
+  r.scale = true;
+  r.precision = Precision::F64;
+  expectAccurate(r);
+}
+
+TEST(FftPlan, Batch3) {
+  for (int64_t n : {60, 17, 256}) {
+    auto r = req(n);
+    r.batch = 3;
+    expectAccurate(r);
+  }
+}
+
+TEST(FftPlan, EachVariant) {
+  const std::pair<Variant, std::vector<int64_t>> cases[] = {
+      {Variant::Stockham, {64, 60}},     {Variant::StockhamTwiddle, {64, 60}},
+      {Variant::CooleyTukey, {64, 60}},  {Variant::Hierarchical, {64, 1024, 60}},
+      {Variant::Bluestein, {31, 64}},
+  };
+  for (const auto& [v, sizes] : cases)
+    for (int64_t n : sizes) {
+      auto r = req(n, v);
+      r.batch = 2;
+      expectAccurate(r);
+      EXPECT_EQ(planFft(r)->choice.variant, v);
+    }
+  expectAccurate(req(60, Variant::CooleyTukey, {3, 4, 5}));
+  expectAccurate(req(64, Variant::Stockham, {2, 16, 2}));
+  expectAccurate(req(17, Variant::Bluestein, {4, 16}));  // M = 64: a power of two
+}
+
+// The check can fail: a forward transform measured against the inverse reference.
+TEST(FftPlan, CheckCanFail) {
+  Outcome o = measure<float>(req(16), /*mismatchDirection=*/true);
+  EXPECT_GT(o.linf, 100 * o.tolerance);
+}
+
+TEST(FftPlan, DeviceBuffersInPlaceAndRepeated) {
+  for (int64_t n : {16, 64, 17}) {  // one pass (not in-place safe), two passes, Bluestein
+    SCOPED_TRACE(n);
+    auto r = req(n);
+    r.batch = 3;
+    Plan plan = Plan::create(context(), r);
+    auto x = randomInput<float>(plan.elements(), 7);
+    auto in = cl::Buffer::from(context(), std::span<const std::complex<float>>(x));
+    cl::Buffer out(context(), plan.bufferBytes());
+    plan.execute(in, out);
+    auto y1 = out.read<std::complex<float>>(context());
+    plan.execute(in, out);  // again: the same result, the input unchanged
+    auto y2 = out.read<std::complex<float>>(context());
+    EXPECT_EQ(y1, y2);
+    EXPECT_EQ(in.read<std::complex<float>>(context()), x);
+    plan.execute(in);       // in place
+    auto y3 = in.read<std::complex<float>>(context());
+    EXPECT_EQ(y1, y3);
+    auto ref = referenceDft1d(toLongDouble(std::span<const std::complex<float>>(x)), n, 3,
+                              Direction::Forward);
+    EXPECT_LE(linfError(std::span<const std::complex<float>>(y1), ref), fftTolerance(n, Precision::F32));
+    auto times = plan.time(in, out, 1, 3);
+    EXPECT_EQ(times.size(), 3u);
+  }
+}
+
+TEST(FftPlan, PlanRecordsStagesAndBytes) {
+  auto r = req(4096);
+  auto p = planFft(r);
+  EXPECT_EQ(p->choice.radices, (Radices{16, 16, 16}));
+  EXPECT_FALSE(p->stages.empty());
+  EXPECT_EQ(p->strategy, "lowerFft");
+  // three passes over the array, each reading and writing 4096 complex f32
+  EXPECT_EQ(p->bytesMoved, 3 * 2 * 8 * 4096);
+  EXPECT_EQ(planFft(r).get(), p.get());  // cached
+}
+
+// ---- fftc run end to end
+
+struct Spawned {
+  int status = -1;
+  std::string out;
+};
+
+Spawned spawn(const std::string& args) {
+  std::string cmd = std::string(FFTC_BINARY) + " " + args + " 2>/dev/null";
+  Spawned s;
+  FILE* f = popen(cmd.c_str(), "r");
+  if (!f) return s;
+  std::array<char, 4096> buf{};
+  size_t got = 0;
+  while ((got = fread(buf.data(), 1, buf.size(), f)) > 0) s.out.append(buf.data(), got);
+  int st = pclose(f);
+  s.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return s;
+}
+
+TEST(FftcRun, CheckJsonEndToEnd) {
+  auto s = spawn("run --size 60 --batch 4 --check --json --repeat 3");
+  ASSERT_EQ(s.status, 0) << s.out;
+  auto v = boost::json::parse(s.out).as_object();
+  EXPECT_EQ(v.at("size").as_array().at(0).to_number<int64_t>(), 60);
+  EXPECT_EQ(v.at("batch").to_number<int64_t>(), 4);
+  EXPECT_EQ(v.at("precision").as_string(), "f32");
+  EXPECT_EQ(v.at("direction").as_string(), "forward");
+  EXPECT_EQ(v.at("target").as_string(), "opencl");
+  EXPECT_EQ(v.at("variant").as_string(), "stockham");
+  EXPECT_EQ(v.at("radices").as_array().size(), 2u);
+  EXPECT_GE(v.at("stages").to_number<int64_t>(), 2);
+  EXPECT_GT(v.at("time_ms").to_number<double>(), 0);
+  EXPECT_GT(v.at("gflops").to_number<double>(), 0);
+  EXPECT_GT(v.at("gbps").to_number<double>(), 0);
+  EXPECT_LE(v.at("linf_error").to_number<double>(), fftTolerance(60, Precision::F32));
+  EXPECT_LE(v.at("l2_error").to_number<double>(), fftTolerance(60, Precision::F32));
+  EXPECT_EQ(v.size(), 14u);  // exactly the report object of CLI.md
+}
+
+TEST(FftcRun, ExitStatuses) {
+  EXPECT_EQ(spawn("run --size 8x8").status, 1);
+  EXPECT_EQ(spawn("fft --size 0 -o /tmp").status, 1);
+  EXPECT_EQ(spawn("run --size 8 --radices 4,4").status, 1);
+  EXPECT_EQ(spawn("run --size 8 --target cuda").status, 1);
+  EXPECT_EQ(spawn("run --size 8 --variant radix2").status, 1);
+}
+
+}  // namespace
+}  // namespace fftc::fftlib::test
