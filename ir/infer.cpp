@@ -307,8 +307,24 @@ TypedFun Inferer::applyReduce(const AbstractReduce& r, const Type& arg, const So
       want = u->paramTypes()[0].scalarKind();
     if (want) init = coerceToComplex(init, *want);
   }
+  const SourceLoc& floc = r.f()->loc().known() ? r.f()->loc() : loc;
+  TypedFun f;
+  if (isComplexCoercible(init) && !init->type().isComplex()) {
+    // The elements do not show the accumulator's type (e.g. zipped pairs): `{0, 0}` is a
+    // complex when the function only types that way (the paper's reduce(+, {0, 0}) o zip).
+    try {
+      f = apply(r.f(), {init->type(), elem}, floc);
+    } catch (const CompileError&) {
+      ScalarKind precision = opt_.real;
+      for (const Type& c : elem.isTuple() ? elem.components() : std::vector<Type>{})
+        if (c.isComplex()) precision = c.scalarKind();
+      init = coerceToComplex(init, precision);
+      f = apply(r.f(), {init->type(), elem}, floc);
+    }
+  } else {
+    f = apply(r.f(), {init->type(), elem}, floc);
+  }
   const Type& acc = init->type();
-  TypedFun f = apply(r.f(), {acc, elem}, r.f()->loc().known() ? r.f()->loc() : loc);
   if (f.result != acc)
     fail(loc, r.name() + ": the function returns " + f.result.str() +
                   " but the accumulator (initial value) is " + acc.str());

@@ -36,6 +36,21 @@ TEST(TypeInference, HighLevelPatterns) {
   EXPECT_EQ(typeOf(get(1, litComplex(1, 2, ScalarKind::Float))), kFloat);
 }
 
+// {0, 0} is a complex accumulator when the reduction only types that way, even though the
+// elements (zipped pairs) do not show it: the paper's reduce(multAndSum, {0, 0}) o zip.
+TEST(TypeInference, PairInitBecomesComplexForAComplexAccumulator) {
+  auto x = param("x", arr(kCf, 4));
+  auto y = param("y", arr(kCf, 4));
+  auto multAndSum = fun([](ExprPtr acc, ExprPtr p) { return acc + get(0, p) * get(1, p); });
+  EXPECT_EQ(typeOf(reduceSeq(multAndSum, tuple({lit(0), lit(0)})) << zip(x, y)), kCf);
+  // A pair accumulator that does type as a pair stays a pair.
+  auto i = param("i", arr(kInt, 4));
+  auto sumPairs = fun([](ExprPtr acc, ExprPtr v) {
+    return tuple({get(0, acc) + v, get(1, acc) + v});
+  });
+  EXPECT_EQ(typeOf(reduce(sumPairs, tuple({lit(0), lit(0)})) << i), Type::tuple({kInt, kInt}));
+}
+
 TEST(TypeInference, Generators) {
   EXPECT_EQ(typeOf(array(5, fun([](ExprPtr i, ExprPtr n) { return i * n; }))), arr(kInt, 5));
   auto g2 = fun([](ExprPtr i, ExprPtr j, ExprPtr, ExprPtr) { return cispi(litF(1) * i / j); });
