@@ -78,10 +78,13 @@ CompiledKernel KernelGen::run(const ir::LambdaPtr& kernel, const std::vector<std
   ck.sizeVars = sizeVars;
   ck.sizes = opt_.sizes;
   for (auto& st : stages_) {
+    // A stage left with nothing to do (its only work folded into a constant table) is not
+    // launched; the others are numbered in launch order.
+    if (st.body->body.empty() && st.localDecls.empty()) continue;
     backends::KernelFunc k;
-    k.name = st.name;
+    k.name = name_ + "_stage" + std::to_string(ck.stages.size());
     StageInfo si;
-    si.kernel = st.name;
+    si.kernel = k.name;
     for (const auto& b : buffers_) {
       if (std::find(st.used.begin(), st.used.end(), b) == st.used.end()) continue;
       backends::KernelParam p;
