@@ -21,6 +21,10 @@ if(FFTC_FUZZ)
 endif()
 if(FFTC_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  # GCC's -Wmaybe-uninitialized misfires on instrumented std::variant/std::vector moves.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    add_compile_options(-Wno-maybe-uninitialized)
+  endif()
   add_link_options(-fsanitize=address,undefined)
 endif()
 
