@@ -3,7 +3,9 @@
 // the plugin, fftc behaves like a build without LLVM and clangHelpersStatus() says why.
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <string_view>
 #include <mutex>
 
 #include "compiler/clang/clang_plugin_api.h"
@@ -20,7 +22,11 @@ struct Plugin {
 
 std::vector<std::filesystem::path> candidates() {
   std::vector<std::filesystem::path> out;
-  if (const char* env = std::getenv("FFTC_CLANG_PLUGIN"); env && *env) out.emplace_back(env);
+  // FFTC_CLANG_PLUGIN names the plugin to use, and only that one ("off": none).
+  if (const char* env = std::getenv("FFTC_CLANG_PLUGIN"); env && *env) {
+    if (std::string_view(env) != "off") out.emplace_back(env);
+    return out;
+  }
   std::error_code ec;
   auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec) {
@@ -54,7 +60,9 @@ Plugin load() {
     return p;
   }
   p.status = "clang helpers unavailable: " +
-             (tried.empty() ? std::string(kPluginName) + " not found next to fftc" : tried);
+             (!tried.empty() ? tried
+              : std::getenv("FFTC_CLANG_PLUGIN") ? std::string("FFTC_CLANG_PLUGIN names no plugin")
+                                                 : std::string(kPluginName) + " not found next to fftc");
   return p;
 }
 

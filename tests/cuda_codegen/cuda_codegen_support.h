@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -49,6 +50,9 @@ struct Program {
   // puts every table in a buffer that the run uploads.
   int64_t constantTableMaxBytes = -1;
 };
+
+// GoogleTest prints a parameter by its label.
+inline void PrintTo(const Program& p, std::ostream* os) { *os << p.label; }
 
 inline compiler::codegen::CodegenOptions codegenOptions(const Program& p) {
   compiler::codegen::CodegenOptions o;  // the pipeline sets the target's dialect

@@ -1,0 +1,130 @@
+// The fftc executable as a user meets it: each failure gives a one-line reason (or a compile
+// error with its source line and caret) and the exit status CLI.md documents.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string out;  // stdout and stderr together
+};
+
+// Runs `fftc ARGS` through the shell with `env` prepended (e.g. "OCL_ICD_VENDORS=/none").
+Result fftc(const std::string& args, const std::string& env = "") {
+  std::string cmd = env + " " + FFTC_EXE + " " + args + " 2>&1";
+  Result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  while (size_t n = fread(buf.data(), 1, buf.size(), p)) r.out.append(buf.data(), n);
+  int raw = pclose(p);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+  return r;
+}
+
+std::string writeTemp(const std::string& name, const std::string& text) {
+  auto dir = std::filesystem::temp_directory_path() / "fftc_cli_test";
+  std::filesystem::create_directories(dir);
+  auto path = dir / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+int lineCount(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+const std::string kExamples = std::string(FFTC_SOURCE_DIR) + "/examples/";
+
+TEST(Cli, HelpAndVersionSucceed) {
+  EXPECT_EQ(fftc("--help").status, 0);
+  EXPECT_EQ(fftc("compile --help").status, 0);
+  auto v = fftc("--version");
+  EXPECT_EQ(v.status, 0);
+  EXPECT_EQ(v.out.rfind("fftc ", 0), 0u) << v.out;
+}
+
+TEST(Cli, UserErrorsExitOneWithOneLine) {
+  for (const std::string& args : std::vector<std::string>{"", "bogus", "compile", "compile " + kExamples + "dot.fdl --emit nonsense",
+        "compile " + kExamples + "dot.fdl --precision f16",
+        "compile " + kExamples + "dot.fdl --no-such-option",
+        "compile " + kExamples + "dot.fdl -D N", "compile /no/such/file.fdl",
+        "compile " + kExamples + "dot.fdl --kernel nope",
+        "exec " + kExamples + "stockham.fdl", "compile " + kExamples + "stockham.fdl --rewrite 'mapFusin'"}) {
+    SCOPED_TRACE(args);
+    auto r = fftc(args);
+    EXPECT_EQ(r.status, 1) << r.out;
+    if (args.empty()) continue;  // the usage text
+    if (args.find("--rewrite") != std::string::npos) {
+      EXPECT_NE(r.out.find("error:"), std::string::npos) << r.out;
+      continue;  // the strategy text and a caret follow the message
+    }
+    EXPECT_EQ(lineCount(r.out), 1) << r.out;
+  }
+}
+
+TEST(Cli, CompileErrorsPointIntoTheSource) {
+  auto path = writeTemp("bad.fdl", "kernel k(x: [float]8) =\n  map(fun y => y +) <<: x\n");
+  auto r = fftc("compile " + path);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("bad.fdl:2:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("error:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("^"), std::string::npos) << r.out;  // the caret line
+  EXPECT_EQ(lineCount(r.out), 3) << r.out;
+}
+
+TEST(Cli, MalformedUserfunBodyPointsIntoTheFdlFile) {
+  auto path = writeTemp("uf.fdl",
+                        "userfun twice(a: float): float = \"return a +* 2.0f;\"\n"
+                        "kernel k(x: [float]8) = mapGlobal(twice) <<: x\n");
+  auto r = fftc("compile " + path + " -o " + std::filesystem::temp_directory_path().string());
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("uf.fdl:1:"), std::string::npos) << r.out;
+}
+
+// Without the clang helpers the body reaches the OpenCL compiler: a device error (exit 2) whose
+// first line names the failure, with the build log after it.
+TEST(Cli, OpenClBuildFailureIsADeviceError) {
+  auto path = writeTemp("uf2.fdl",
+                        "userfun twice(a: float): float = \"return a +* 2.0f;\"\n"
+                        "kernel k(x: [float]8) = mapGlobal(twice) <<: x\n");
+  auto r = fftc("exec " + path, "FFTC_CLANG_PLUGIN=off FFTC_NO_CACHE=1");
+  EXPECT_EQ(r.status, 2) << r.out;
+  // (PoCL's own compiler may print "1 error generated." before it.)
+  EXPECT_NE(r.out.find("fftc: device error: OpenCL build failed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("indirection requires pointer operand"), std::string::npos) << r.out;
+}
+
+TEST(Cli, MissingOpenClPlatformIsADeviceError) {
+  auto r = fftc("exec " + kExamples + "dot_lowlevel.fdl -D N=64", "OCL_ICD_VENDORS=/nonexistent");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("no OpenCL platform"), std::string::npos) << r.out;
+  EXPECT_EQ(lineCount(r.out), 1) << r.out;
+}
+
+TEST(Cli, ExecChecksAgainstTheInterpreter) {
+  auto r = fftc("exec " + kExamples + "stockham.fdl --kernel fft -D rs=4,4 --check --json");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("\"ok\":true"), std::string::npos) << r.out;
+}
+
+TEST(Cli, CompileWritesKernelsManifestAndHeader) {
+  auto dir = std::filesystem::temp_directory_path() / "fftc_cli_test" / "out";
+  std::filesystem::remove_all(dir);
+  auto r = fftc("compile " + kExamples + "dot_lowlevel.fdl -D N=64 -o " + dir.string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  for (const char* f : {"dotLow.cl", "dotLow.json", "dotLow.hpp"})
+    EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
+}
+
+}  // namespace
