@@ -32,6 +32,7 @@ const std::vector<ExampleRow>& examples() {
       {"stencil2d.fdl", {{"H", 9}, {"W", 13}}},
       {"transpose_local.fdl", {{"H", 8}, {"W", 12}}},
       {"stockham_pass_lowlevel.fdl", {{"R", 2}, {"L", 8}, {"N", 64}}},
+      {"stockham_pass.fdl", {{"R", 4}, {"L", 16}, {"N", 64}}, {"pass"}},
       {"stockham_lowlevel.fdl", {}},
   };
   return rows;
@@ -100,6 +101,26 @@ TEST(Examples, StockhamLowersToOneStagePerPass) {
       EXPECT_MATCHES(c);
     }
   }
+}
+
+// Issue 5's golden test: the paper's high-level pass (listing 2's shape), lowered by the FFT
+// strategy, has listing 3's single parallel loop and listing 4's indices (r = 2, L = 4096,
+// n = 2^24): at most one division and one modulo each, as shift and mask.
+TEST(Examples, LowerFftGivesListing4Indices) {
+  std::string text = readFile(sourceRoot() + "/examples/stockham_pass.fdl");
+  fe::ElaborateOptions eo;
+  eo.defines["N"] = int64_t{1} << 24;
+  fe::Program p = fe::compileSource(text, "stockham_pass.fdl", eo);
+  auto lowered = compiler::pipeline::lower(*p.kernel("pass"), "lowerFft");
+  cg::CompiledKernel ck = cg::compileKernel(lowered.kernel, options());
+  ASSERT_EQ(ck.stages.size(), 1u);
+  EXPECT_EQ(ck.stages[0].global.at(0).str(), "8388608");
+  const std::string& src = ck.source;
+  EXPECT_NE(src.find("x[4096 * j + (gid >> 11) + 8192 * (gid & 2047)]"), std::string::npos) << src;
+  EXPECT_NE(src.find("out[8388608 * i + (gid >> 11) + 4096 * (gid & 2047)] = acc;"),
+            std::string::npos)
+      << src;
+  EXPECT_EQ(src.find('%'), std::string::npos) << src;
 }
 
 INSTANTIATE_TEST_SUITE_P(All, ExampleTest, ::testing::ValuesIn(examples()),
