@@ -197,6 +197,13 @@ std::string CPrinter::helpers(const Module& m) const {
   return out + d_.extraHelpers(m);
 }
 
+std::string CPrinter::tableElement(const CExpr& e) const {
+  if (e->kind == CExprKind::ComplexLit && d_.aggregateTableElements())
+    return "{" + literal(e->re, e->type.isDouble()) + ", " + literal(e->im, e->type.isDouble()) +
+           "}";
+  return expr(e);
+}
+
 std::string CPrinter::module(const Module& m) const {
   std::string body;
   for (const auto& s : m.structs) {
@@ -209,7 +216,7 @@ std::string CPrinter::module(const Module& m) const {
     body += "\n" + d_.tableQualifier() + " " + d_.typeName(t.type) + " " + t.name + "[" +
             std::to_string(t.values.size()) + "] = {";
     for (size_t i = 0; i < t.values.size(); ++i)
-      body += (i % 4 == 0 ? "\n    " : " ") + expr(t.values[i]) +
+      body += (i % 4 == 0 ? "\n    " : " ") + tableElement(t.values[i]) +
               (i + 1 < t.values.size() ? "," : "");
     body += "\n};\n";
   }

@@ -36,6 +36,9 @@ class CDialect {
   // Dialect-specific helper definitions after the common ones (may be empty).
   virtual std::string extraHelpers(const Module&) const { return {}; }
   virtual std::string unrollPragma() const { return "#pragma unroll"; }
+  // Complex elements of a constant table as `{re, im}` rather than makeComplex: CUDA refuses
+  // a __constant__ variable whose initializer calls make_float2 (dynamic initialization).
+  virtual bool aggregateTableElements() const { return false; }
 
   // Shared by both dialects.
   std::string typeName(const CType& t) const;
@@ -56,6 +59,7 @@ class CPrinter {
  private:
   std::string operand(const CExpr& e) const;  // parenthesized unless atomic
   std::string literal(double v, bool isDouble) const;
+  std::string tableElement(const CExpr& e) const;
   const CDialect& d_;
 };
 

@@ -24,7 +24,7 @@ namespace cl = backends::opencl;
 
 struct FftOptions {
   std::string size, precision = "f32", direction = "forward", variant = "auto", radices,
-                    target = "opencl", wisdom, outDir = ".";
+                    target = "opencl", wisdom, rewrite, outDir = ".";
   int64_t batch = 1;
   bool scale = false;
 };
@@ -41,6 +41,8 @@ void addFftOptions(po::options_description& desc, FftOptions& o, bool withOutput
       ("radices", po::value(&o.radices),
        "R1,R2,...: the radix list (product N; bluestein: product M >= 2N-1)")
       ("target", po::value(&o.target)->default_value(o.target), "opencl | cuda")
+      ("rewrite", po::value(&o.rewrite),
+       "rewrite strategy (default lowerFft; lowerDefault when it fails)")
       ("wisdom", po::value(&o.wisdom), "wisdom file (not read yet: the tuner has not landed)");
   if (withOutput)
     desc.add_options()(",o", po::value(&o.outDir)->default_value(o.outDir), "output directory");
@@ -67,6 +69,7 @@ fl::FftRequest makeRequest(const FftOptions& o) {
   r.variant = fl::parseVariant(o.variant);
   for (const auto& t : splitList(o.radices)) r.radices.push_back(parseInteger(t, "--radices"));
   r.target = parseTarget(o.target);
+  r.strategy = o.rewrite;
   if (!o.wisdom.empty())
     fmt::print(stderr, "fftc: note: --wisdom is not read yet (the tuner has not landed); the "
                        "planner's heuristics decide\n");
@@ -166,6 +169,7 @@ int runRun(const Args& args) {
   po::variables_map vm;
   if (!parseOptions(args, "fftc run --size N [options]", desc, nullptr, vm)) return kSuccess;
   auto request = makeRequest(o);
+  request.format = false;  // nothing is written: skip the layout of the source (faster)
   if (request.target == Target::Cuda)
     throw backends::UserError("run --target cuda: running FFTs through CUDA has not landed yet; "
                               "use --target opencl (fftc fft --target cuda emits the kernels)");

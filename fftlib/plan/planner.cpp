@@ -126,10 +126,10 @@ Variant parseVariant(std::string_view text) {
 }
 
 std::string FftRequest::key() const {
-  return fmt::format("N={} B={} {} {} scale={} {} rs={} {} fmt={}", size, batch,
+  return fmt::format("N={} B={} {} {} scale={} {} rs={} {} fmt={} strategy={}", size, batch,
                      precisionName(precision), directionName(direction), scale ? 1 : 0,
                      variantName(variant), listText(radices),
-                     compiler::pipeline::targetName(target), format ? 1 : 0);
+                     compiler::pipeline::targetName(target), format ? 1 : 0, strategy);
 }
 
 int64_t largestPrimeFactor(int64_t n) {
@@ -297,7 +297,11 @@ std::string CompiledFft::describe() const {
   else
     s += fmt::format(", radices {}", listText(choice.radices));
   s += fmt::format("\nlowered by {}{}\n", strategy,
-                   fallbackReason.empty() ? "" : " (lowerFft failed: " + fallbackReason + ")");
+                   fallbackReason.empty()
+                       ? ""
+                       : fmt::format(" ({} failed: {})",
+                                     request.strategy.empty() ? "lowerFft" : request.strategy,
+                                     fallbackReason));
   s += fmt::format("stages: {}\n", stages.size());
   for (const auto& st : stages) {
     s += fmt::format("  {:<28} global {:<12} local {:<8} {:>12} bytes\n", st.kernel,
@@ -357,9 +361,9 @@ std::shared_ptr<const CompiledFft> compilePlan(const FftRequest& r) {
   options.name = kernelName(r);
   options.format = r.format;
   try {
-    p->strategy = "lowerFft";
-    p->compiled = compiler::pipeline::build(*kernel, "lowerFft", r.target, options).compiled;
-  } catch (const std::exception& e) {  // a CompileError or a RewriteError of lowerFft
+    p->strategy = r.strategy.empty() ? "lowerFft" : r.strategy;
+    p->compiled = compiler::pipeline::build(*kernel, p->strategy, r.target, options).compiled;
+  } catch (const std::exception& e) {  // a CompileError, RewriteError or StrategyParseError
     p->fallbackReason = e.what();
     if (auto nl = p->fallbackReason.find('\n'); nl != std::string::npos)
       p->fallbackReason.resize(nl);

@@ -53,6 +53,9 @@ struct FftRequest {
   compiler::pipeline::Target target = compiler::pipeline::Target::OpenCL;
   // Lay the generated source out with clang-format (readable; slower to compile).
   bool format = true;
+  // The rewrite strategy (strategy-language text); empty: lowerFft. When it fails to lower or
+  // compile, the plan falls back to lowerDefault and records why.
+  std::string strategy;
 
   // A stable text of everything above: the key of the plan cache.
   std::string key() const;
@@ -97,8 +100,8 @@ struct PlanStage {
 struct CompiledFft {
   FftRequest request;
   PlanChoice choice;
-  std::string strategy;          // "lowerFft", or "lowerDefault" when lowerFft failed
-  std::string fallbackReason;    // why lowerFft failed (empty when it did not)
+  std::string strategy;          // "lowerFft" (or the request's), "lowerDefault" when it failed
+  std::string fallbackReason;    // why the first strategy failed (empty when it did not)
   compiler::codegen::CompiledKernel compiled;
   std::vector<PlanStage> stages;
   int64_t bytesMoved = 0;        // sum over the stages

@@ -8,35 +8,13 @@
 
 #include "compiler/pipeline/pipeline.h"
 #include "tests/codegen/codegen_support.h"
+#include "tests/support/example_bindings.h"
 
 namespace fftc::codegen_test {
 namespace {
 
-struct ExampleRow {
-  std::string file;
-  std::map<std::string, int64_t> defines;  // -D bindings (also the size arguments)
-  // Kernels written with high-level patterns: the default lowering must rewrite them.
-  std::set<std::string> highLevel = {};
-};
-
-const std::vector<ExampleRow>& examples() {
-  static const std::vector<ExampleRow> rows = {
-      {"dot.fdl", {{"N", 64}}, {"dot"}},
-      {"matvec.fdl", {{"N", 8}, {"K", 16}}, {"matvec"}},
-      {"stockham.fdl", {}, {"fft"}},  // its kernel bitrev is only a permutation: a copy
-      {"dot_lowlevel.fdl", {{"N", 256}}},
-      {"matvec_lowlevel.fdl", {{"N", 24}, {"K", 40}}},
-      {"gemm_naive.fdl", {{"M", 8}, {"K", 12}, {"N", 16}}},
-      {"gemm_tiled.fdl", {{"M", 8}, {"K", 12}, {"N", 16}}},
-      {"stencil1d.fdl", {{"N", 37}}},
-      {"stencil2d.fdl", {{"H", 9}, {"W", 13}}},
-      {"transpose_local.fdl", {{"H", 8}, {"W", 12}}},
-      {"stockham_pass_lowlevel.fdl", {{"R", 2}, {"L", 8}, {"N", 64}}},
-      {"stockham_pass.fdl", {{"R", 4}, {"L", 16}, {"N", 64}}, {"pass"}},
-      {"stockham_lowlevel.fdl", {}},
-  };
-  return rows;
-}
+using ExampleRow = ::fftc::testing::ExampleBinding;
+const std::vector<ExampleRow>& examples() { return ::fftc::testing::exampleBindings(); }
 
 TEST(Examples, EveryFileHasARow) {
   std::set<std::string> listed;
@@ -44,7 +22,7 @@ TEST(Examples, EveryFileHasARow) {
   for (const auto& e : std::filesystem::directory_iterator(sourceRoot() + "/examples")) {
     if (e.path().extension() != ".fdl") continue;
     EXPECT_TRUE(listed.count(e.path().filename().string()))
-        << e.path().filename() << " has no row in tests/codegen/examples_test.cpp";
+        << e.path().filename() << " has no row in tests/support/example_bindings.h";
   }
 }
 

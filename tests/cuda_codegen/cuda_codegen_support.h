@@ -18,6 +18,7 @@
 #include "compiler/frontend/diagnostics.h"
 #include "compiler/frontend/frontend.h"
 #include "compiler/pipeline/pipeline.h"
+#include "tests/support/example_bindings.h"
 
 namespace fftc::cuda_codegen_test {
 
@@ -69,28 +70,15 @@ inline std::map<std::string, int64_t> sizeBindings(const Program& p) {
   return out;
 }
 
-// The examples: the bindings of tests/codegen/examples_test.cpp, both precisions.
+// The examples with their bindings (tests/support/example_bindings.h), both precisions.
 inline std::vector<Program> examplePrograms() {
-  const std::vector<std::pair<std::string, std::map<std::string, int64_t>>> rows = {
-      {"dot.fdl", {{"N", 64}}},
-      {"matvec.fdl", {{"N", 8}, {"K", 16}}},
-      {"stockham.fdl", {}},
-      {"dot_lowlevel.fdl", {{"N", 256}}},
-      {"matvec_lowlevel.fdl", {{"N", 24}, {"K", 40}}},
-      {"gemm_naive.fdl", {{"M", 8}, {"K", 12}, {"N", 16}}},
-      {"gemm_tiled.fdl", {{"M", 8}, {"K", 12}, {"N", 16}}},
-      {"stencil1d.fdl", {{"N", 37}}},
-      {"stencil2d.fdl", {{"H", 9}, {"W", 13}}},
-      {"transpose_local.fdl", {{"H", 8}, {"W", 12}}},
-      {"stockham_pass_lowlevel.fdl", {{"R", 2}, {"L", 8}, {"N", 64}}},
-      {"stockham_lowlevel.fdl", {}},
-  };
   std::vector<Program> out;
   for (auto precision : {ir::ScalarKind::Float, ir::ScalarKind::Double}) {
-    for (const auto& [file, defs] : rows) {
+    for (const auto& row : ::fftc::testing::exampleBindings()) {
+      const std::string& file = row.file;
       Program p;
       p.file = "examples/" + file;
-      for (const auto& [n, v] : defs) p.defines[n] = v;
+      for (const auto& [n, v] : row.defines) p.defines[n] = v;
       p.precision = precision;
       p.label = file.substr(0, file.size() - 4) +
                 (precision == ir::ScalarKind::Float ? "_f32" : "_f64");

@@ -79,7 +79,7 @@ TEST(CudaExamples, EveryFileIsListed) {
   for (const auto& e : fs::directory_iterator(sourceRoot() / "examples")) {
     if (e.path().extension() != ".fdl") continue;
     EXPECT_TRUE(listed.count(e.path().filename().string()))
-        << e.path().filename() << " has no row in tests/cuda_codegen/cuda_codegen_support.h";
+        << e.path().filename() << " has no row in tests/support/example_bindings.h";
   }
 }
 

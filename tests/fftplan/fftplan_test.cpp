@@ -142,8 +142,8 @@ TEST(Planner, VariantChoice) {
   EXPECT_EQ(c.variant, Variant::Stockham);
   EXPECT_TRUE(c.radices.empty());
   c = choosePlan(req(1024, Variant::Hierarchical));
-  EXPECT_EQ(c.rs1, (Radices{16, 2}));
-  EXPECT_EQ(c.rs2, (Radices{16, 2}));
+  EXPECT_EQ(c.rs1, (Radices{8, 4}));
+  EXPECT_EQ(c.rs2, (Radices{8, 4}));
   c = choosePlan(req(64, Variant::Hierarchical, {4, 4, 4}));
   EXPECT_EQ(c.rs1, (Radices{4, 4}));
   EXPECT_EQ(c.rs2, (Radices{4}));
@@ -306,6 +306,19 @@ TEST(FftPlan, PlanRecordsStagesAndBytes) {
   // three passes over the array, each reading and writing 4096 complex f32
   EXPECT_EQ(p->bytesMoved, 3 * 2 * 8 * 4096);
   EXPECT_EQ(planFft(r).get(), p.get());  // cached
+}
+
+// A strategy that cannot compile the FFT falls back to lowerDefault, and says why.
+TEST(FftPlan, FallsBackToLowerDefault) {
+  auto r = req(16);
+  r.strategy = "prepare; lowerGlobal";
+  auto p = planFft(r);
+  EXPECT_EQ(p->strategy, "lowerDefault");
+  EXPECT_FALSE(p->fallbackReason.empty());
+  expectAccurate(r);
+  r.strategy = "lowerGlobal";  // this one compiles
+  EXPECT_EQ(planFft(r)->strategy, "lowerGlobal");
+  expectAccurate(r);
 }
 
 // ---- fftc run end to end

@@ -1,0 +1,40 @@
+// The -D bindings each examples/*.fdl program is tested with, shared by the OpenCL
+// (tests/codegen) and CUDA (tests/cuda_codegen) example suites, which both fail when a file in
+// examples/ has no row here.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace fftc::testing {
+
+struct ExampleBinding {
+  std::string file;
+  std::map<std::string, int64_t> defines;  // -D bindings (also the size arguments)
+  // Kernels written with high-level patterns: the default lowering must rewrite them.
+  std::set<std::string> highLevel = {};
+};
+
+inline const std::vector<ExampleBinding>& exampleBindings() {
+  static const std::vector<ExampleBinding> rows = {
+      {"dot.fdl", {{"N", 64}}, {"dot"}},
+      {"matvec.fdl", {{"N", 8}, {"K", 16}}, {"matvec"}},
+      {"stockham.fdl", {}, {"fft"}},  // its kernel bitrev is only a permutation: a copy
+      {"dot_lowlevel.fdl", {{"N", 256}}},
+      {"matvec_lowlevel.fdl", {{"N", 24}, {"K", 40}}},
+      {"gemm_naive.fdl", {{"M", 8}, {"K", 12}, {"N", 16}}},
+      {"gemm_tiled.fdl", {{"M", 8}, {"K", 12}, {"N", 16}}},
+      {"stencil1d.fdl", {{"N", 37}}},
+      {"stencil2d.fdl", {{"H", 9}, {"W", 13}}},
+      {"transpose_local.fdl", {{"H", 8}, {"W", 12}}},
+      {"stockham_pass_lowlevel.fdl", {{"R", 2}, {"L", 8}, {"N", 64}}},
+      {"stockham_pass.fdl", {{"R", 4}, {"L", 16}, {"N", 64}}, {"pass"}},
+      {"stockham_lowlevel.fdl", {}},
+  };
+  return rows;
+}
+
+}  // namespace fftc::testing
