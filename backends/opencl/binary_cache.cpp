@@ -80,8 +80,9 @@ std::uint64_t programCacheKey(std::string_view source, std::string_view options,
 BinaryCache::BinaryCache(std::filesystem::path directory) : directory_(std::move(directory)) {}
 
 std::optional<std::filesystem::path> BinaryCache::defaultDirectory() {
+  // One cache root for both runtimes: OpenCL binaries in opencl/, CUBINs in cuda/.
   if (const char* dir = env("FFTC_CACHE_DIR")) {
-    return std::filesystem::path(dir);
+    return std::filesystem::path(dir) / "opencl";
   }
   if (const char* xdg = env("XDG_CACHE_HOME")) {
     return std::filesystem::path(xdg) / "fftc" / "opencl";

@@ -43,7 +43,7 @@ class BinaryCache {
 
   explicit BinaryCache(std::filesystem::path directory);
 
-  // $FFTC_CACHE_DIR, else $XDG_CACHE_HOME/fftc/opencl, else $HOME/.cache/fftc/opencl;
+  // $FFTC_CACHE_DIR/opencl, else $XDG_CACHE_HOME/fftc/opencl, else $HOME/.cache/fftc/opencl;
   // nullopt when none of them is set.
   [[nodiscard]] static std::optional<std::filesystem::path> defaultDirectory();
   // True when FFTC_NO_CACHE is set to anything but "" or "0".

@@ -207,7 +207,7 @@ TEST(OpenclCache, DirectoryAndSwitchComeFromTheEnvironment) {
   {
     ScopedEnv dir("FFTC_CACHE_DIR", "/tmp/fftc-explicit");
     ScopedEnv xdg("XDG_CACHE_HOME", "/tmp/xdg");
-    EXPECT_EQ(BinaryCache::defaultDirectory(), std::filesystem::path("/tmp/fftc-explicit"));
+    EXPECT_EQ(BinaryCache::defaultDirectory(), std::filesystem::path("/tmp/fftc-explicit/opencl"));
   }
   {
     ScopedEnv dir("FFTC_CACHE_DIR", nullptr);
