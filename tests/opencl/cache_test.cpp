@@ -232,7 +232,7 @@ TEST(OpenclCache, DirectoryAndSwitchComeFromTheEnvironment) {
     ScopedEnv on("FFTC_NO_CACHE", "0");
     EXPECT_FALSE(BinaryCache::disabledByEnvironment());
     ASSERT_NE(BinaryCache::fromEnvironment(), nullptr);
-    EXPECT_EQ(BinaryCache::fromEnvironment()->directory(), "/tmp/fftc-explicit");
+    EXPECT_EQ(BinaryCache::fromEnvironment()->directory(), "/tmp/fftc-explicit/opencl");
   }
 }
 
