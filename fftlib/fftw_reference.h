@@ -4,6 +4,7 @@
 
 #include <complex>
 #include <cstdint>
+#include <random>
 #include <span>
 #include <vector>
 
@@ -33,5 +34,19 @@ double l2Error(std::span<const std::complex<double>> y, std::span<const ComplexL
 double linfError(std::span<const std::complex<double>> y, std::span<const ComplexL> ref);
 double l2Error(std::span<const std::complex<float>> y, std::span<const ComplexL> ref);
 double linfError(std::span<const std::complex<float>> y, std::span<const ComplexL> ref);
+
+// The inputs of `fftc run` and the FFT tests (CLI.md): re and im uniform in [-0.5, 0.5) from a
+// seeded mt19937_64, rounded to T.
+template <typename T>
+std::vector<std::complex<T>> uniformInput(size_t count, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-0.5, 0.5);
+  std::vector<std::complex<T>> x(count);
+  for (auto& v : x) {
+    const double re = u(rng), im = u(rng);
+    v = {static_cast<T>(re), static_cast<T>(im)};
+  }
+  return x;
+}
 
 }  // namespace fftc::fftlib

@@ -89,19 +89,6 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
-// Inputs uniform in [-0.5, 0.5), rounded to the plan's precision; the same values in long
-// double for the reference.
-template <typename T>
-std::vector<std::complex<T>> randomInput(size_t count, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-0.5, 0.5);
-  std::vector<std::complex<T>> x(count);
-  for (auto& v : x) {
-    double re = u(rng), im = u(rng);
-    v = {static_cast<T>(re), static_cast<T>(im)};
-  }
-  return x;
-}
 
 struct Measured {
   double timeMs = 0;
@@ -112,7 +99,7 @@ template <typename T>
 Measured runAndCheck(const fl::Plan& plan, const cl::Context& context, uint64_t seed, bool check,
                      int warmup, int repeat) {
   const auto& r = plan.request();
-  auto input = randomInput<T>(plan.elements(), seed);
+  auto input = fftlib::uniformInput<T>(plan.elements(), seed);
   auto in = cl::Buffer::from(context, std::span<const std::complex<T>>(input));
   cl::Buffer out(context, plan.bufferBytes());
   Measured m;

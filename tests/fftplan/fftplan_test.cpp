@@ -35,17 +35,6 @@ cl::Context& context() {
   return *c;
 }
 
-template <typename T>
-std::vector<std::complex<T>> randomInput(size_t count, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-0.5, 0.5);
-  std::vector<std::complex<T>> x(count);
-  for (auto& v : x) {
-    double re = u(rng), im = u(rng);
-    v = {static_cast<T>(re), static_cast<T>(im)};
-  }
-  return x;
-}
 
 struct Outcome {
   double linf = 0, l2 = 0, tolerance = 0;
@@ -55,7 +44,7 @@ struct Outcome {
 template <typename T>
 Outcome measure(const FftRequest& r, bool mismatchDirection = false) {
   Plan plan = Plan::create(context(), r);
-  auto x = randomInput<T>(static_cast<size_t>(r.size * r.batch), 42 + static_cast<uint64_t>(r.size));
+  auto x = fftlib::uniformInput<T>(static_cast<size_t>(r.size * r.batch), 42 + static_cast<uint64_t>(r.size));
   auto y = plan.run(x);
   Direction refDir = r.direction;
   if (mismatchDirection)
@@ -277,7 +266,7 @@ TEST(FftPlan, DeviceBuffersInPlaceAndRepeated) {
     auto r = req(n);
     r.batch = 3;
     Plan plan = Plan::create(context(), r);
-    auto x = randomInput<float>(plan.elements(), 7);
+    auto x = fftlib::uniformInput<float>(plan.elements(), 7);
     auto in = cl::Buffer::from(context(), std::span<const std::complex<float>>(x));
     cl::Buffer out(context(), plan.bufferBytes());
     plan.execute(in, out);
