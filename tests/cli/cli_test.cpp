@@ -112,6 +112,25 @@ TEST(Cli, MissingOpenClPlatformIsADeviceError) {
   EXPECT_EQ(lineCount(r.out), 1) << r.out;
 }
 
+// CUDA through the same command: without a driver a device error (exit 2) saying so, with one
+// a checked run.
+TEST(Cli, ExecOnCudaRunsOrSaysWhyNot) {
+  auto devices = fftc("devices --json");
+  ASSERT_EQ(devices.status, 0) << devices.out;
+  const size_t cudaKey = devices.out.find("\"cuda\":");
+  ASSERT_NE(cudaKey, std::string::npos) << devices.out;
+  const bool cuda = devices.out.find("\"available\":true", cudaKey) != std::string::npos;
+  auto r = fftc("exec " + kExamples + "dot_lowlevel.fdl -D N=64 --target cuda --check --json");
+  if (cuda) {
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("\"ok\":true"), std::string::npos) << r.out;
+  } else {
+    EXPECT_EQ(r.status, 2) << r.out;
+    // One line of reason; the loader's own message may follow as detail.
+    EXPECT_EQ(r.out.rfind("fftc: device error: CUDA driver not found", 0), 0u) << r.out;
+  }
+}
+
 TEST(Cli, ExecChecksAgainstTheInterpreter) {
   auto r = fftc("exec " + kExamples + "stockham.fdl --kernel fft -D rs=4,4 --check --json");
   EXPECT_EQ(r.status, 0) << r.out;
