@@ -46,12 +46,23 @@ size_t hashOf(const ArithNode& n) {
 }
 
 // Deferred deletion so that dropping a deep expression never recurses deeply.
-// The list is heap allocated and never freed: handles in static objects are released after
-// the thread's thread_local objects are destroyed.
+// The list is heap allocated and owned by a thread_local that frees it when the thread ends.
+// Handles in static objects may still be released after that (thread_locals die before
+// statics): the list is then made again, and the main thread's TLS keeps it reachable.
 thread_local std::vector<const ArithNode*>* pendingList = nullptr;
 thread_local bool draining = false;
+struct PendingListOwner {
+  ~PendingListOwner() {
+    delete pendingList;
+    pendingList = nullptr;
+  }
+};
+thread_local PendingListOwner pendingListOwner;
 std::vector<const ArithNode*>& pendingDelete() {
-  if (!pendingList) pendingList = new std::vector<const ArithNode*>;
+  if (!pendingList) {
+    pendingList = new std::vector<const ArithNode*>;
+    (void)&pendingListOwner;  // odr-use: constructs the owner on this thread
+  }
   return *pendingList;
 }
 
