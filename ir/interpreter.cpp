@@ -7,6 +7,19 @@
 
 namespace fftc::ir {
 
+// cos(pi x) + i sin(pi x) with exact argument reduction (x mod 2 is exact in binary floating
+// point), evaluated in long double and rounded once.
+std::complex<double> cisPi(double x) {
+  long double r = std::fmod(static_cast<long double>(x), 2.0L);
+  const long double pi = 3.141592653589793238462643383279502884L;
+  // exact values at multiples of 1/2, so that e.g. cispi(1) is exactly -1
+  if (r == 0.0L) return {1.0, 0.0};
+  if (r == 0.5L || r == -1.5L) return {0.0, 1.0};
+  if (r == 1.0L || r == -1.0L) return {-1.0, 0.0};
+  if (r == 1.5L || r == -0.5L) return {0.0, -1.0};
+  return {static_cast<double>(std::cos(pi * r)), static_cast<double>(std::sin(pi * r))};
+}
+
 namespace {
 
 [[noreturn]] void error(const std::string& msg) { throw InterpreterError(msg); }
@@ -148,18 +161,6 @@ Value realOf(double v, ValueKind k) {
   return k == ValueKind::Float ? Value::ofFloat(static_cast<float>(v)) : Value::ofDouble(v);
 }
 
-// cos(pi x) + i sin(pi x) with exact argument reduction (x mod 2 is exact in binary floating
-// point), evaluated in long double and rounded once.
-std::complex<double> cisPi(double x) {
-  long double r = std::fmod(static_cast<long double>(x), 2.0L);
-  const long double pi = 3.141592653589793238462643383279502884L;
-  // exact values at multiples of 1/2, so that e.g. cispi(1) is exactly -1
-  if (r == 0.0L) return {1.0, 0.0};
-  if (r == 0.5L || r == -1.5L) return {0.0, 1.0};
-  if (r == 1.0L || r == -1.0L) return {-1.0, 0.0};
-  if (r == 1.5L || r == -0.5L) return {0.0, -1.0};
-  return {static_cast<double>(std::cos(pi * r)), static_cast<double>(std::sin(pi * r))};
-}
 
 // ---- the evaluator
 

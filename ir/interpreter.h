@@ -2,6 +2,7 @@
 // It is the semantic oracle that rewrite rules and generated kernels are tested against.
 #pragma once
 
+#include <complex>
 #include <functional>
 #include <string>
 #include <unordered_map>
@@ -30,6 +31,11 @@ struct InterpreterOptions {
 // exact argument reduction) and rounded once. Ints are 64-bit, wrap on overflow, and divide
 // with floor semantics. Errors (shape mismatch, unbound size, division by zero, unregistered
 // userfun) throw InterpreterError.
+
+// cos(pi x) + i sin(pi x) with exact argument reduction, evaluated in long double and rounded
+// once; exact at multiples of 1/2. The interpreter and the code generator's constant folding
+// (twiddle tables) both use it, so folded tables equal the interpreter's values.
+std::complex<double> cisPi(double x);
 
 // Evaluates a typed expression; its free Params are bound in `env`.
 Value interpret(const ExprPtr& typedExpr, const std::unordered_map<const Param*, Value>& env,

@@ -2,6 +2,8 @@
 // precision after every operation, as the interpreter does.
 #include "compiler/codegen/scalar_ops.h"
 
+#include "ir/interpreter.h"
+
 #include <cmath>
 
 #include "backends/common/c_printer.h"
@@ -25,16 +27,6 @@ bool isDouble(const Type& t) { return t.scalarKind() == ir::ScalarKind::Double; 
 const char* sfx(const Type& t) { return backends::precisionSuffix(isDouble(t)); }
 
 double round(double v, const Type& t) { return isDouble(t) ? v : static_cast<float>(v); }
-
-std::complex<double> cisPi(double x) {
-  long double r = std::fmod(static_cast<long double>(x), 2.0L);
-  const long double pi = 3.141592653589793238462643383279502884L;
-  if (r == 0.0L) return {1.0, 0.0};
-  if (r == 0.5L || r == -1.5L) return {0.0, 1.0};
-  if (r == 1.0L || r == -1.0L) return {-1.0, 0.0};
-  if (r == 1.5L || r == -0.5L) return {0.0, -1.0};
-  return {static_cast<double>(std::cos(pi * r)), static_cast<double>(std::sin(pi * r))};
-}
 
 CExpr lit(std::complex<double> v, const Type& t) {
   if (t.isComplex()) return backends::cComplex(round(v.real(), t), round(v.imag(), t), scalarCType(t));
@@ -71,7 +63,7 @@ std::optional<std::complex<double>> fold(BuiltinOp op, const std::vector<std::co
     case BuiltinOp::Conj: return rc(std::conj(a[0]));
     case BuiltinOp::Re: return rc(a[0].real());
     case BuiltinOp::Im: return rc(a[0].imag());
-    case BuiltinOp::CisPi: return rc(cisPi(round(a[0].real(), r)));
+    case BuiltinOp::CisPi: return rc(ir::cisPi(round(a[0].real(), r)));
     case BuiltinOp::MakeComplex: return rc(C(a[0].real(), a[1].real()));
     default: return std::nullopt;
   }
