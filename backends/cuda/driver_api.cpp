@@ -97,41 +97,15 @@ DriverApi DriverApi::load(const std::vector<std::string>& candidates) {
 
 namespace {
 
-// The outcome of loading the process-wide driver, computed once.
-struct LoadedDriver {
-  std::unique_ptr<DriverApi> api;
-  std::string error;
-  std::string log;
-};
-
-const LoadedDriver& loadedDriver() {
-  // Never destroyed: the driver may still be called from other static destructors.
-  static const LoadedDriver* const loaded = [] {
-    auto* result = new LoadedDriver;
-    try {
-      result->api = std::make_unique<DriverApi>(DriverApi::load({"libcuda.so.1"}));
-    } catch (const DeviceError& error) {
-      result->error = error.what();
-      result->log = error.log();
-    }
-    return result;
-  }();
-  return *loaded;
+const LoadedApi<DriverApi>& loadedDriver() {
+  return loadOnce<DriverApi>([] { return DriverApi::load({"libcuda.so.1"}); });
 }
 
 }  // namespace
 
-const DriverApi& DriverApi::get() {
-  const LoadedDriver& loaded = loadedDriver();
-  if (!loaded.api) throw DeviceError(loaded.error, loaded.log);
-  return *loaded.api;
-}
+const DriverApi& DriverApi::get() { return loadedDriver().get(); }
 
-bool DriverApi::available(std::string* reason) {
-  const LoadedDriver& loaded = loadedDriver();
-  if (!loaded.api && reason != nullptr) *reason = loaded.error;
-  return loaded.api != nullptr;
-}
+bool DriverApi::available(std::string* reason) { return loadedDriver().available(reason); }
 
 std::string DriverApi::describe(CUresult result) const {
   const char* name = nullptr;

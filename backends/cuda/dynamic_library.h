@@ -2,8 +2,11 @@
 // The CUDA backend resolves NVRTC and the driver this way so fftc runs without them.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "backends/common/device_error.h"
 
 namespace fftc::backends::cuda {
 
@@ -33,5 +36,38 @@ class DynamicLibrary {
 // the loader, then by absolute path under $CUDA_HOME/lib64, $CUDA_HOME/lib,
 // /usr/local/cuda/lib64 and /usr/local/cuda/lib.
 std::vector<std::string> toolkitLibraryCandidates(const std::vector<std::string>& sonames);
+
+// A process-wide API table (the driver, NVRTC) loaded once by `load` on first use. The
+// outcome, table or failure, is never destroyed: static destructors elsewhere may still call.
+template <class Api>
+struct LoadedApi {
+  std::unique_ptr<Api> api;
+  std::string error, log;
+
+  // The table, or the DeviceError the load failed with.
+  const Api& get() const {
+    if (!api) throw DeviceError(error, log);
+    return *api;
+  }
+  bool available(std::string* reason) const {
+    if (!api && reason != nullptr) *reason = error;
+    return api != nullptr;
+  }
+};
+
+template <class Api, class Load>
+const LoadedApi<Api>& loadOnce(Load load) {
+  static const LoadedApi<Api>* const loaded = [&] {
+    auto* result = new LoadedApi<Api>;
+    try {
+      result->api = std::make_unique<Api>(load());
+    } catch (const DeviceError& error) {
+      result->error = error.what();
+      result->log = error.log();
+    }
+    return result;
+  }();
+  return *loaded;
+}
 
 }  // namespace fftc::backends::cuda

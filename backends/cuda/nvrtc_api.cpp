@@ -40,41 +40,17 @@ NvrtcApi NvrtcApi::load(const std::vector<std::string>& candidates) {
 
 namespace {
 
-struct LoadedNvrtc {
-  std::unique_ptr<NvrtcApi> api;
-  std::string error;
-  std::string log;
-};
-
-const LoadedNvrtc& loadedNvrtc() {
-  // Never destroyed, like the driver: static destructors elsewhere may still compile.
-  static const LoadedNvrtc* const loaded = [] {
-    auto* result = new LoadedNvrtc;
-    try {
-      result->api = std::make_unique<NvrtcApi>(
-          NvrtcApi::load(toolkitLibraryCandidates({"libnvrtc.so.13", "libnvrtc.so"})));
-    } catch (const DeviceError& error) {
-      result->error = error.what();
-      result->log = error.log();
-    }
-    return result;
-  }();
-  return *loaded;
+const LoadedApi<NvrtcApi>& loadedNvrtc() {
+  return loadOnce<NvrtcApi>([] {
+    return NvrtcApi::load(toolkitLibraryCandidates({"libnvrtc.so.13", "libnvrtc.so"}));
+  });
 }
 
 }  // namespace
 
-const NvrtcApi& NvrtcApi::get() {
-  const LoadedNvrtc& loaded = loadedNvrtc();
-  if (!loaded.api) throw DeviceError(loaded.error, loaded.log);
-  return *loaded.api;
-}
+const NvrtcApi& NvrtcApi::get() { return loadedNvrtc().get(); }
 
-bool NvrtcApi::available(std::string* reason) {
-  const LoadedNvrtc& loaded = loadedNvrtc();
-  if (!loaded.api && reason != nullptr) *reason = loaded.error;
-  return loaded.api != nullptr;
-}
+bool NvrtcApi::available(std::string* reason) { return loadedNvrtc().available(reason); }
 
 void NvrtcApi::check(nvrtcResult result, std::string_view call) const {
   if (result == NVRTC_SUCCESS) return;
