@@ -1,6 +1,7 @@
 // The kernel cache: FNV-1a, the entry format, corrupt entries, the cache directory from the
 // environment, and NVRTC results served from the cache.
 #include "backends/cuda/kernel_cache.h"
+#include "tests/support/scoped_env.h"
 
 #include <gtest/gtest.h>
 
@@ -29,31 +30,7 @@ void writeFile(const std::filesystem::path& path, const std::string& contents) {
   out << contents;
 }
 
-// Sets an environment variable for one scope and restores it.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value != nullptr) {
-      ::setenv(name, value, 1);
-    } else {
-      ::unsetenv(name);
-    }
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-  ~ScopedEnv() {
-    if (old_) {
-      ::setenv(name_.c_str(), old_->c_str(), 1);
-    } else {
-      ::unsetenv(name_.c_str());
-    }
-  }
-
- private:
-  std::string name_;
-  std::optional<std::string> old_;
-};
+using ::fftc::testing::ScopedEnv;
 
 TEST(Fnv1a64, MatchesPublishedTestVectors) {
   // From the FNV reference test suite (Fowler, Noll, Vo).

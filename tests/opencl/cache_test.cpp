@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tests/opencl/opencl_fixture.h"
+#include "tests/support/scoped_env.h"
 
 namespace fftc::backends::opencl {
 namespace {
@@ -43,33 +44,7 @@ void writeFile(const std::filesystem::path& path, const std::vector<unsigned cha
             static_cast<std::streamsize>(bytes.size()));
 }
 
-// Sets an environment variable for one scope and restores it afterwards.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) {
-      old_ = old;
-    }
-    if (value != nullptr) {
-      ::setenv(name, value, 1);
-    } else {
-      ::unsetenv(name);
-    }
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-  ~ScopedEnv() {
-    if (old_) {
-      ::setenv(name_, old_->c_str(), 1);
-    } else {
-      ::unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using ::fftc::testing::ScopedEnv;
 
 TEST(OpenclCache, Fnv1aMatchesTheReferenceValues) {
   // Reference values of FNV-1a 64 (www.isthe.com/chongo/tech/comp/fnv).
