@@ -86,6 +86,78 @@ std::vector<ComplexL> referenceDft(std::span<const ComplexL> input, std::span<co
   return out;
 }
 
+namespace {
+// dims as ints, their product and the half-spectrum size; throws on bad shapes.
+struct RealShape {
+  std::vector<int> dims;
+  int n = 1, h = 1;
+};
+RealShape realShape(std::span<const int64_t> dims, int64_t batch, const char* what) {
+  if (dims.empty() || batch < 0) throw std::invalid_argument(std::string(what) + ": bad shape");
+  RealShape s;
+  for (int64_t d : dims) {
+    if (d <= 0 || d > std::numeric_limits<int>::max())
+      throw std::invalid_argument(std::string(what) + ": bad dimension " + std::to_string(d));
+    s.dims.push_back(static_cast<int>(d));
+  }
+  for (size_t i = 0; i < s.dims.size(); ++i) {
+    s.n *= s.dims[i];
+    s.h *= i + 1 < s.dims.size() ? s.dims[i] : s.dims[i] / 2 + 1;
+  }
+  return s;
+}
+}  // namespace
+
+std::vector<ComplexL> referenceR2c(std::span<const long double> input,
+                                   std::span<const int64_t> dims, int64_t batch) {
+  RealShape sh = realShape(dims, batch, "referenceR2c");
+  if (static_cast<int64_t>(input.size()) != int64_t{sh.n} * batch)
+    throw std::invalid_argument("referenceR2c: " + std::to_string(input.size()) + " values");
+  std::vector<long double> in(input.begin(), input.end());
+  std::vector<ComplexL> out(static_cast<size_t>(int64_t{sh.h} * batch));
+  if (batch == 0) return out;
+  fftwl_plan plan;
+  {
+    std::lock_guard<std::mutex> lock(plannerMutex);
+    plan = fftwl_plan_many_dft_r2c(static_cast<int>(sh.dims.size()), sh.dims.data(),
+                                   static_cast<int>(batch), in.data(), nullptr, 1, sh.n,
+                                   reinterpret_cast<fftwl_complex*>(out.data()), nullptr, 1, sh.h,
+                                   FFTW_ESTIMATE);
+  }
+  if (!plan) throw std::runtime_error("referenceR2c: FFTW could not plan the transform");
+  fftwl_execute(plan);
+  {
+    std::lock_guard<std::mutex> lock(plannerMutex);
+    fftwl_destroy_plan(plan);
+  }
+  return out;
+}
+
+std::vector<long double> referenceC2r(std::span<const ComplexL> input,
+                                      std::span<const int64_t> dims, int64_t batch) {
+  RealShape sh = realShape(dims, batch, "referenceC2r");
+  if (static_cast<int64_t>(input.size()) != int64_t{sh.h} * batch)
+    throw std::invalid_argument("referenceC2r: " + std::to_string(input.size()) + " values");
+  std::vector<ComplexL> in(input.begin(), input.end());  // c2r overwrites its input
+  std::vector<long double> out(static_cast<size_t>(int64_t{sh.n} * batch));
+  if (batch == 0) return out;
+  fftwl_plan plan;
+  {
+    std::lock_guard<std::mutex> lock(plannerMutex);
+    plan = fftwl_plan_many_dft_c2r(static_cast<int>(sh.dims.size()), sh.dims.data(),
+                                   static_cast<int>(batch),
+                                   reinterpret_cast<fftwl_complex*>(in.data()), nullptr, 1, sh.h,
+                                   out.data(), nullptr, 1, sh.n, FFTW_ESTIMATE);
+  }
+  if (!plan) throw std::runtime_error("referenceC2r: FFTW could not plan the transform");
+  fftwl_execute(plan);
+  {
+    std::lock_guard<std::mutex> lock(plannerMutex);
+    fftwl_destroy_plan(plan);
+  }
+  return out;
+}
+
 std::vector<ComplexL> referenceDft1d(std::span<const ComplexL> input, int64_t n, int64_t batch,
                                      Direction direction) {
   int64_t dims[1] = {n};

@@ -24,6 +24,15 @@ std::vector<ComplexL> referenceDft(std::span<const ComplexL> input,
 std::vector<ComplexL> referenceDft1d(std::span<const ComplexL> input, int64_t n, int64_t batch,
                                      Direction direction);
 
+// Batched real transforms with FFTW's Hermitian layout (fftwl_plan_many_dft_r2c / _c2r):
+// R2C maps batch x prod(dims) reals to batch x (prod of all but the last) x (dims.back()/2 + 1)
+// complex values, the forward DFT's half spectrum; C2R is the unnormalized inverse of the
+// half spectrum (the imaginary parts of X_0 and, for even last dimensions, X_{n/2} ignored).
+std::vector<ComplexL> referenceR2c(std::span<const long double> input,
+                                   std::span<const int64_t> dims, int64_t batch);
+std::vector<long double> referenceC2r(std::span<const ComplexL> input,
+                                      std::span<const int64_t> dims, int64_t batch);
+
 // Conversions for inputs and results in float or double precision.
 std::vector<ComplexL> toLongDouble(std::span<const std::complex<double>> x);
 std::vector<ComplexL> toLongDouble(std::span<const std::complex<float>> x);

@@ -243,7 +243,7 @@ void Inferer::checkNesting(const AbstractMap& m, const SourceLoc& loc) const {
            "(" + std::to_string(d) + ")";
   };
   const std::string me = show(m.kind(), m.dim());
-  bool inWorkgroupSameDim = false;
+  bool inWorkgroup = false;
   for (const auto& [k, d] : parallel_) {
     const std::string outer = show(k, d);
     switch (m.kind()) {
@@ -271,11 +271,13 @@ void Inferer::checkNesting(const AbstractMap& m, const SourceLoc& loc) const {
         if (k == FunKind::MapLocal && d == m.dim())
           fail(loc, me + " inside " + outer + ": dimension " + std::to_string(d) +
                         " is already distributed over local work-items");
-        if (k == FunKind::MapWorkgroup && d == m.dim()) inWorkgroupSameDim = true;
+        // Any dimension: a mapLocal(d) without a mapWorkgroup(d) has one work-group in d
+        // (several FFT rows of one work-group on local dimension 1, say).
+        if (k == FunKind::MapWorkgroup) inWorkgroup = true;
     }
   }
-  if (m.kind() == FunKind::MapLocal && !inWorkgroupSameDim)
-    fail(loc, me + " must be nested inside mapWorkgroup(" + std::to_string(m.dim()) + ")");
+  if (m.kind() == FunKind::MapLocal && !inWorkgroup)
+    fail(loc, me + " must be nested inside a mapWorkgroup");
 }
 
 TypedFun Inferer::applyMap(const AbstractMap& m, const Type& arg, const SourceLoc& loc) {

@@ -2,6 +2,8 @@
 // paper's section 4), and the passes they are built from.
 #include "rewrites/named_strategies.h"
 
+#include <algorithm>
+
 #include "rewrites/rules.h"
 
 namespace fftc::rewrites {
@@ -17,6 +19,20 @@ Strategy computingOnly(Strategy s) {
     ExprPtr x = exprAt(e.root(), p);
     const auto* c = x ? x->as<FunCall>() : nullptr;
     if (c && c->f()->kind() == FunKind::Map && isViewFun(c->f()->as<ir::Map>()->f())) return false;
+    return s(e, p);
+  });
+}
+
+// s, only at a mapSeq/reduceSeq over a constant size of at most `limit` elements.
+Strategy smallLoopsOnly(Strategy s, int64_t limit) {
+  return Strategy(s.str(), [s, limit](Engine& e, const Path& p) {
+    ExprPtr x = exprAt(e.root(), p);
+    const auto* c = x ? x->as<FunCall>() : nullptr;
+    if (!c || (c->f()->kind() != FunKind::MapSeq && c->f()->kind() != FunKind::ReduceSeq))
+      return false;
+    const Type& t = c->args().back()->type();
+    auto n = t.isArray() ? t.size().constant() : std::nullopt;
+    if (!n || *n > limit) return false;
     return s(e, p);
   });
 }
@@ -132,6 +148,24 @@ ExprPtr materialize(const ExprPtr& root) {
 // Memory placement (see insertMemory in the header).
 enum class Level { Top, WorkGroup, WorkItem };
 
+bool containsLocalLoop(const std::vector<FunPtr>& fs);
+bool containsLocalLoop(const ExprPtr& e) {
+  const auto* c = e->as<FunCall>();
+  if (!c) return false;
+  if (containsLocalLoop(std::vector<FunPtr>{c->f()})) return true;
+  return std::any_of(c->args().begin(), c->args().end(),
+                     [](const ExprPtr& a) { return containsLocalLoop(a); });
+}
+bool containsLocalLoop(const std::vector<FunPtr>& fs) {
+  for (const auto& f : fs) {
+    if (f->kind() == FunKind::MapLocal) return true;
+    if (containsLocalLoop(f->funChildren())) return true;
+    for (const auto& e : f->exprChildren())
+      if (containsLocalLoop(e)) return true;
+  }
+  return false;
+}
+
 class MemoryPlacer {
  public:
   ExprPtr expr(const ExprPtr& e, bool out, Level lvl) {
@@ -181,8 +215,12 @@ class MemoryPlacer {
     Level inner = lvl;
     switch (f->kind()) {
       case FunKind::MapGlobal:
-      case FunKind::MapLocal:
         inner = Level::WorkItem;
+        break;
+      case FunKind::MapLocal:
+        // A mapLocal over rows whose function has mapLocal loops of its own (F rows of a
+        // work-group, each spread over dimension 0) still shares its arrays in the group.
+        inner = containsLocalLoop(f->funChildren()) ? Level::WorkGroup : Level::WorkItem;
         break;
       case FunKind::MapWorkgroup:
         inner = Level::WorkGroup;
@@ -239,9 +277,18 @@ Strategy simplifyLayout() {
 }
 
 Strategy lowerGlobal() {
-  Strategy maps = computingOnly(lChoice(rules::mapGlobal(0), rules::mapSeq()));
+  // Outermost computing maps: mapGlobal(0) at the top, mapLocal(0) inside a mapWorkgroup
+  // (unless dimension 0 is taken there); deeper ones mapSeq.
+  Strategy maps = computingOnly(
+      lChoice(rules::mapGlobal(0), lChoice(rules::mapLocal(0), rules::mapSeq())));
   Strategy s = normalize(lChoice(maps, rules::reduceSeq()));
   return Strategy("lowerGlobal", [s](Engine& e, const Path& p) { return s(e, p); });
+}
+
+Strategy unrollSmall() {
+  Strategy s = normalize(smallLoopsOnly(lChoice(rules::mapSeqUnroll(), rules::reduceSeqUnroll()),
+                                        kUnrollLimit));
+  return Strategy("unrollSmall", [s](Engine& e, const Path& p) { return s(e, p); });
 }
 
 Strategy lowerSequential() {
@@ -268,7 +315,8 @@ Strategy lowerDefault() {
 
 Strategy lowerFft() {
   Strategy s = seq({tryStrategy(prepare()), normalize(rules::mapZipFlattenViews()),
-                    fuseReduceMaps(), lowerDefault()});
+                    fuseReduceMaps(), lowerGlobal(), tryStrategy(unrollSmall()),
+                    tryStrategy(materializeViews()), tryStrategy(insertMemory())});
   return Strategy("lowerFft", [s](Engine& e, const Path& p) { return s(e, p); });
 }
 
@@ -288,7 +336,12 @@ const std::vector<NamedStrategyInfo>& namedStrategies() {
       {"insertMemory", "toGlobal on stages, toPrivate/toLocal on intermediate arrays",
        insertMemory},
       {"lowerDefault", "prepare; lowerGlobal; materializeViews; insertMemory", lowerDefault},
-      {"lowerFft", "prepare; normalize(mapZipFlattenViews); fuseReduceMaps; lowerDefault",
+      {"unrollSmall", "normalize: mapSeq/reduceSeq over at most 16 elements -> mapSeqUnroll/"
+                      "reduceSeqUnroll",
+       unrollSmall},
+      {"lowerFft",
+       "prepare; normalize(mapZipFlattenViews); fuseReduceMaps; lowerGlobal; unrollSmall; "
+       "materializeViews; insertMemory",
        lowerFft},
   };
   return all;

@@ -18,9 +18,15 @@ Strategy prepare();
 Strategy fuseMaps();
 Strategy fuseReduceMaps();
 Strategy simplifyLayout();
-// Maps and reduces only: maps not nested in a loop body -> mapGlobal(0); other maps ->
-// mapSeq; reduce -> reduceSeq. Maps whose function only rearranges data (views) stay `map`.
+// Maps and reduces only: maps not nested in a loop body -> mapGlobal(0), or mapLocal(0) inside
+// a mapWorkgroup (when dimension 0 is free there); other maps -> mapSeq; reduce ->
+// reduceSeq. Maps whose function only rearranges data (views) stay `map`.
 Strategy lowerGlobal();
+// Sequential loops over constant sizes of at most kUnrollLimit elements -> mapSeqUnroll /
+// reduceSeqUnroll: a butterfly's loops become straight-line code whose constant DFT entries
+// and twiddles fold, and whose private arrays become registers.
+inline constexpr int64_t kUnrollLimit = 16;
+Strategy unrollSmall();
 // All maps -> mapSeq, all reduces -> reduceSeq: one work-item runs everything.
 Strategy lowerSequential();
 // Copies (mapSeq(fun x => x) nests) where a lowered map's function or the program produces an
@@ -37,8 +43,9 @@ Strategy lowerDefault();
 // after the inner map is a view (one map over all butterflies of a pass, the twiddles
 // repeated by pad(.., wrap, ..); applied again at a batch level, one map over the butterflies
 // of all rows); reduce-map fusion;
-// then lowerDefault, which makes the flattened map the pass's single mapGlobal with mapSeq and
-// reduceSeq inside (listing 3).
+// then lowerGlobal, which makes the flattened map the pass's single mapGlobal (mapLocal inside
+// a mapWorkgroup) with mapSeq and reduceSeq inside (listing 3); unrollSmall; materializeViews;
+// insertMemory.
 Strategy lowerFft();
 
 struct NamedStrategyInfo {

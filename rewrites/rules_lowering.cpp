@@ -69,10 +69,10 @@ Rule mapWorkgroup(int dim) {
 
 Rule mapLocal(int dim) {
   return Rule({withDim("mapLocal", dim), "lowering", "map(f) -> mapLocal(d, f)",
-               "inside a mapWorkgroup(d), not inside a mapLocal(d), a mapGlobal or a map",
+               "inside a mapWorkgroup, not inside a mapLocal(d), a mapGlobal or a map",
                highLevelMap,
                [dim](const Match&, const RuleContext& ctx) {
-                 return dim >= 0 && dim <= 2 && ctx.inside(FunKind::MapWorkgroup, dim) &&
+                 return dim >= 0 && dim <= 2 && ctx.inside(FunKind::MapWorkgroup) &&
                         !ctx.inside(FunKind::MapLocal, dim) && !ctx.inside(FunKind::MapGlobal) &&
                         !ctx.inside(FunKind::Map);
                },

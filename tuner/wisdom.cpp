@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -125,6 +126,11 @@ bool Wisdom::record(const WisdomKey& key, WisdomEntry entry, bool onlyIfBetter) 
     }
   entries_.emplace_back(key, std::move(entry));
   return true;
+}
+
+bool Wisdom::contains(std::string_view problem) const {
+  return std::any_of(entries_.begin(), entries_.end(),
+                     [&](const auto& kv) { return kv.first.problem == problem; });
 }
 
 WisdomLookup Wisdom::lookup(const WisdomKey& key) const {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fftc::tuner {
@@ -44,6 +45,8 @@ class Wisdom {
                      bool onlyIfBetter = true);
 
   WisdomLookup lookup(const WisdomKey& key) const;
+  // Whether any entry (of any device, driver or build) is for `problem`.
+  bool contains(std::string_view problem) const;
   // Stores the entry for key, replacing an earlier one (only if cheaper, by default).
   bool record(const WisdomKey& key, WisdomEntry entry, bool onlyIfBetter = true);
   std::size_t size() const { return entries_.size(); }

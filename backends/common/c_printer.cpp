@@ -83,7 +83,13 @@ std::string CPrinter::expr(const CExpr& e) const {
       return s + ")";
     }
     case CExprKind::Member: return operand(e->args[0]) + "." + e->name;
-    case CExprKind::Subscript: return operand(e->args[0]) + "[" + e->index.toC() + "]";
+    case CExprKind::Subscript: {
+      const CExpr& base = e->args[0];
+      if (base->kind == CExprKind::Var)
+        if (auto it = readOnlyParams_.find(base->name); it != readOnlyParams_.end())
+          return d_.readOnlyLoad(base->name, e->index.toC(), it->second);
+      return operand(base) + "[" + e->index.toC() + "]";
+    }
     case CExprKind::Select:
       return operand(e->args[0]) + " ? " + operand(e->args[1]) + " : " + operand(e->args[2]);
     case CExprKind::Cast: return "(" + d_.typeName(e->type) + ")" + operand(e->args[0]);
@@ -146,7 +152,11 @@ std::string CPrinter::kernel(const KernelFunc& k) const {
     }
   }
   out += ") {\n";
+  readOnlyParams_.clear();
+  for (const auto& p : k.params)
+    if (p.pointer && p.readOnly && p.space == MemSpace::Global) readOnlyParams_[p.name] = p.type;
   for (const auto& c : k.body->body) out += stmt(*c, 1);
+  readOnlyParams_.clear();
   return out + "}\n";
 }
 

@@ -3,6 +3,7 @@
 // a small subclass (backends/opencl/opencl_printer.h, backends/cuda/cuda_printer.h).
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "backends/common/kernel_ast.h"
@@ -39,6 +40,12 @@ class CDialect {
   // Complex elements of a constant table as `{re, im}` rather than makeComplex: CUDA refuses
   // a __constant__ variable whose initializer calls make_float2 (dynamic initialization).
   virtual bool aggregateTableElements() const { return false; }
+  // A read of element `index` of a read-only global pointer parameter (inputs, table
+  // buffers): "p[i]", or CUDA's "__ldg(&p[i])" (the read-only data cache).
+  virtual std::string readOnlyLoad(const std::string& pointer, const std::string& index,
+                                   const CType&) const {
+    return pointer + "[" + index + "]";
+  }
 
   // Shared by both dialects.
   std::string typeName(const CType& t) const;
@@ -61,6 +68,9 @@ class CPrinter {
   std::string literal(double v, bool isDouble) const;
   std::string tableElement(const CExpr& e) const;
   const CDialect& d_;
+  // The read-only global pointer parameters of the kernel being printed (readOnlyLoad), set
+  // by kernel() for its body.
+  mutable std::map<std::string, CType> readOnlyParams_;
 };
 
 // Suffix of the helper functions for a precision: "f" (float) or "d" (double).

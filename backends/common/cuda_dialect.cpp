@@ -17,6 +17,19 @@ std::string CudaDialect::workItem(WorkItemFn fn, int dim) const {
   return "0";
 }
 
+std::string CudaDialect::readOnlyLoad(const std::string& pointer, const std::string& index,
+                                      const CType& type) const {
+  // __ldg has overloads for the scalar and vector types only, not for structs (tuples).
+  switch (type.kind) {
+    case CType::Kind::Int:
+    case CType::Kind::Float:
+    case CType::Kind::Double:
+    case CType::Kind::ComplexFloat:
+    case CType::Kind::ComplexDouble: return "__ldg(&" + pointer + "[" + index + "])";
+    default: return pointer + "[" + index + "]";
+  }
+}
+
 std::string printCuda(const Module& module) {
   CudaDialect dialect;
   return CPrinter(dialect).module(module);

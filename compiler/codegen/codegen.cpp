@@ -1,6 +1,7 @@
 // compileKernel: runs the generator, assembles the device kernels of the stages, prints them.
 #include "compiler/codegen/codegen.h"
 
+#include <algorithm>
 #include <regex>
 
 #include "compiler/clang/clang_helpers.h"
@@ -162,6 +163,12 @@ CompiledKernel compileImpl(const ir::LambdaPtr& lambda, const std::string& name,
   if (!options.dialect) throw std::invalid_argument("CodegenOptions::dialect is not set");
   KernelGen gen(options, name);
   CompiledKernel ck = gen.run(lambda, paramNames, sizeVars);
+  std::vector<int> plan = KernelGen::reusePlan(gen.localLives());
+  if (std::any_of(plan.begin(), plan.end(), [](int o) { return o >= 0; })) {
+    KernelGen again(options, name);  // the same kernel with local arrays sharing storage
+    again.setReusePlan(std::move(plan));
+    ck = again.run(lambda, paramNames, sizeVars);
+  }
   backends::CPrinter printer(*options.dialect);
   ck.module.usesFloat = true;
   ck.module.usesDouble = false;

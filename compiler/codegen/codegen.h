@@ -28,6 +28,10 @@ struct CodegenOptions {
   // source (`__constant`) up to this many bytes, else a table buffer (manifest role "table").
   bool tables = true;
   int64_t constantTableMaxBytes = 4096;
+  // Local arrays get one unused element after every `localPadding` elements (0: none), so that
+  // the work-items of a warp reading or writing with a stride of 16 or 32 elements (an FFT
+  // pass's butterflies) hit different banks instead of one.
+  int64_t localPadding = 16;
   int64_t maxTableElements = 65536;  // larger generators are computed inline
   // Intermediates inside parallel loops without toX go to private memory up to this many
   // elements (constant sizes only), else to global memory.
@@ -93,8 +97,9 @@ boost::json::object manifest(const CompiledKernel& kernel);
 std::string manifestText(const CompiledKernel& kernel);  // pretty-printed JSON
 // Each stage's memory accesses as index expressions (`fftc compile --emit views`).
 std::string viewsText(const CompiledKernel& kernel);
-// NAME.hpp: the source as a string, the stages, buffer sizes, work sizes and a typed launch
-// function that uses only the OpenCL API and fftc's runtime (backends/opencl/runtime.h).
+// NAME.hpp: the source as a string, the stages, buffer sizes, work sizes and typed build and
+// launch functions for the kernel's target: fftc's OpenCL runtime (backends/opencl/runtime.h)
+// or its CUDA runtime (backends/cuda: NVRTC, modules, launches).
 std::string emitHeader(const CompiledKernel& kernel);
 
 }  // namespace fftc::compiler::codegen

@@ -271,8 +271,21 @@ KernelGen::Result KernelGen::applyMap(const ir::AbstractMap& m, const Arg& arg, 
     for (int64_t i = 0; i < *c; ++i) body(ArithExpr(i));
   } else {
     ArithExpr var;
+    const int barriersBefore = barriers_;
+    const bool outerTrailing = wgTrailing_;
+    if (kind == LoopKind::Workgroup) wgTrailing_ = false;
     openLoop(kind, m.dim() < 0 ? 0 : m.dim(), n, base, var);
     body(var);
+    // When the work-items of a row exchanged data (a barrier was needed), the next row's
+    // writes must wait for this row's last reads (unless an inner work-group loop did that).
+    if (kind == LoopKind::Workgroup) {
+      if (barriers_ > barriersBefore && !wgTrailing_) {
+        emit(backends::sBarrier(true, false));
+        ++barriers_;
+        wgTrailing_ = true;
+      }
+      wgTrailing_ = wgTrailing_ || outerTrailing;
+    }
     closeLoop();
   }
   if (topParallel) closeStage();

@@ -5,6 +5,7 @@
 // mapWorkgroup calls start stages (device kernels); barriers follow local-memory exchanges.
 #pragma once
 
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -28,6 +29,23 @@ class KernelGen {
   // Generates the whole kernel; fills the CompiledKernel except source and formatting.
   CompiledKernel run(const ir::LambdaPtr& kernel, const std::vector<std::string>& paramNames,
                      const std::vector<ir::ArithExpr>& sizeVars);
+
+  // Local memory reuse. A first run records, for each local array (by allocation order), the
+  // work-group-level statements (the loops directly inside the mapWorkgroup) that first write
+  // and last read it. reusePlan() assigns an array the storage of an earlier one of the same
+  // stage, type and size whose readers all come before its first writer (a Stockham FFT's
+  // passes ping-pong between two arrays however many passes it has). A second KernelGen given
+  // that plan generates the kernel with the shared storage, and a barrier before the first
+  // write of storage another array was read from since the last barrier.
+  struct LocalLife {
+    int stage = -1;
+    std::string type;  // element C type and count
+    int firstWrite = std::numeric_limits<int>::max();
+    int lastRead = -1;
+  };
+  const std::vector<LocalLife>& localLives() const { return localLives_; }
+  static std::vector<int> reusePlan(const std::vector<LocalLife>& lives);  // -1: own storage
+  void setReusePlan(std::vector<int> plan) { reuse_ = std::move(plan); }
 
  private:
   struct Result {
@@ -119,7 +137,12 @@ class KernelGen {
   int workgroupDepth() const;  // index in loops_ of the innermost Workgroup loop, -1 if none
   std::string fresh(const std::string& base);
   void onAccess(const Memory& m, const ir::ArithExpr& index);
-  void placeBarrier(bool globalFence);
+  // A barrier between the current access and an earlier one made inside the loops `other`
+  // (their for statements, outermost first): before the first loop enclosing the current
+  // access that did not enclose the earlier one, in the innermost loop they share (a loop
+  // over the rows of a work-group each work-item runs the same number of times).
+  void placeBarrier(bool globalFence, const std::vector<const backends::Stmt*>& other);
+  std::vector<const backends::Stmt*> loopStack() const;
   ir::ArithExpr canonicalLocal(const ir::ArithExpr& index);
 
   const CodegenOptions& opt_;
@@ -139,6 +162,13 @@ class KernelGen {
   std::vector<MemoryPtr> constTables_;                       // __constant tables in the source
   std::map<const Memory*, std::vector<backends::CExpr>> tableData_;  // table buffers
   std::vector<MemoryPtr> locals_;
+  std::vector<LocalLife> localLives_;  // by allocation order
+  std::vector<int> reuse_;             // the reuse plan, by allocation order
+  // storage (by owner's order) read since the last barrier, and the loops of that read
+  std::vector<std::optional<std::vector<const backends::Stmt*>>> readPending_;
+  int wgStatement_ = 0;                // counts loops opened directly inside a mapWorkgroup
+  int barriers_ = 0;                   // barriers placed so far
+  bool wgTrailing_ = false;            // a work-group loop inside ended with a barrier
   std::vector<Memory*> groupShared_;  // global temps written inside a work-group
   std::map<std::string, ir::ArithExpr> canon_;               // canonical local ids
   int tempCount_ = 0;

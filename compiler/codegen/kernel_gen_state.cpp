@@ -172,7 +172,6 @@ ViewPtr KernelGen::allocate(const Type& t, std::optional<MemSpace> space) {
   ViewPtr v;
   if (sp == MemSpace::Local) {
     auto m = std::make_shared<Memory>();
-    m->name = fresh("l");
     m->role = MemRole::Local;
     m->space = MemSpace::Local;
     m->type = full;
@@ -184,10 +183,27 @@ ViewPtr KernelGen::allocate(const Type& t, std::optional<MemSpace> space) {
     if (!c) fail("local memory of symbolic size " + full.str());
     m->count = count;
     m->stage = cur_;
+    m->localOrder = static_cast<int>(localLives_.size());
+    localLives_.push_back(LocalLife{cur_, full.innermost().str() + "x" + count.str()});
+    const int owner = static_cast<size_t>(m->localOrder) < reuse_.size()
+                          ? reuse_[static_cast<size_t>(m->localOrder)]
+                          : -1;
+    if (owner >= 0) {  // the storage of an earlier local array (reusePlan)
+      const Memory& o = *locals_.at(static_cast<size_t>(owner));
+      m->name = o.name;
+      m->storage = o.storage;
+    } else {
+      m->name = fresh("l");
+      m->storage = m->localOrder;
+      const int64_t padded = opt_.localPadding > 0 && *c > opt_.localPadding
+                                 ? *c + (*c - 1) / opt_.localPadding
+                                 : *c;
+      Stage& st = stages_.at(static_cast<size_t>(cur_));
+      st.localDecls.push_back(backends::sArrayDecl(m->elemC, m->name, padded, MemSpace::Local));
+      st.localBytes += padded * byteSize(m->element);
+    }
+    m->padEvery = opt_.localPadding > 0 && *c > opt_.localPadding ? opt_.localPadding : 0;
     locals_.push_back(m);
-    Stage& st = stages_.at(static_cast<size_t>(cur_));
-    st.localDecls.push_back(backends::sArrayDecl(m->elemC, m->name, *c, MemSpace::Local));
-    st.localBytes += *c * byteSize(m->element);
     v = memView(m, full);
   } else {
     if (cur_ < 0) openStage(false);
@@ -223,6 +239,8 @@ int KernelGen::workgroupDepth() const {
 backends::StmtPtr KernelGen::openLoop(LoopKind kind, int dim, const ArithExpr& extent,
                                       const std::string& base, ArithExpr& var) {
   if (cur_ < 0) openStage(kind != LoopKind::Seq);
+  if (int wg = workgroupDepth(); wg >= 0 && loops_.size() == static_cast<size_t>(wg) + 1)
+    ++wgStatement_;
   Stage& st = stages_.at(static_cast<size_t>(cur_));
   std::string name = fresh(base);
   var = ArithExpr::loopVar(name, extent);
@@ -315,6 +333,23 @@ void KernelGen::onAccess(const Memory& m, const ArithExpr& index) {
                       (m.space == MemSpace::Global && m.role == MemRole::Temp && workgroupDepth() >= 0);
   if (!shared) return;
   auto* mm = const_cast<Memory*>(&m);
+  if (m.space == MemSpace::Local && m.localOrder >= 0) {
+    auto& life = localLives_.at(static_cast<size_t>(m.localOrder));
+    if (writing_) {
+      life.firstWrite = std::min(life.firstWrite, wgStatement_);
+      // write-after-read: the storage was read as another array since the last barrier
+      auto slot = static_cast<size_t>(m.storage);
+      if (m.storage != m.localOrder && slot < readPending_.size() && readPending_[slot]) {
+        auto readLoops = *readPending_[slot];
+        placeBarrier(false, readLoops);
+      }
+    } else {
+      life.lastRead = std::max(life.lastRead, wgStatement_);
+      auto slot = static_cast<size_t>(m.storage);
+      if (readPending_.size() <= slot) readPending_.resize(slot + 1);
+      readPending_[slot] = loopStack();
+    }
+  }
   if (m.space == MemSpace::Global &&
       std::find(groupShared_.begin(), groupShared_.end(), mm) == groupShared_.end())
     groupShared_.push_back(mm);
@@ -324,6 +359,7 @@ void KernelGen::onAccess(const Memory& m, const ArithExpr& index) {
     if (inLocalLoop) {
       mm->pendingWrite = true;
       mm->writeIndex = canonicalLocal(index);
+      mm->writeLoops = loopStack();
     }
     return;
   }
@@ -331,20 +367,29 @@ void KernelGen::onAccess(const Memory& m, const ArithExpr& index) {
   // The reader is the writer when it reads what its own work-item wrote: same index as a
   // function of the local id (with the same work distribution).
   bool same = inLocalLoop && mm->writeIndex && canonicalLocal(index) == *mm->writeIndex;
-  if (!same) placeBarrier(m.space == MemSpace::Global);
+  if (!same) {
+    auto writeLoops = mm->writeLoops;
+    placeBarrier(m.space == MemSpace::Global, writeLoops);
+  }
 }
 
-void KernelGen::placeBarrier(bool globalFence) {
+std::vector<const backends::Stmt*> KernelGen::loopStack() const {
+  std::vector<const backends::Stmt*> out;
+  for (const auto& l : loops_) out.push_back(l.stmt.get());
+  return out;
+}
+
+void KernelGen::placeBarrier(bool globalFence, const std::vector<const backends::Stmt*>& other) {
   int wg = workgroupDepth();
   backends::StmtPtr parent, before;
   for (size_t k = wg < 0 ? 0 : static_cast<size_t>(wg) + 1; k < loops_.size(); ++k) {
-    if (loops_[k].kind == LoopKind::Local) {
-      parent = loops_[k].parent;
-      before = loops_[k].stmt;
-      break;
-    }
+    if (k < other.size() && other[k] == loops_[k].stmt.get()) continue;  // shared loop
+    parent = loops_[k].parent;
+    before = loops_[k].stmt;
+    break;
   }
   auto barrier = backends::sBarrier(!globalFence, globalFence);
+  ++barriers_;
   if (parent) {
     auto& body = parent->body;
     auto it = std::find(body.begin(), body.end(), before);
@@ -358,6 +403,29 @@ void KernelGen::placeBarrier(bool globalFence) {
   }
   for (auto& m : locals_) m->pendingWrite = false;
   for (auto* m : groupShared_) m->pendingWrite = false;
+  readPending_.assign(readPending_.size(), std::nullopt);
+}
+
+std::vector<int> KernelGen::reusePlan(const std::vector<LocalLife>& lives) {
+  std::vector<int> plan(lives.size(), -1);
+  std::vector<std::vector<size_t>> members(lives.size());  // by owner
+  for (size_t i = 0; i < lives.size(); ++i) {
+    const LocalLife& a = lives[i];
+    members[i].push_back(i);
+    if (a.firstWrite == std::numeric_limits<int>::max()) continue;
+    for (size_t j = 0; j < i; ++j) {
+      if (plan[j] != -1 || lives[j].stage != a.stage || lives[j].type != a.type) continue;
+      bool free = std::all_of(members[j].begin(), members[j].end(), [&](size_t k) {
+        return lives[k].lastRead < a.firstWrite && lives[k].firstWrite < a.firstWrite;
+      });
+      if (!free) continue;
+      plan[i] = static_cast<int>(j);
+      members[j].push_back(i);
+      members[i].clear();
+      break;
+    }
+  }
+  return plan;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -24,11 +24,15 @@ struct Memory {
   backends::CType elemC;   // its C type
   ir::ArithExpr count;     // number of elements of `element`
   int stage = -1;          // the stage that allocated it (temps, locals, privates)
+  int64_t padEvery = 0;    // locals: element i is stored at i + i / padEvery
+  int localOrder = -1;     // locals: allocation order; storage: the order of the owner
+  int storage = -1;
 
   // Barrier state (local and global memory written by the work-items of a group): the last
   // write's index, as a function of the writing mapLocal's loop variable.
   bool pendingWrite = false;
   std::optional<ir::ArithExpr> writeIndex;  // with the writer's local loop var renamed
+  std::vector<const backends::Stmt*> writeLoops;  // the loops around that write
   bool writeIrregular = false;              // written at several indices per work-item pass
 };
 

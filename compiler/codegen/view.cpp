@@ -288,6 +288,7 @@ struct Walker {
     }
     if (!arr.empty()) fail("too many indices for memory " + m.name);
     if (r.onAccess) r.onAccess(m, index);
+    if (m.padEvery > 0) index = index + index / ArithExpr(m.padEvery);
     CExpr base = backends::cVar(m.name);
     CExpr e = backends::cSubscript(base, index, m.elemC);
     return members(e, elem);

@@ -12,30 +12,37 @@
 #include "backends/common/device_error.h"
 #include "compiler/driver/commands.h"
 #include "compiler/driver/emit.h"
+#include "compiler/driver/fft_options.h"
 #include "compiler/driver/options.h"
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/fft_api.h"
+#ifdef FFTC_HAVE_CUDA
+#include "fftlib/plan/cuda_plan.h"
+#endif
 
 namespace fftc::driver {
 namespace {
 
 namespace fl = fftlib;
 namespace cl = backends::opencl;
+#ifdef FFTC_HAVE_CUDA
+namespace cu = backends::cuda;
+#endif
 
-struct FftOptions {
-  std::string size, precision = "f32", direction = "forward", variant = "auto", radices,
-                    target = "opencl", wisdom, rewrite, outDir = ".";
-  int64_t batch = 1;
-  bool scale = false;
-};
+}  // namespace
 
+// FftOptions, addFftOptions and makeRequest are shared with fftc tune (fft_options.h).
 void addFftOptions(po::options_description& desc, FftOptions& o, bool withOutput) {
   desc.add_options()
-      ("size", po::value(&o.size)->required(), "the transform size N (NxM: not yet, issue 7)")
+      ("size", po::value(&o.size)->required(),
+       "the transform size: N, or NxM, NxMxK, NxMxKxL (outermost first, the last contiguous)")
       ("batch", po::value(&o.batch)->default_value(o.batch), "the number of transforms")
       ("precision", po::value(&o.precision)->default_value(o.precision), "f32 | f64")
       ("direction", po::value(&o.direction)->default_value(o.direction), "forward | inverse")
       ("scale", po::bool_switch(&o.scale), "multiply the result by 1/N (default: unnormalized)")
+      ("real", po::bool_switch(&o.real),
+       "a real transform: forward R2C (N reals -> N/2+1 complex on the last dimension), "
+       "inverse C2R")
       ("variant", po::value(&o.variant)->default_value(o.variant),
        "auto | stockham | twiddle | cooley-tukey | hierarchical | bluestein")
       ("radices", po::value(&o.radices),
@@ -43,12 +50,13 @@ void addFftOptions(po::options_description& desc, FftOptions& o, bool withOutput
       ("target", po::value(&o.target)->default_value(o.target), "opencl | cuda")
       ("rewrite", po::value(&o.rewrite),
        "rewrite strategy (default lowerFft; lowerDefault when it fails)")
-      ("wisdom", po::value(&o.wisdom), "wisdom file (not read yet: the tuner has not landed)");
+      ("wisdom", po::value(&o.wisdom),
+       "wisdom file of fftc tune (default: $FFTC_WISDOM, else ~/.cache/fftc/wisdom.json)");
   if (withOutput)
     desc.add_options()(",o", po::value(&o.outDir)->default_value(o.outDir), "output directory");
 }
 
-int64_t parseInteger(const std::string& text, const char* what) {
+static int64_t parseInteger(const std::string& text, const char* what) {
   if (text.empty() || text.size() > 18 ||
       !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); }))
     throw backends::UserError(fmt::format("{} '{}': expected a positive integer", what, text));
@@ -56,25 +64,31 @@ int64_t parseInteger(const std::string& text, const char* what) {
 }
 
 fl::FftRequest makeRequest(const FftOptions& o) {
-  if (o.size.find_first_of("xX") != std::string::npos)
-    throw backends::UserError(fmt::format(
-        "--size {}: multi-dimensional FFTs are not supported yet (issue 7); give one size N",
-        o.size));
   fl::FftRequest r;
-  r.size = parseInteger(o.size, "--size");
+  // N or NxM[xK[xL]]: the dimensions outermost first, the last contiguous (CLI.md)
+  std::string rest = o.size;
+  for (size_t x; (x = rest.find_first_of("xX")) != std::string::npos; rest = rest.substr(x + 1))
+    r.dims.push_back(parseInteger(rest.substr(0, x), "--size"));
+  r.dims.push_back(parseInteger(rest, "--size"));
+  r.size = 1;
+  for (int64_t d : r.dims) r.size = d > 0 && r.size <= (int64_t{1} << 40) / d ? r.size * d : 0;
+  if (r.size < 1)
+    throw backends::UserError(fmt::format("--size {}: dimensions must be at least 1 and their "
+                                          "product at most 2^40", o.size));
+  if (r.dims.size() == 1) r.dims.clear();
   r.batch = o.batch;
   r.precision = fl::parsePrecision(o.precision);
   r.direction = fl::parseDirection(o.direction);
   r.scale = o.scale;
+  r.real = o.real;
   r.variant = fl::parseVariant(o.variant);
   for (const auto& t : splitList(o.radices)) r.radices.push_back(parseInteger(t, "--radices"));
   r.target = parseTarget(o.target);
   r.strategy = o.rewrite;
-  if (!o.wisdom.empty())
-    fmt::print(stderr, "fftc: note: --wisdom is not read yet (the tuner has not landed); the "
-                       "planner's heuristics decide\n");
   return r;
 }
+
+namespace {
 
 boost::json::array toJsonArray(const std::vector<int64_t>& v) {
   boost::json::array a;
@@ -95,20 +109,48 @@ struct Measured {
   double l2 = 0, linf = 0;
 };
 
+// Device buffers of each runtime, for runAndCheck.
 template <typename T>
-Measured runAndCheck(const fl::Plan& plan, const cl::Context& context, uint64_t seed, bool check,
+cl::Buffer upload(const cl::Context& context, const std::vector<std::complex<T>>& x) {
+  return cl::Buffer::from(context, std::span<const std::complex<T>>(x));
+}
+cl::Buffer allocate(const cl::Context& context, size_t bytes) { return cl::Buffer(context, bytes); }
+template <typename T>
+void download(const cl::Context& context, const cl::Buffer& b, std::vector<std::complex<T>>& y) {
+  b.read(context, std::span<std::complex<T>>(y));
+}
+#ifdef FFTC_HAVE_CUDA
+template <typename T>
+cu::DeviceBuffer upload(const cu::Context& context, const std::vector<std::complex<T>>& x) {
+  cu::DeviceBuffer b = context.allocate(x.size() * sizeof(x[0]));
+  b.upload(std::span<const std::complex<T>>(x));
+  return b;
+}
+cu::DeviceBuffer allocate(const cu::Context& context, size_t bytes) {
+  return context.allocate(bytes);
+}
+template <typename T>
+void download(const cu::Context&, const cu::DeviceBuffer& b, std::vector<std::complex<T>>& y) {
+  b.download(std::span<std::complex<T>>(y));
+}
+#endif
+
+// One checked execution (against FFTW in long double) and the median of the timed ones, on
+// either runtime (Plan / CudaPlan with its context).
+template <typename T, typename PlanT, typename ContextT>
+Measured runAndCheck(const PlanT& plan, const ContextT& context, uint64_t seed, bool check,
                      int warmup, int repeat) {
   const auto& r = plan.request();
   auto input = fftlib::uniformInput<T>(plan.elements(), seed);
-  auto in = cl::Buffer::from(context, std::span<const std::complex<T>>(input));
-  cl::Buffer out(context, plan.bufferBytes());
+  auto in = upload(context, input);
+  auto out = allocate(context, plan.bufferBytes());
   Measured m;
   if (check) {
     plan.execute(in, out);
     std::vector<std::complex<T>> y(plan.elements());
-    out.read(context, std::span<std::complex<T>>(y));
-    auto ref = fl::referenceDft1d(fl::toLongDouble(std::span<const std::complex<T>>(input)),
-                                  r.size, r.batch, r.direction);
+    download(context, out, y);
+    auto ref = fl::referenceDft(fl::toLongDouble(std::span<const std::complex<T>>(input)),
+                                fl::requestDims(r), r.batch, r.direction);
     if (r.scale)
       for (auto& v : ref) v /= static_cast<long double>(r.size);
     m.l2 = fl::l2Error(std::span<const std::complex<T>>(y), ref);
@@ -118,19 +160,97 @@ Measured runAndCheck(const fl::Plan& plan, const cl::Context& context, uint64_t 
   return m;
 }
 
+#ifdef FFTC_HAVE_CUDA
+// The CUDA context; a missing or broken driver is one line (its loader detail is dropped: the
+// message already says what is missing).
+cu::Context openCuda(const std::string& selector) {
+  try {
+    return cu::Context::open(selector);
+  } catch (const backends::DeviceError& e) {
+    throw backends::DeviceError(e.what());
+  }
+}
+#endif
+
+// A real plan (OpenCL): R2C on real inputs uniform in [-0.5, 0.5) against FFTW's r2c; C2R on
+// the half spectrum FFTW's r2c makes of such inputs (rounded to T) against FFTW's c2r of it.
+template <typename T>
+Measured runAndCheckReal(const fl::Plan& plan, const cl::Context& context, uint64_t seed,
+                         bool check, int warmup, int repeat) {
+  const auto& r = plan.request();
+  const auto dims = fl::requestDims(r);
+  std::vector<T> reals;
+  for (const auto& c : fl::uniformInput<T>(static_cast<size_t>(r.size * r.batch + 1) / 2, seed)) {
+    reals.push_back(c.real());
+    reals.push_back(c.imag());
+  }
+  reals.resize(static_cast<size_t>(r.size * r.batch));
+  std::vector<long double> realsL(reals.begin(), reals.end());
+  std::vector<std::complex<T>> spectrum;
+  for (const auto& v : fl::referenceR2c(realsL, dims, r.batch))
+    spectrum.emplace_back(static_cast<T>(v.real()), static_cast<T>(v.imag()));
+  const bool r2c = r.direction == fl::Direction::Forward;
+  cl::Buffer in = r2c ? cl::Buffer::from(context, std::span<const T>(reals))
+                      : cl::Buffer::from(context, std::span<const std::complex<T>>(spectrum));
+  cl::Buffer out(context, plan.outputBytes());
+  Measured m;
+  if (check) {
+    plan.execute(in, out);
+    std::vector<std::complex<T>> y;
+    std::vector<fl::ComplexL> ref;
+    if (r2c) {
+      y.resize(spectrum.size());
+      out.read(context, std::span<std::complex<T>>(y));
+      ref = fl::referenceR2c(realsL, dims, r.batch);
+    } else {
+      std::vector<T> yr(reals.size());
+      out.read(context, std::span<T>(yr));
+      y.assign(yr.begin(), yr.end());
+      for (long double v : fl::referenceC2r(fl::toLongDouble(std::span<const std::complex<T>>(
+                                                spectrum)),
+                                            dims, r.batch))
+        ref.emplace_back(v);
+    }
+    if (r.scale)
+      for (auto& v : ref) v /= static_cast<long double>(r.size);
+    m.l2 = fl::l2Error(std::span<const std::complex<T>>(y), ref);
+    m.linf = fl::linfError(std::span<const std::complex<T>>(y), ref);
+  }
+  m.timeMs = median(plan.time(in, out, static_cast<size_t>(warmup), static_cast<size_t>(repeat)));
+  return m;
+}
+
+// Creates the plan on `context` and measures it.
+template <typename PlanT, typename ContextT>
+Measured measureOn(const ContextT& context, const fl::FftRequest& request, uint64_t seed,
+                   bool check, int warmup, int repeat) {
+  auto plan = PlanT::create(context, request);
+  return request.precision == fl::Precision::F64
+             ? runAndCheck<double>(plan, context, seed, check, warmup, repeat)
+             : runAndCheck<float>(plan, context, seed, check, warmup, repeat);
+}
+
 }  // namespace
 
 int runFft(const Args& args) {
   FftOptions o;
+  std::string device;
   po::options_description desc("fftc fft options");
   addFftOptions(desc, o, true);
+  desc.add_options()("device", po::value(&device),
+                     "the OpenCL device whose wisdom applies (default as for run)");
   po::variables_map vm;
   if (!parseOptions(args, "fftc fft --size N [options]", desc, nullptr, vm)) return kSuccess;
   auto request = makeRequest(o);
+  std::string wisdomNote;
+  if (request.target == Target::OpenCL)  // wisdom names the device: the one run would pick
+    wisdomNote = useWisdom(o.wisdom, request,
+                           [&] { return fl::tune::openClIdentity(cl::selectDevice(device)); });
   auto plan = fl::planFft(request);
   emitFiles(plan->compiled, {"source", "manifest", "header"}, o.outDir,
             request.target == Target::Cuda);
   fmt::print("{}", plan->describe());
+  if (!wisdomNote.empty()) fmt::print("{}\n", wisdomNote);
   fmt::print("wrote {} in {}\n", plan->compiled.name + (request.target == Target::Cuda ? ".cu" : ".cl") +
                                      ", .json, .hpp",
              o.outDir);
@@ -146,7 +266,9 @@ int runRun(const Args& args) {
   po::options_description desc("fftc run options");
   addFftOptions(desc, o, false);
   desc.add_options()
-      ("device", po::value(&device), "opencl:P:D or opencl:NAME (default: first GPU, else first device)")
+      ("device", po::value(&device),
+       "opencl:P:D, opencl:NAME or cuda:N (default: cuda:0 for --target cuda; else the first "
+       "OpenCL GPU, else the first OpenCL device)")
       ("check", po::bool_switch(&check),
        "compare with FFTW in long double; exit 3 above the tolerance")
       ("repeat", po::value(&repeat)->default_value(repeat), "timed runs (the median is reported)")
@@ -157,18 +279,41 @@ int runRun(const Args& args) {
   if (!parseOptions(args, "fftc run --size N [options]", desc, nullptr, vm)) return kSuccess;
   auto request = makeRequest(o);
   request.format = false;  // nothing is written: skip the layout of the source (faster)
-  if (request.target == Target::Cuda)
-    throw backends::UserError("run --target cuda: running FFTs through CUDA has not landed yet; "
-                              "use --target opencl (fftc fft --target cuda emits the kernels)");
   if (repeat < 1 || warmup < 0)
     throw backends::UserError("--repeat must be at least 1 and --warmup at least 0");
 
-  auto context = cl::Context::fromSelector(device);
-  auto plan = fl::Plan::create(context, request);
-  const auto& info = plan.info();
-  Measured m = request.precision == fl::Precision::F64
-                   ? runAndCheck<double>(plan, context, seed, check, warmup, repeat)
-                   : runAndCheck<float>(plan, context, seed, check, warmup, repeat);
+  Measured m;
+  std::string deviceName, wisdomNote;
+  if (request.real && request.target == Target::Cuda)
+    throw backends::UserError("run --real --target cuda: real transforms run through OpenCL only "
+                              "yet (fftc fft --real --target cuda emits the kernels)");
+  if (request.target == Target::Cuda) {
+#ifdef FFTC_HAVE_CUDA
+    auto context = openCuda(device.empty() ? "cuda:0" : device);
+    deviceName = context.device().name;
+    wisdomNote = useWisdom(o.wisdom, request,
+                           [&] { return fl::tune::CudaExecutor(context).identity(); });
+    m = measureOn<fl::CudaPlan>(context, request, seed, check, warmup, repeat);
+#else
+    throw backends::UserError("run --target cuda: this fftc was built without CUDA "
+                              "(the CUDA toolkit headers were not found)");
+#endif
+  } else {
+    auto context = cl::Context::fromSelector(device);
+    deviceName = context.device().name;
+    wisdomNote = useWisdom(o.wisdom, request,
+                           [&] { return fl::tune::openClIdentity(context.device()); });
+    if (request.real) {
+      auto plan = fl::Plan::create(context, request);
+      m = request.precision == fl::Precision::F64
+              ? runAndCheckReal<double>(plan, context, seed, check, warmup, repeat)
+              : runAndCheckReal<float>(plan, context, seed, check, warmup, repeat);
+    } else {
+      m = measureOn<fl::Plan>(context, request, seed, check, warmup, repeat);
+    }
+  }
+  const auto plan = fl::planFft(request);  // the plan just run (from the in-process cache)
+  const auto& info = *plan;
   const double seconds = m.timeMs * 1e-3;
   const double gflops = seconds > 0 ? info.flopsPerBatch() / seconds * 1e-9 : 0;
   const double gbps = seconds > 0 ? static_cast<double>(info.bytesMoved) / seconds * 1e-9 : 0;
@@ -176,14 +321,18 @@ int runRun(const Args& args) {
 
   if (json) {
     boost::json::object r;
-    r["size"] = boost::json::array{request.size};
+    r["size"] = toJsonArray(fl::requestDims(request));
     r["batch"] = request.batch;
     r["precision"] = fl::precisionName(request.precision);
     r["direction"] = fl::directionName(request.direction);
+    if (request.real) r["real"] = true;  // R2C (forward) or C2R (inverse)
     r["target"] = compiler::pipeline::targetName(request.target);
-    r["device"] = context.device().name;
+    r["device"] = deviceName;
     r["variant"] = fl::variantName(info.choice.variant);
     r["radices"] = toJsonArray(info.choice.radices);
+    r["workgroup_size"] = request.workgroupSize;  // 0: the planner chose
+    r["ffts_per_group"] = request.fftsPerGroup;
+    r["wisdom"] = !wisdomNote.empty();
     r["stages"] = info.stages.size();
     r["time_ms"] = m.timeMs;
     r["gflops"] = gflops;
@@ -198,7 +347,8 @@ int runRun(const Args& args) {
     fmt::print("{}\n", boost::json::serialize(r));
   } else {
     fmt::print("{}", info.describe());
-    fmt::print("device: {}\n", context.device().name);
+    if (!wisdomNote.empty()) fmt::print("{}\n", wisdomNote);
+    fmt::print("device: {}\n", deviceName);
     fmt::print("time per batched transform: {:.4f} ms (median of {} after {} warm-up), "
                "{:.2f} GFLOP/s, {:.2f} GB/s\n",
                m.timeMs, repeat, warmup, gflops, gbps);

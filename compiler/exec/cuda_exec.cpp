@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "backends/cuda/timing.h"
+#include "backends/cuda/work_sizes.h"
 
 namespace fftc::compiler::exec {
 
@@ -51,33 +52,10 @@ cu::Module cachedModule(const cu::Context& context, const codegen::CompiledKerne
   return it->second;
 }
 
-unsigned toUnsigned(size_t v, unsigned max) {
-  return static_cast<unsigned>(std::min<size_t>(v, max));
-}
-
 }  // namespace
 
 cu::LaunchConfig cudaLaunchConfig(const PreparedStage& stage) {
-  cu::LaunchConfig c;
-  size_t global[3] = {1, 1, 1}, block[3] = {1, 1, 1};
-  if (stage.global.size() > 3 || stage.local.size() > 3)
-    throw backends::UserError(fmt::format("stage {}: more than 3 dimensions", stage.info->kernel));
-  for (size_t d = 0; d < stage.global.size(); ++d) global[d] = stage.global[d];
-  if (!stage.local.empty()) {
-    for (size_t d = 0; d < stage.local.size(); ++d) block[d] = std::max<size_t>(stage.local[d], 1);
-  } else {
-    // Whole warps, at most kDefaultBlockSize threads, along x.
-    block[0] = std::min<size_t>(kDefaultBlockSize, (global[0] + 31) / 32 * 32);
-  }
-  // Grid-stride loops in the kernels cover whatever the grid does not: clamp to the limits.
-  const unsigned gridMax[3] = {std::numeric_limits<int>::max(), 65535, 65535};
-  unsigned* grid[3] = {&c.grid.x, &c.grid.y, &c.grid.z};
-  unsigned* blk[3] = {&c.block.x, &c.block.y, &c.block.z};
-  for (int d = 0; d < 3; ++d) {
-    *blk[d] = toUnsigned(block[d], 1024);
-    *grid[d] = toUnsigned(std::max<size_t>((global[d] + block[d] - 1) / block[d], 1), gridMax[d]);
-  }
-  return c;
+  return cu::launchConfigFromWorkSizes(stage.global, stage.local, stage.info->kernel);
 }
 
 cu::CompiledProgram compileCuda(const codegen::CompiledKernel& k, const std::string& arch) {

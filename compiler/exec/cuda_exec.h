@@ -18,13 +18,14 @@
 
 #include "backends/cuda/context.h"
 #include "backends/cuda/nvrtc_compiler.h"
+#include "backends/cuda/work_sizes.h"
 #include "compiler/exec/exec.h"
 
 namespace fftc::compiler::exec {
 
-inline constexpr unsigned kDefaultBlockSize = 256;
+inline constexpr unsigned kDefaultBlockSize = backends::cuda::kDefaultBlockSize;
 
-// The grid and block of one stage (global and local sizes evaluated).
+// The grid and block of one stage (global and local sizes evaluated): work_sizes.h.
 backends::cuda::LaunchConfig cudaLaunchConfig(const PreparedStage& stage);
 
 // Compiles the kernel's source (it must be of the CUDA target) with NVRTC for `arch`, through

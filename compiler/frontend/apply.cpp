@@ -43,6 +43,7 @@ const BuiltinInfo kBuiltins[] = {
     {"im", BuiltinId::Im, 0, 1},                  {"cispi", BuiltinId::CisPi, 0, 1},
     {"complex", BuiltinId::Complex, 0, 2},
     {"len", BuiltinId::Len, 1, 0},                {"prod", BuiltinId::Prod, -1, 0},
+    {"factors", BuiltinId::Factors, 1, 0},
 };
 // clang-format on
 
@@ -247,7 +248,8 @@ ir::FunPtr Elaborator::toFun(const Value& v, const Loc& loc, const std::string& 
       if (f.builtin == BuiltinId::Zip) {
         fail(loc, "zip must be given its arrays (zip(x, y)); it cannot be passed as a function");
       }
-      if (f.builtin == BuiltinId::Len || f.builtin == BuiltinId::Prod) {
+      if (f.builtin == BuiltinId::Len || f.builtin == BuiltinId::Prod ||
+          f.builtin == BuiltinId::Factors) {
         fail(loc, fmt::format("{} is evaluated at compile time; it cannot be used as a function "
                               "on runtime values", b.name));
       }
@@ -446,6 +448,17 @@ Value Elaborator::applyBuiltin(const FunValue& f, std::vector<Value> args, const
   std::vector<Value> all = f.args;
   for (auto& a : args) all.push_back(std::move(a));
 
+  if (f.builtin == BuiltinId::Factors) {
+    if (all.empty()) return Value::ofFun(makeBuiltin(f.builtin, f.loc));
+    if (all.size() != 1) fail(loc, fmt::format("factors takes 1 argument, got {}", all.size()));
+    int64_t n = toConstInt(all[0], loc, "the argument of factors");
+    if (n < 1) fail(loc, fmt::format("factors({}): the argument must be at least 1", n));
+    std::vector<ir::ArithExpr> primes;  // ascending; [] for 1
+    for (int64_t p = 2; p * p <= n; ++p)
+      for (; n % p == 0; n /= p) primes.emplace_back(p);
+    if (n > 1) primes.emplace_back(n);
+    return Value::ofList(std::move(primes));
+  }
   if (f.builtin == BuiltinId::Len || f.builtin == BuiltinId::Prod) {
     if (all.empty()) return Value::ofFun(makeBuiltin(f.builtin, f.loc));
     if (all[0].kind != ValueKind::List) {

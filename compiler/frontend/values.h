@@ -76,7 +76,7 @@ enum class BuiltinId {
   Zip, Split, Join, Transpose, Array, Array2, Array3, Pad, Slide, Iterate, Id, Get,
   ToGlobal, ToLocal, ToPrivate,
   Add, Sub, Mult, Div, Mod, Neg, Cos, Sin, Exp, Sqrt, Conj, Re, Im, CisPi, Complex,
-  Len, Prod,
+  Len, Prod, Factors,
 };
 
 enum class FunKind { Closure, Def, Builtin, Compose, IR };

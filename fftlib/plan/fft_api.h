@@ -34,7 +34,7 @@ class Plan {
  public:
   // Plans (planFft: heuristics, compilation, in-process cache), checks the device, builds the
   // program (OpenCL binary cache), uploads the tables and allocates the temporaries.
-  // Only Target::OpenCL is supported here.
+  // Target::OpenCL only (CUDA plans: CudaPlan, cuda_plan.h).
   [[nodiscard]] static Plan create(const backends::opencl::Context& context,
                                    const FftRequest& request);
 
@@ -43,6 +43,10 @@ class Plan {
   // batch x N, and that many complex elements in bytes: the size of an input or output buffer.
   [[nodiscard]] std::size_t elements() const;
   [[nodiscard]] std::size_t bufferBytes() const;
+  // The input and output buffers' bytes: bufferBytes() for complex plans; for real ones
+  // (FftRequest::real) the reals and the half spectrum.
+  [[nodiscard]] std::size_t inputBytes() const;
+  [[nodiscard]] std::size_t outputBytes() const;
 
   // Out-of-place: reads `in` (left unchanged), writes `out`; blocks until done.
   void execute(const backends::opencl::Buffer& in, backends::opencl::Buffer& out) const;
@@ -73,11 +77,29 @@ class Plan {
     return run(std::span<const std::complex<T>>(input));
   }
 
+  // Host convenience for real plans: R2C (batch x N reals -> the half spectrum) and C2R (the
+  // reverse). T must be float for f32 plans and double for f64 plans.
+  template <typename T>
+  [[nodiscard]] std::vector<std::complex<T>> runR2c(std::span<const T> input) const {
+    checkReal(sizeof(T), true, input.size() * sizeof(T));
+    std::vector<std::complex<T>> out(outputBytes() / sizeof(std::complex<T>));
+    runBytes(input.data(), out.data());
+    return out;
+  }
+  template <typename T>
+  [[nodiscard]] std::vector<T> runC2r(std::span<const std::complex<T>> input) const {
+    checkReal(sizeof(T), false, input.size() * sizeof(input[0]));
+    std::vector<T> out(outputBytes() / sizeof(T));
+    runBytes(input.data(), out.data());
+    return out;
+  }
+
   struct Impl;
 
  private:
   explicit Plan(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
   void checkHost(std::size_t realBytes, std::size_t count) const;
+  void checkReal(std::size_t realBytes, bool r2c, std::size_t inputBytes) const;
   void runBytes(const void* in, void* out) const;
   std::shared_ptr<Impl> impl_;
 };

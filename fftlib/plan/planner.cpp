@@ -75,8 +75,10 @@ std::vector<int64_t> orderRadices(std::vector<int64_t> pow2, std::vector<int64_t
 }
 
 std::string kernelName(const FftRequest& r) {
-  std::string s = fmt::format("fft_{}_{}", r.size, precisionName(r.precision));
-  if (r.direction == Direction::Inverse) s += "_inv";
+  const char* real = !r.real ? "" : r.direction == Direction::Forward ? "r2c_" : "c2r_";
+  std::string s = fmt::format("fft_{}{}_{}", real, fmt::join(requestDims(r), "x"),
+                              precisionName(r.precision));
+  if (r.direction == Direction::Inverse && !r.real) s += "_inv";
   if (r.scale) s += "_scaled";
   return s;
 }
@@ -107,6 +109,7 @@ std::string variantName(Variant v) {
     case Variant::CooleyTukey: return "cooley-tukey";
     case Variant::Hierarchical: return "hierarchical";
     case Variant::Bluestein: return "bluestein";
+    case Variant::Local: return "local";
   }
   return "?";
 }
@@ -120,16 +123,22 @@ Variant parseVariant(std::string_view text) {
     return Variant::CooleyTukey;
   if (text == "hierarchical" || text == "four-step") return Variant::Hierarchical;
   if (text == "bluestein") return Variant::Bluestein;
+  if (text == "local") return Variant::Local;
   throw UserError(fmt::format(
-      "variant '{}': expected auto, stockham, twiddle, cooley-tukey, hierarchical or bluestein",
+      "variant '{}': expected auto, stockham, twiddle, cooley-tukey, hierarchical, bluestein "
+      "or local",
       text));
 }
 
 std::string FftRequest::key() const {
-  return fmt::format("N={} B={} {} {} scale={} {} rs={} {} fmt={} strategy={}", size, batch,
-                     precisionName(precision), directionName(direction), scale ? 1 : 0,
-                     variantName(variant), listText(radices),
-                     compiler::pipeline::targetName(target), format ? 1 : 0, strategy);
+  return fmt::format("N={} B={} {} {} scale={} {} rs={} {} wg={} fpg={} fmt={} strategy={}",
+                     size, batch, precisionName(precision), directionName(direction),
+                     scale ? 1 : 0, variantName(variant), listText(radices),
+                     compiler::pipeline::targetName(target), workgroupSize, fftsPerGroup,
+                     format ? 1 : 0, strategy) +
+         (dims.size() >= 2 ? fmt::format(" dims={} groups={}", listText(dims), listText(passGroups))
+                            : "") +
+         (real ? " real" : "");
 }
 
 int64_t largestPrimeFactor(int64_t n) {
@@ -189,7 +198,53 @@ double fftTolerance(int64_t n, Precision precision) {
   return tol;
 }
 
+bool localFits(int64_t n, Precision precision, int64_t fftsPerGroup) {
+  const int64_t elem = precision == Precision::F64 ? 16 : 8;
+  const int64_t rows = n * fftsPerGroup;
+  const int64_t padded = rows + (rows - 1) / 16;  // CodegenOptions::localPadding
+  return n >= 2 && 2 * padded * elem <= kLocalMemoryBytes;
+}
+
+namespace {
+
+// The Local variant's work-group shape: F rows (a divisor of the batch) of N/min(r) work-items
+// each, about 256 work-items in all, within local memory.
+void chooseLocalShape(const FftRequest& r, PlanChoice& c) {
+  const int64_t minRadix = *std::min_element(c.radices.begin(), c.radices.end());
+  const int64_t perFft = r.size / minRadix;  // the most butterflies of one pass
+  if (!localFits(r.size, r.precision))
+    throw UserError(fmt::format("local variant: N = {} {} does not fit in {} bytes of local "
+                                "memory (two buffers of N elements)",
+                                r.size, precisionName(r.precision), kLocalMemoryBytes));
+  int64_t f = r.fftsPerGroup;
+  if (f > 0) {
+    if (r.batch % f != 0)
+      throw UserError(fmt::format("ffts per group {}: must divide the batch {}", f, r.batch));
+    if (!localFits(r.size, r.precision, f))
+      throw UserError(fmt::format("ffts per group {}: {} rows of N = {} do not fit in {} bytes "
+                                  "of local memory", f, f, r.size, kLocalMemoryBytes));
+  } else {
+    f = 1;
+    for (int64_t g = 2; g <= r.batch && g * perFft <= 256 && localFits(r.size, r.precision, g);
+         g *= 2)
+      if (r.batch % g == 0) f = g;
+  }
+  int64_t wg = r.workgroupSize > 0 ? r.workgroupSize : perFft;
+  if (wg * f > 1024)
+    throw UserError(fmt::format("work-group size {} x {} ffts per group: more than 1024 "
+                                "work-items", wg, f));
+  c.fftsPerGroup = f;
+  c.workgroupSize = wg;
+  c.defines["F"] = f;
+}
+
+}  // namespace
+
 PlanChoice choosePlan(const FftRequest& r) {
+  if (r.real) return chooseRealPlan(r);
+  if (r.dims.size() >= 2) return chooseNdPlan(r);
+  if (r.dims.size() == 1 && r.dims[0] != r.size)
+    throw UserError(fmt::format("dims [{}] and size {} differ", r.dims[0], r.size));
   if (r.size < 1) throw UserError(fmt::format("FFT size {}: must be at least 1", r.size));
   if (r.batch < 1) throw UserError(fmt::format("batch {}: must be at least 1", r.batch));
   for (int64_t x : r.radices)
@@ -203,8 +258,13 @@ PlanChoice choosePlan(const FftRequest& r) {
   PlanChoice c;
   c.variant = r.variant;
   if (c.variant == Variant::Auto) {
-    if (!r.radices.empty() || isSmooth(r.size))
-      c.variant = Variant::Stockham;
+    if (r.size == 1)
+      c.variant = Variant::Stockham;  // a copy
+    else if (isSmooth(r.size) && localFits(r.size, r.precision) &&
+        (r.radices.empty() || product(r.radices) == r.size))
+      c.variant = Variant::Local;
+    else if (!r.radices.empty() || isSmooth(r.size))
+      c.variant = Variant::StockhamTwiddle;  // the butterflies as small FFTs: r loads, not r^2
     else
       c.variant = Variant::Bluestein;
   }
@@ -212,7 +272,8 @@ PlanChoice choosePlan(const FftRequest& r) {
   switch (c.variant) {
     case Variant::Stockham:
     case Variant::StockhamTwiddle:
-    case Variant::CooleyTukey: {
+    case Variant::CooleyTukey:
+    case Variant::Local: {
       if (userRadices && product(r.radices) != r.size)
         throw UserError(fmt::format("radices {}: their product is {}, not the size {}",
                                     listText(r.radices), product(r.radices), r.size));
@@ -220,8 +281,10 @@ PlanChoice choosePlan(const FftRequest& r) {
       c.file = "fft.fdl";
       c.kernel = c.variant == Variant::Stockham          ? "stockham"
                  : c.variant == Variant::StockhamTwiddle ? "stockhamTwiddle"
+                 : c.variant == Variant::Local           ? "stockhamLocal"
                                                          : "cooleyTukey";
       c.defines["rs"] = c.radices;
+      if (c.variant == Variant::Local) chooseLocalShape(r, c);
       break;
     }
     case Variant::Hierarchical: {
@@ -290,8 +353,13 @@ std::string CompiledFft::describe() const {
                               r.scale ? ", scaled by 1/N" : "",
                               compiler::pipeline::targetName(r.target));
   s += fmt::format("variant: {} ({}:{})", variantName(choice.variant), choice.file, choice.kernel);
-  if (choice.variant == Variant::Hierarchical)
+  if (!choice.dims.empty())
+    s += describeDims(choice);
+  else if (choice.variant == Variant::Hierarchical)
     s += fmt::format(", radices rs1 = {} x rs2 = {}", listText(choice.rs1), listText(choice.rs2));
+  else if (choice.variant == Variant::Local)
+    s += fmt::format(", radices {}, {} work-items per FFT, {} FFTs per work-group",
+                     listText(choice.radices), choice.workgroupSize, choice.fftsPerGroup);
   else if (choice.variant == Variant::Bluestein)
     s += fmt::format(", M = {}, radices of M {}", choice.bluesteinM, listText(choice.radices));
   else
@@ -310,6 +378,7 @@ std::string CompiledFft::describe() const {
   }
   s += fmt::format("expected bytes moved: {} ({:.1f} per element)\n", bytesMoved,
                    static_cast<double>(bytesMoved) / static_cast<double>(r.size * r.batch));
+  s += describePasses(*this);
   return s;
 }
 
@@ -331,6 +400,13 @@ void fillStages(CompiledFft& p) {
     ps.args = s.args;
     for (const auto& e : s.global) ps.global.push_back(e.evaluate(bound));
     for (const auto& e : s.local) ps.local.push_back(e.evaluate(bound));
+    // Local variant: the work-items per FFT (dimension 0) are a launch choice; the kernel's
+    // loops over butterflies are correct for any count.
+    if (p.choice.variant == Variant::Local && !ps.local.empty() && ps.local[0] > 0 &&
+        p.choice.workgroupSize > 0) {
+      ps.global[0] = ps.global[0] / ps.local[0] * p.choice.workgroupSize;
+      ps.local[0] = p.choice.workgroupSize;
+    }
     bool in = false, out = false;
     for (const auto& a : s.args) {
       const auto* b = p.compiled.buffer(a);
@@ -358,6 +434,9 @@ std::shared_ptr<const CompiledFft> compilePlan(const FftRequest& r) {
   if (!kernel)
     throw std::logic_error(fmt::format("{} has no kernel {}", p->choice.file, p->choice.kernel));
   auto options = compiler::pipeline::codegenOptions(r.target);
+  // Twiddle tables as buffers read through the cache: a __constant table read at indices that
+  // differ across a warp serializes on NVIDIA.
+  options.constantTableMaxBytes = 0;
   options.name = kernelName(r);
   options.format = r.format;
   try {

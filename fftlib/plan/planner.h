@@ -32,15 +32,28 @@ Direction parseDirection(std::string_view text);  // UserError unless forward | 
 
 // Stockham: fft.fdl `stockham`; StockhamTwiddle: `stockhamTwiddle` (twiddle tables);
 // CooleyTukey: `cooleyTukey`; Hierarchical: hierarchical.fdl `hierarchical` (four-step);
-// Bluestein: bluestein.fdl `bluestein`.
-enum class Variant { Auto, Stockham, StockhamTwiddle, CooleyTukey, Hierarchical, Bluestein };
-// "auto", "stockham", "twiddle", "cooley-tukey", "hierarchical", "bluestein".
+// Bluestein: bluestein.fdl `bluestein`; Local: fft.fdl `stockhamLocal` (the whole transform in
+// one kernel, one work-group per group of FFTs, the passes through local memory).
+enum class Variant { Auto, Stockham, StockhamTwiddle, CooleyTukey, Hierarchical, Bluestein, Local };
+// "auto", "stockham", "twiddle", "cooley-tukey", "hierarchical", "bluestein", "local".
 std::string variantName(Variant v);
 // Accepts those names and "stockham-twiddle", "cooleytukey", "ct"; UserError otherwise.
 Variant parseVariant(std::string_view text);
 
 struct FftRequest {
-  int64_t size = 1;           // N >= 1
+  int64_t size = 1;           // N >= 1 (for N-D transforms: the product of dims)
+  // Multi-dimensional transforms (nd.fdl, 2 to 4 dimensions): the dimensions, outermost first,
+  // the last one contiguous (row-major, like FFTW); `size` must then be their product.
+  // Empty or one element: the 1D transform of `size`.
+  std::vector<int64_t> dims;
+  // N-D only: which dimensions share a pass over global memory, as nd.fdl's group bounds
+  // `gs` (0 = g_0 < g_1 < ... < g_P = D; dimensions g_p .. g_{p+1}-1 form pass p). Empty: the
+  // planner chooses (docs/fft-api.md). A tuning parameter.
+  std::vector<int64_t> passGroups;
+  // Real transforms (nd.fdl r2c/c2r, 1D and N-D): Forward is R2C (batch x N reals in,
+  // batch x N/n_last x (n_last/2 + 1) complex values out, FFTW's and cuFFT's half spectrum),
+  // Inverse is C2R (the reverse, unnormalized unless `scale`).
+  bool real = false;
   int64_t batch = 1;          // B >= 1 transforms of N contiguous elements each
   Precision precision = Precision::F32;
   Direction direction = Direction::Forward;
@@ -48,9 +61,15 @@ struct FftRequest {
   Variant variant = Variant::Auto;
   // Optional radix list. Stockham, twiddle, Cooley-Tukey: the passes, product N. Hierarchical:
   // split into rs1 | rs2 where the running product first reaches sqrt(N), product N.
-  // Bluestein: the radices of M, product M >= 2N - 1. Auto with radices: Stockham.
+  // Bluestein: the radices of M, product M >= 2N - 1. Auto with radices: Local when it fits,
+  // else the twiddle variant.
   std::vector<int64_t> radices;
   compiler::pipeline::Target target = compiler::pipeline::Target::OpenCL;
+  // Work-group shape of the local-memory kernels (Local, and Hierarchical's row and column
+  // kernels): work-items per FFT and FFTs per work-group. 0: the planner chooses. Tuning
+  // parameters (tuner/, issue 9); the planner rejects values the kernel cannot use.
+  int64_t workgroupSize = 0;
+  int64_t fftsPerGroup = 0;
   // Lay the generated source out with clang-format (readable; slower to compile).
   bool format = true;
   // The rewrite strategy (strategy-language text); empty: lowerFft. When it fails to lower or
@@ -67,14 +86,36 @@ struct PlanChoice {
   std::vector<int64_t> radices;  // Stockham/twiddle/Cooley-Tukey: rs; Bluestein: rsM
   std::vector<int64_t> rs1, rs2; // Hierarchical
   int64_t bluesteinM = 0;        // Bluestein: M = prod(radices)
+  int64_t fftsPerGroup = 0;      // Local: F, the FFTs of one work-group
+  int64_t workgroupSize = 0;     // Local: work-items per FFT (0: one per butterfly)
   std::string file;              // "fft.fdl", "hierarchical.fdl", "bluestein.fdl"
   std::string kernel;            // the kernel of that file
   std::map<std::string, compiler::frontend::DefineValue> defines;  // rs/rs1,rs2/N,rsM, dir, scale, B
+  // N-D (nd.fdl): per dimension, outermost first, its radices (Stockham's, or those of
+  // Bluestein's convolution size M) and whether it is Bluestein's. Empty for 1D plans.
+  std::vector<int64_t> dims;
+  std::vector<int64_t> passGroups;  // nd.fdl's gs
+  std::vector<std::vector<int64_t>> dimRadices;
+  std::vector<bool> dimBluestein;
 };
 
 // Validates the request (UserError: N < 1, batch < 1, a radix < 1 or whose product is wrong,
 // a size too large for 32-bit indices, a multi-dimensional request) and chooses.
 PlanChoice choosePlan(const FftRequest& request);
+// The N-D part of choosePlan (planner_nd.cpp): each dimension by the 1D heuristics
+// (Stockham when smooth, else Bluestein), the kernel nd2/nd3/nd4 of nd.fdl.
+PlanChoice chooseNdPlan(const FftRequest& request);
+// Real transforms (request.real), 1D and N-D: the last dimension's real lines by the half-size
+// complex FFT when even, by the full one when odd; the others on the half spectrum.
+PlanChoice chooseRealPlan(const FftRequest& request);
+// request.dims when it has two or more dimensions, else {request.size}.
+std::vector<int64_t> requestDims(const FftRequest& request);
+struct CompiledFft;
+// Lines of CompiledFft::describe (planner_nd.cpp): the dimensions of an N-D plan, and the
+// number of passes over global memory (stages, and bytes moved in units of one read and one
+// write of the whole array).
+std::string describeDims(const PlanChoice& choice);
+std::string describePasses(const CompiledFft& plan);
 
 // The radices of n when n is 2,3,5,7-smooth: the fewest passes with radices <= 16, power-of-two
 // radices first (largest first, bits spread evenly), then the others; {} for n = 1.
@@ -83,6 +124,13 @@ std::vector<int64_t> chooseRadices(int64_t n);
 bool isSmooth(int64_t n);                 // every prime factor in {2, 3, 5, 7}
 int64_t smoothSizeAtLeast(int64_t n);     // the smallest 2,3,5,7-smooth integer >= n
 int64_t largestPrimeFactor(int64_t n);    // 1 for n = 1
+
+// Local memory the local-memory kernels may use per work-group: 48 KiB, what NVIDIA's OpenCL
+// and CUDA's static __shared__ arrays allow.
+inline constexpr int64_t kLocalMemoryBytes = 48 * 1024;
+// Whether the Local variant can run N in one kernel: two arrays of F rows, padded by one
+// element in 16 (CodegenOptions::localPadding), fit in kLocalMemoryBytes.
+bool localFits(int64_t n, Precision precision, int64_t fftsPerGroup = 1);
 
 // The accuracy bar of CLI.md / docs/fftlib.md for linf_error against FFTW in long double:
 // 2e-6 + 5e-7 log10(N) (f32) or 5e-15 + 5e-16 log10(N) (f64), doubled when N has a prime

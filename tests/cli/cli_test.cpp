@@ -140,6 +140,59 @@ TEST(Cli, ExecOnCudaRunsOrSaysWhyNot) {
   }
 }
 
+// fftc run --target cuda: without a driver a device error on one line (exit 2); with one an FFT
+// run on the GPU and checked against FFTW.
+TEST(Cli, RunOnCudaRunsOrSaysWhyNot) {
+  auto devices = fftc("devices --json");
+  ASSERT_EQ(devices.status, 0) << devices.out;
+  const size_t cudaKey = devices.out.find("\"cuda\":");
+  ASSERT_NE(cudaKey, std::string::npos) << devices.out;
+  const bool cuda = devices.out.find("\"available\":true", cudaKey) != std::string::npos;
+  const bool built = devices.out.find("built without the CUDA backend") == std::string::npos;
+  auto r = fftc("run --size 1000 --batch 4 --target cuda --check --json --repeat 3");
+  if (!built) {
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_NE(r.out.find("built without CUDA"), std::string::npos) << r.out;
+  } else if (cuda) {
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("\"target\":\"cuda\""), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"linf_error\":"), std::string::npos) << r.out;
+  } else {
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_EQ(r.out.rfind("fftc: device error: CUDA driver not found", 0), 0u) << r.out;
+    EXPECT_EQ(lineCount(r.out), 1) << r.out;
+  }
+  // A selector of the other runtime is a user error, driver or not.
+  EXPECT_EQ(fftc("run --size 8 --target cuda --device opencl:0:0").status, 1);
+}
+
+// fftc fft --target cuda writes the CUDA kernels, the manifest and a header for fftc's CUDA
+// runtime (no driver needed).
+TEST(Cli, FftForCudaWritesKernelsManifestAndCudaHeader) {
+  auto dir = std::filesystem::temp_directory_path() / "fftc_cli_test" / "fft_cuda";
+  std::filesystem::remove_all(dir);
+  auto r = fftc("fft --size 64 --batch 4 --target cuda -o " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  auto read = [&](const char* f) {
+    std::ifstream in(dir / f);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string cu = read("fft_64_f32.cu"), json = read("fft_64_f32.json"),
+                    hpp = read("fft_64_f32.hpp");
+  EXPECT_NE(cu.find("extern \"C\" __global__ void fft_64_f32_stage"), std::string::npos) << cu;
+  EXPECT_NE(json.find("\"target\": \"cuda\""), std::string::npos) << json;
+  EXPECT_NE(hpp.find("#include \"backends/cuda/context.h\""), std::string::npos) << hpp;
+  EXPECT_NE(hpp.find("fftc::backends::cuda::Module build("), std::string::npos);
+  EXPECT_NE(hpp.find("std::vector<fftc::backends::cuda::Launch> launches("), std::string::npos);
+  EXPECT_EQ(hpp.find("opencl"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir / "fft_64_f32.cl"));
+  // The OpenCL header stays what it was.
+  auto rc = fftc("fft --size 64 --batch 4 -o " + dir.string());
+  ASSERT_EQ(rc.status, 0) << rc.out;
+  EXPECT_NE(read("fft_64_f32.hpp").find("#include \"backends/opencl/runtime.h\""),
+            std::string::npos);
+}
+
 TEST(Cli, ExecChecksAgainstTheInterpreter) {
   auto r = fftc("exec " + kExamples + "stockham.fdl --kernel fft -D rs=4,4 --check --json");
   EXPECT_EQ(r.status, 0) << r.out;

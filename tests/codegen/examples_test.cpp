@@ -89,11 +89,21 @@ TEST(Examples, LowerFftGivesListing4Indices) {
   fe::ElaborateOptions eo;
   eo.defines["N"] = int64_t{1} << 24;
   fe::Program p = fe::compileSource(text, "stockham_pass.fdl", eo);
-  auto lowered = compiler::pipeline::lower(*p.kernel("pass"), "lowerFft");
+  // lowerFft without its unrolling (listing 4 keeps the butterfly's loops)
+  auto lowered = compiler::pipeline::lower(
+      *p.kernel("pass"),
+      "try(prepare); normalize(mapZipFlattenViews); fuseReduceMaps; lowerGlobal; "
+      "try(materializeViews); try(insertMemory)");
   cg::CompiledKernel ck = cg::compileKernel(lowered.kernel, options());
   ASSERT_EQ(ck.stages.size(), 1u);
   EXPECT_EQ(ck.stages[0].global.at(0).str(), "8388608");
   const std::string& src = ck.source;
+  // lowerFft itself unrolls the r = 2 butterfly: the same indices with j = 0, 1
+  auto unrolled = cg::compileKernel(
+      compiler::pipeline::lower(*p.kernel("pass"), "lowerFft").kernel, options());
+  EXPECT_NE(unrolled.source.find("x[(gid >> 11) + 8192 * (gid & 2047) + 4096]"),
+            std::string::npos)
+      << unrolled.source;
   EXPECT_NE(src.find("x[4096 * j + (gid >> 11) + 8192 * (gid & 2047)]"), std::string::npos) << src;
   EXPECT_NE(src.find("out[8388608 * i + (gid >> 11) + 4096 * (gid & 2047)] = acc;"),
             std::string::npos)

@@ -19,14 +19,32 @@ std::string sharedBlock(const std::string& file) {
 TEST(FftLibrary, SharedDefinitionsAreTheSameInEveryFile) {
   std::string master = sharedBlock("fft.fdl");
   ASSERT_FALSE(master.empty());
-  for (const char* f : {"hierarchical.fdl", "bluestein.fdl"}) {
+  for (const char* f : {"hierarchical.fdl", "bluestein.fdl", "nd.fdl"}) {
     EXPECT_EQ(sharedBlock(f), master) << f << " has drifted from fft.fdl: copy the block again";
   }
 }
 
+// nd.fdl repeats bluestein.fdl's definitions from `def chirp` to `def take` (its own
+// fftBluesteinRange takes the radices as a range of a list).
+TEST(FftLibrary, NdBluesteinDefinitionsAreBluesteins) {
+  // from the line starting with `from` to the end of the line holding `to`
+  auto lines = [](const std::string& text, const char* from, const char* to) {
+    size_t a = text.find(from), b = text.find(to, a == std::string::npos ? 0 : a);
+    if (a == std::string::npos || b == std::string::npos) return std::string();
+    return text.substr(a, text.find('\n', b) - a);
+  };
+  auto block = [&](const std::string& file) {
+    std::string text = readLibraryFile(file);
+    return lines(text, "// c_j = e^{s", "def chirpKernel(") +
+           lines(text, "// the first n of m elements", "def take(");
+  };
+  ASSERT_FALSE(block("nd.fdl").empty());
+  EXPECT_EQ(block("nd.fdl"), block("bluestein.fdl"));
+}
+
 TEST(FftLibrary, EveryKernelCompilesWithItsDefaults) {
   const std::map<std::string, std::vector<std::string>> kernels = {
-      {"fft.fdl", {"stockham", "stockhamTwiddle", "cooleyTukey"}},
+      {"fft.fdl", {"stockham", "stockhamTwiddle", "cooleyTukey", "stockhamLocal"}},
       {"hierarchical.fdl", {"hierarchical", "hierarchical3"}},
       {"bluestein.fdl", {"bluestein"}}};
   for (const auto& [file, names] : kernels) {
@@ -48,6 +66,37 @@ TEST(FftLibrary, EveryKernelCompilesWithItsDefaults) {
         EXPECT_EQ(k->paramTypes[0].innermost(), ir::Type::complex(p)) << name;
       }
     }
+  }
+}
+
+// nd.fdl's defaults: an 8 x 6 complex FFT, and the real transforms of 8 x 12 reals
+// (8 x 7 complex values).
+TEST(FftLibrary, NdKernelsCompileWithTheirDefaults) {
+  for (auto p : {ir::ScalarKind::Float, ir::ScalarKind::Double}) {
+    fe::ElaborateOptions opts;
+    opts.precision = p;
+    fe::Program prog;
+    try {
+      prog = fe::parseFile((fftlibDir() / "nd.fdl").string(), opts);
+    } catch (const ir::CompileError& e) {
+      FAIL() << fe::formatError(e);
+    }
+    ASSERT_EQ(prog.kernels.size(), 3u);
+    auto sized = [](const ir::Type& t) {
+      return t.element().str() + "/" + t.element().element().str();
+    };
+    const fe::Kernel* nd = prog.kernel("nd");
+    const fe::Kernel* r2c = prog.kernel("r2c");
+    const fe::Kernel* c2r = prog.kernel("c2r");
+    ASSERT_TRUE(nd && r2c && c2r);
+    EXPECT_EQ(nd->resultType, nd->paramTypes[0]);
+    EXPECT_EQ(nd->paramTypes[0].element().size().constant(), 48);
+    EXPECT_EQ(r2c->paramTypes[0].element().size().constant(), 96) << sized(r2c->paramTypes[0]);
+    EXPECT_EQ(r2c->resultType.element().size().constant(), 56) << sized(r2c->resultType);
+    EXPECT_EQ(r2c->resultType.innermost(), ir::Type::complex(p));
+    // (each kernel has a size variable B of its own: compare the printed types)
+    EXPECT_EQ(c2r->paramTypes[0].str(), r2c->resultType.str());
+    EXPECT_EQ(c2r->resultType.str(), r2c->paramTypes[0].str());
   }
 }
 

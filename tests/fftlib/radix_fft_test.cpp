@@ -6,7 +6,7 @@
 namespace fftc::fftlib::test {
 namespace {
 
-const char* const kRadixKernels[] = {"stockham", "stockhamTwiddle", "cooleyTukey"};
+const char* const kRadixKernels[] = {"stockham", "stockhamTwiddle", "cooleyTukey", "stockhamLocal"};
 
 struct RadixCase {
   std::string kernel;

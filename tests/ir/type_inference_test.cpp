@@ -226,9 +226,13 @@ const ErrorCase kErrorCases[] = {
     {"MapGlobalInMapGlobal", [] { return mapGlobal(0, mapGlobal(0, neg())) << mat("m", 2, 4); },
      "mapGlobal(0) inside mapGlobal(0)"},
     {"MapLocalOutsideWorkgroup", [] { return mapLocal(0, neg()) << vec("a", 4); },
-     "mapLocal(0) must be nested inside mapWorkgroup(0)"},
-    {"MapLocalOtherDimension", [] { return mapWorkgroup(0, mapLocal(1, neg())) << mat("m", 2, 4); },
-     "mapLocal(1) must be nested inside mapWorkgroup(1)"},
+     "mapLocal(0) must be nested inside a mapWorkgroup"},
+    {"MapLocalInMapLocalSameDimension",
+     [] {
+       return mapWorkgroup(0, mapLocal(1, mapLocal(1, neg())))
+              << param("c", Type::array(Type::array(Type::array(kFloat, 4), 3), 2));
+     },
+     "dimension 1 is already distributed over local work-items"},
     {"MapWorkgroupInMapGlobal", [] { return mapGlobal(0, mapWorkgroup(1, neg())) << mat("m", 2, 4); },
      "mapWorkgroup(1) inside mapGlobal(0)"},
     {"MapGlobalInMapWorkgroup", [] { return mapWorkgroup(0, mapGlobal(1, neg())) << mat("m", 2, 4); },

@@ -1,0 +1,506 @@
+// fft_bench: fftc's FFTs against cuFFT on one GPU, measured as PERFORMANCE.md says: fftc on the
+// CUDA target (and on the OpenCL target when an OpenCL GPU is present) and cuFFT in one
+// process on the same device and input; C2C forward; batch so the total is 2^26 (f32) or 2^25
+// (f64) complex elements; CUDA events (OpenCL profiling events), median of >= 20 runs after 5
+// warm-ups; a device-to-device copy measured in the same run; every fftc result (and cuFFT's)
+// checked against FFTW in long double on the first rows of the batch. One CSV row per target,
+// precision and size; a plan that fails is a row with an `error`, never the end of the run.
+// bench/README.md says how to build, run and plot.
+#include <cuda_runtime.h>
+#include <cufft.h>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <complex>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/common/device_error.h"
+#include "backends/cuda/context.h"
+#include "backends/opencl/runtime.h"
+#include "fftlib/fftw_reference.h"
+#include "fftlib/plan/cuda_plan.h"
+#include "fftlib/plan/fft_api.h"
+
+namespace {
+
+namespace fl = fftc::fftlib;
+namespace cu = fftc::backends::cuda;
+namespace cl = fftc::backends::opencl;
+namespace po = boost::program_options;
+using fftc::compiler::pipeline::Target;
+
+struct Options {
+  std::string out = "fft_bench.csv";
+  std::string sizes = "all";
+  std::string precisions = "f32,f64";
+  std::string targets = "cuda,opencl";
+  std::string cudaDevice = "cuda:0";
+  std::string openclDevice;  // empty: the first OpenCL GPU, if any
+  int warmup = 5;
+  int repeat = 20;
+  int log2Total32 = 26;
+  int log2Total64 = 25;
+  std::size_t checkElements = std::size_t{1} << 18;
+  double maxSeconds = 2.0;
+  bool append = false;
+};
+
+// ---- sizes
+
+const std::vector<int64_t> kSmooth = {12,  15,   27,   49,   60,   81,    100,   243,    343,
+                                      625, 1000, 2401, 3125, 6561, 10000, 16807, 100000, 1000000};
+const std::vector<int64_t> kPrimes = {17, 257, 1009, 4099, 65521};
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : text + ",") {
+    if (c == ',') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  return out;
+}
+
+// "all", "pow2", "smooth", "primes" and numbers, comma-separated, in that order.
+std::vector<int64_t> sizeList(const std::string& spec) {
+  std::vector<int64_t> out;
+  for (const auto& t : split(spec)) {
+    if (t == "pow2" || t == "all")
+      for (int k = 3; k <= 24; ++k) out.push_back(int64_t{1} << k);
+    if (t == "smooth" || t == "all") out.insert(out.end(), kSmooth.begin(), kSmooth.end());
+    if (t == "primes" || t == "all") out.insert(out.end(), kPrimes.begin(), kPrimes.end());
+    if (t != "pow2" && t != "all" && t != "smooth" && t != "primes") {
+      std::size_t used = 0;
+      const int64_t n = std::stoll(t, &used);
+      if (used != t.size() || n < 1) throw fftc::backends::UserError("--sizes: bad size " + t);
+      out.push_back(n);
+    }
+  }
+  return out;
+}
+
+// ---- one CSV row
+
+struct Row {
+  std::string device, date, target, precision;
+  int64_t n = 0, batch = 0;
+  std::string variant, radices, strategy;
+  int64_t stages = 0;
+  std::optional<double> fftcMs, cufftMs, fftcGbps, cufftGbps, fftcLinf, fftcL2, cufftLinf;
+  double copyGbps = 0, tolerance = 0, planMs = 0;
+  bool checked = false, ok = false;
+  std::string error;
+};
+
+const char* kHeader =
+    "device,date,target,precision,N,batch,variant,radices,strategy,stages,fftc_ms,cufft_ms,"
+    "ratio,fftc_gbps,cufft_gbps,copy_gbps,fftc_copy_share,fftc_linf_error,fftc_l2_error,"
+    "cufft_linf_error,tolerance,check,plan_ms,error";
+
+std::string num(const std::optional<double>& v) {
+  return v ? fmt::format("{:.6g}", *v) : "";
+}
+
+// Quoted, and without commas, quotes or newlines, so that plain `awk -F,` splits the rows.
+std::string csvText(std::string s) {
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  std::replace(s.begin(), s.end(), '"', '\'');
+  std::replace(s.begin(), s.end(), ',', ';');
+  return "\"" + s + "\"";
+}
+
+std::string csvLine(const Row& r) {
+  std::optional<double> ratio, share;
+  if (r.fftcMs && r.cufftMs && *r.cufftMs > 0) ratio = *r.fftcMs / *r.cufftMs;
+  if (r.fftcGbps && r.copyGbps > 0) share = *r.fftcGbps / r.copyGbps;
+  return fmt::format(
+      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6g},{},{},{},{},{:.3g},{},{:.1f},{}",
+      csvText(r.device), r.date, r.target, r.precision, r.n, r.batch, r.variant, r.radices,
+      r.strategy, r.stages, num(r.fftcMs), num(r.cufftMs), num(ratio), num(r.fftcGbps),
+      num(r.cufftGbps), r.copyGbps, num(share), num(r.fftcLinf), num(r.fftcL2), num(r.cufftLinf),
+      r.tolerance, !r.checked ? "" : (r.ok ? "ok" : "FAILED"), r.planMs, csvText(r.error));
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+std::string today() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+  return buf;
+}
+
+// ---- the CUDA runtime API (cuFFT, the copy): failures become DeviceErrors
+
+void checkCuda(cudaError_t e, const char* what) {
+  if (e != cudaSuccess)
+    throw fftc::backends::DeviceError(fmt::format("{}: {}", what, cudaGetErrorString(e)));
+}
+void checkCufft(cufftResult r, const char* what) {
+  if (r != CUFFT_SUCCESS)
+    throw fftc::backends::DeviceError(fmt::format("{}: cufftResult {}", what, static_cast<int>(r)));
+}
+
+// Times `work` on the default stream with CUDA events: `warmup` untimed, then `repeat` timed,
+// recorded back to back and synchronized once; the median in ms.
+double timeWithEvents(const std::function<void()>& work, int warmup, int repeat) {
+  for (int i = 0; i < warmup; ++i) work();
+  std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(repeat));
+  for (auto& e : ev) checkCuda(cudaEventCreate(&e), "cudaEventCreate");
+  for (int i = 0; i < repeat; ++i) {
+    checkCuda(cudaEventRecord(ev[2 * static_cast<std::size_t>(i)], nullptr), "cudaEventRecord");
+    work();
+    checkCuda(cudaEventRecord(ev[2 * static_cast<std::size_t>(i) + 1], nullptr), "cudaEventRecord");
+  }
+  checkCuda(cudaEventSynchronize(ev.back()), "cudaEventSynchronize");
+  std::vector<double> ms;
+  for (int i = 0; i < repeat; ++i) {
+    float t = 0;
+    checkCuda(cudaEventElapsedTime(&t, ev[2 * static_cast<std::size_t>(i)],
+                                   ev[2 * static_cast<std::size_t>(i) + 1]),
+              "cudaEventElapsedTime");
+    ms.push_back(t);
+  }
+  for (auto& e : ev) cudaEventDestroy(e);
+  return median(ms);
+}
+
+// Device-to-device cudaMemcpy of `bytes`: GB/s counting bytes read and written.
+double copyBandwidth(const cu::Context& context, std::size_t bytes, const Options& o) {
+  cu::DeviceBuffer a = context.allocate(bytes), b = context.allocate(bytes);
+  a.fillZero();
+  auto* src = reinterpret_cast<void*>(a.pointer());
+  auto* dst = reinterpret_cast<void*>(b.pointer());
+  const double ms = timeWithEvents(
+      [&] {
+        checkCuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, nullptr),
+                  "cudaMemcpyAsync");
+      },
+      o.warmup, o.repeat);
+  return 2.0 * static_cast<double>(bytes) / (ms * 1e6);
+}
+
+template <typename T>
+struct Cufft;
+template <>
+struct Cufft<float> {
+  static constexpr cufftType kType = CUFFT_C2C;
+  static cufftResult exec(cufftHandle p, void* in, void* out) {
+    return cufftExecC2C(p, static_cast<cufftComplex*>(in), static_cast<cufftComplex*>(out),
+                        CUFFT_FORWARD);
+  }
+};
+template <>
+struct Cufft<double> {
+  static constexpr cufftType kType = CUFFT_Z2Z;
+  static cufftResult exec(cufftHandle p, void* in, void* out) {
+    return cufftExecZ2Z(p, static_cast<cufftDoubleComplex*>(in),
+                        static_cast<cufftDoubleComplex*>(out), CUFFT_FORWARD);
+  }
+};
+
+// ---- device buffers of each runtime
+
+template <typename T>
+void put(const cu::Context&, cu::DeviceBuffer& b, const std::vector<std::complex<T>>& x) {
+  b.copyFromHost(x.data(), x.size() * sizeof(x[0]));
+}
+void clear(const cu::Context&, cu::DeviceBuffer& b) {
+  b.fillZero();
+}
+template <typename T>
+void head(const cu::Context&, const cu::DeviceBuffer& b, std::vector<std::complex<T>>& y) {
+  b.copyToHost(y.data(), y.size() * sizeof(y[0]));
+}
+template <typename T>
+void put(const cl::Context& c, cl::Buffer& b, const std::vector<std::complex<T>>& x) {
+  b.writeBytes(c, x.data(), x.size() * sizeof(x[0]));
+}
+void clear(const cl::Context& c, cl::Buffer& b) {
+  b.zero(c);
+}
+template <typename T>
+void head(const cl::Context& c, const cl::Buffer& b, std::vector<std::complex<T>>& y) {
+  b.readBytes(c, y.data(), y.size() * sizeof(y[0]));
+}
+
+// One size and precision: the input, its reference on the first rows, and cuFFT's time.
+template <typename T>
+struct Case {
+  int64_t n = 0, batch = 0, rows = 0;
+  std::vector<std::complex<T>> x;
+  std::vector<fl::ComplexL> ref;  // the first `rows` transforms
+  double tolerance = 0;
+  fl::Precision precision = fl::Precision::F32;
+};
+
+template <typename T>
+void checkRows(const Case<T>& c, const std::vector<std::complex<T>>& y, Row& r) {
+  r.fftcLinf = fl::linfError(std::span<const std::complex<T>>(y), c.ref);
+  r.fftcL2 = fl::l2Error(std::span<const std::complex<T>>(y), c.ref);
+  r.checked = true;
+  r.ok = *r.fftcLinf <= c.tolerance;
+}
+
+// fftc on one runtime: plan + compile (timed apart), one run to catch hopeless cases, the check
+// on the first rows, then the timing. Any failure ends up in r.error.
+template <typename PlanT, typename T, typename ContextT, typename BufferT>
+void benchFftc(const ContextT& context, BufferT& in, BufferT& out, fl::FftRequest request,
+               const Case<T>& c, const Options& o, Row& r) {
+  try {
+    const auto t0 = std::chrono::steady_clock::now();
+    PlanT plan = PlanT::create(context, request);
+    r.planMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const auto& info = plan.info();
+    r.variant = fl::variantName(info.choice.variant);
+    r.radices = fmt::format("{}", fmt::join(info.choice.radices, "x"));
+    r.strategy = info.strategy;
+    r.stages = static_cast<int64_t>(info.stages.size());
+    put(context, in, c.x);
+    clear(context, out);  // a plan that writes nothing must not pass on cuFFT's output
+    const double once = plan.time(in, out, 0, 1).front();
+    std::vector<std::complex<T>> y(static_cast<std::size_t>(c.rows * c.n));
+    head(context, out, y);
+    checkRows(c, y, r);
+    if (once > o.maxSeconds * 1e3) {
+      r.fftcMs = once;
+      r.error = fmt::format("one run took {:.0f} ms (over --max-seconds): not repeated", once);
+    } else {
+      r.fftcMs = median(plan.time(in, out, static_cast<std::size_t>(o.warmup),
+                                  static_cast<std::size_t>(o.repeat)));
+    }
+    r.fftcGbps = static_cast<double>(info.bytesMoved) / (*r.fftcMs * 1e6);
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+}
+
+struct Devices {
+  const cu::Context* cuda = nullptr;
+  const cl::Context* opencl = nullptr;
+  std::string name;
+  double copyGbps = 0;
+};
+
+template <typename T>
+void benchSize(int64_t n, const Devices& d, const Options& o, std::ofstream& csv) {
+  Case<T> c;
+  c.precision = sizeof(T) == 8 ? fl::Precision::F64 : fl::Precision::F32;
+  const int64_t total = int64_t{1} << (sizeof(T) == 8 ? o.log2Total64 : o.log2Total32);
+  c.n = n;
+  c.batch = std::max<int64_t>(1, total / n);
+  c.rows = std::clamp<int64_t>(static_cast<int64_t>(o.checkElements) / n, 1, c.batch);
+  c.tolerance = fl::fftTolerance(n, c.precision);
+  const std::size_t elements = static_cast<std::size_t>(n * c.batch);
+  const std::size_t bytes = elements * sizeof(std::complex<T>);
+  c.x = fl::uniformInput<T>(elements, static_cast<uint64_t>(n));
+  c.ref = fl::referenceDft1d(fl::toLongDouble(std::span<const std::complex<T>>(
+                                 c.x.data(), static_cast<std::size_t>(c.rows * n))),
+                             n, c.rows, fl::Direction::Forward);
+
+  Row base;
+  base.device = d.name;
+  base.date = today();
+  base.precision = fl::precisionName(c.precision);
+  base.n = n;
+  base.batch = c.batch;
+  base.copyGbps = d.copyGbps;
+  base.tolerance = c.tolerance;
+
+  cu::DeviceBuffer in = d.cuda->allocate(bytes), out = d.cuda->allocate(bytes);
+  std::string cufftError;
+  try {  // cuFFT on the same buffers
+    put(*d.cuda, in, c.x);
+    cufftHandle plan = 0;
+    checkCufft(cufftPlan1d(&plan, static_cast<int>(n), Cufft<T>::kType, static_cast<int>(c.batch)),
+               "cufftPlan1d");
+    auto* pin = reinterpret_cast<void*>(in.pointer());
+    auto* pout = reinterpret_cast<void*>(out.pointer());
+    try {
+      checkCufft(Cufft<T>::exec(plan, pin, pout), "cufftExec");
+      checkCuda(cudaDeviceSynchronize(), "cufftExec");
+      std::vector<std::complex<T>> y(static_cast<std::size_t>(c.rows * n));
+      head(*d.cuda, out, y);
+      base.cufftLinf = fl::linfError(std::span<const std::complex<T>>(y), c.ref);
+      base.cufftMs = timeWithEvents(
+          [&] { checkCufft(Cufft<T>::exec(plan, pin, pout), "cufftExec"); }, o.warmup, o.repeat);
+      base.cufftGbps = 2.0 * static_cast<double>(bytes) / (*base.cufftMs * 1e6);
+    } catch (...) {
+      cufftDestroy(plan);
+      throw;
+    }
+    cufftDestroy(plan);
+  } catch (const std::exception& e) {
+    cufftError = std::string("cuFFT: ") + e.what();
+  }
+
+  fl::FftRequest request;
+  request.size = n;
+  request.batch = c.batch;
+  request.precision = c.precision;
+  request.format = false;  // nothing is written: skip the source layout
+  for (const auto& target : split(o.targets)) {
+    Row r = base;
+    r.target = target;
+    r.error = cufftError;
+    if (target == "cuda") {
+      request.target = Target::Cuda;
+      benchFftc<fl::CudaPlan>(*d.cuda, in, out, request, c, o, r);
+    } else if (target == "opencl") {
+      if (!d.opencl) continue;
+      request.target = Target::OpenCL;
+      try {
+        cl::Buffer clIn(*d.opencl, bytes), clOut(*d.opencl, bytes);
+        benchFftc<fl::Plan>(*d.opencl, clIn, clOut, request, c, o, r);
+      } catch (const std::exception& e) {
+        r.error = e.what();
+      }
+    } else {
+      continue;
+    }
+    csv << csvLine(r) << '\n' << std::flush;
+    fmt::print(
+        "{:>6} {} N={:<8} batch={:<8} fftc {:>9} ms  cuFFT {:>9} ms  ratio {:>6}  linf {:>9} "
+        "{}{}\n",
+        r.target, r.precision, n, c.batch, num(r.fftcMs), num(r.cufftMs),
+        r.fftcMs && r.cufftMs ? fmt::format("{:.2f}", *r.fftcMs / *r.cufftMs) : "-",
+        num(r.fftcLinf), !r.checked ? "" : (r.ok ? "ok" : "FAILED"),
+        r.error.empty() ? "" : "  error: " + r.error.substr(0, 160));
+    std::fflush(stdout);
+  }
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  po::options_description desc(
+      "fft_bench: fftc (CUDA, OpenCL) against cuFFT, C2C forward, as PERFORMANCE.md says");
+  desc.add_options()("help", "this text")("out", po::value(&o.out)->default_value(o.out),
+                                          "the CSV file to write")(
+      "append", po::bool_switch(&o.append), "append to --out (no header) instead of replacing it")(
+      "sizes", po::value(&o.sizes)->default_value(o.sizes),
+      "comma list of N and groups: pow2 (2^3..2^24), smooth, primes, all")(
+      "precision", po::value(&o.precisions)->default_value(o.precisions), "f32,f64 | f32 | f64")(
+      "targets", po::value(&o.targets)->default_value(o.targets),
+      "fftc targets: cuda,opencl (opencl only where an OpenCL GPU is found)")(
+      "device", po::value(&o.cudaDevice)->default_value(o.cudaDevice), "the CUDA device")(
+      "opencl-device", po::value(&o.openclDevice),
+      "OpenCL selector (default: the first OpenCL GPU)")(
+      "warmup", po::value(&o.warmup)->default_value(o.warmup), "untimed runs")(
+      "repeat", po::value(&o.repeat)->default_value(o.repeat), "timed runs (median)")(
+      "log2-total-f32", po::value(&o.log2Total32)->default_value(o.log2Total32),
+      "batch x N = 2^this for f32")("log2-total-f64",
+                                    po::value(&o.log2Total64)->default_value(o.log2Total64),
+                                    "batch x N = 2^this for f64")(
+      "check-elements", po::value(&o.checkElements)->default_value(o.checkElements),
+      "rows of the batch checked against FFTW: this many elements, at least one row")(
+      "max-seconds", po::value(&o.maxSeconds)->default_value(o.maxSeconds),
+      "a plan whose first run takes longer is not repeated (its row says so)");
+  po::variables_map vm;
+  po::store(po::parse_command_line(argc, argv, desc), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << desc << '\n';
+    std::exit(0);
+  }
+  if (o.repeat < 20 || o.warmup < 5)
+    std::cerr << "fft_bench: note: PERFORMANCE.md asks for --repeat >= 20 and --warmup >= 5\n";
+  if (o.repeat < 1 || o.warmup < 0) throw fftc::backends::UserError("--repeat must be >= 1");
+  return o;
+}
+
+int run(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<int64_t> sizes = sizeList(o.sizes);
+  cu::Context cuda = cu::Context::open(o.cudaDevice);
+  checkCuda(cudaSetDevice(cuda.device().ordinal), "cudaSetDevice");  // cuFFT: the same device
+  cuda.makeCurrent();
+  Devices d;
+  d.cuda = &cuda;
+  d.name = cuda.device().name;
+  std::optional<cl::Context> opencl;
+  const std::vector<std::string> targets = split(o.targets);
+  if (std::find(targets.begin(), targets.end(), "opencl") != targets.end()) {
+    try {
+      opencl.emplace(cl::Context::fromSelector(o.openclDevice));
+      if (o.openclDevice.empty() && !opencl->device().isGpu()) {
+        fmt::print("fft_bench: no OpenCL GPU (first device: {}): the opencl target is skipped\n",
+                   opencl->device().name);
+        opencl.reset();
+      }
+    } catch (const std::exception& e) {
+      fmt::print("fft_bench: no OpenCL device ({}): the opencl target is skipped\n", e.what());
+      opencl.reset();
+    }
+  }
+  d.opencl = opencl ? &*opencl : nullptr;
+  d.copyGbps = copyBandwidth(cuda, (std::size_t{1} << o.log2Total32) * 8, o);
+  fmt::print("fft_bench: {} ({}){}; device-to-device copy {:.0f} GB/s\n", d.name, cuda.arch(),
+             d.opencl ? ", OpenCL: " + d.opencl->device().name + " (" +
+                            d.opencl->device().platformName + ")"
+                      : "",
+             d.copyGbps);
+
+  const std::filesystem::path outPath(o.out);
+  if (outPath.has_parent_path()) std::filesystem::create_directories(outPath.parent_path());
+  const bool header = !o.append || !std::filesystem::exists(outPath);
+  std::ofstream csv(outPath, o.append ? std::ios::app : std::ios::trunc);
+  if (!csv) throw fftc::backends::UserError("cannot write " + o.out);
+  if (header) csv << kHeader << '\n';
+  for (const auto& p : split(o.precisions)) {
+    for (int64_t n : sizes) {
+      cuda.makeCurrent();
+      if (p == "f64")
+        benchSize<double>(n, d, o, csv);
+      else if (p == "f32")
+        benchSize<float>(n, d, o, csv);
+      else
+        throw fftc::backends::UserError("--precision: expected f32 and/or f64, not " + p);
+    }
+  }
+  fmt::print("fft_bench: wrote {} in {:.0f} s\n", o.out,
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const fftc::backends::UserError& e) {
+    std::fprintf(stderr, "fft_bench: %s\n", e.what());
+    return 1;
+  } catch (const po::error& e) {
+    std::fprintf(stderr, "fft_bench: %s\n", e.what());
+    return 1;
+  } catch (const fftc::backends::DeviceError& e) {
+    std::fprintf(stderr, "fft_bench: device error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "fft_bench: %s\n", e.what());
+    return 4;
+  }
+}

@@ -1,0 +1,192 @@
+// fftc tune: searches the FFT plan space of one request on a device (fftlib/tune/), resumable
+// through a tuning log, and records the best configuration as wisdom that fft and run read
+// (CLI.md, docs/tuner.md).
+#include <boost/json.hpp>
+#include <cstdio>
+#include <fmt/format.h>
+#include <memory>
+#include <unistd.h>
+
+#include "backends/common/device_error.h"
+#include "compiler/driver/commands.h"
+#include "compiler/driver/fft_options.h"
+#include "fftlib/tune/fft_tune.h"
+#include "fftlib/tune/fft_wisdom.h"
+
+namespace fftc::driver {
+namespace {
+
+namespace fl = fftlib;
+namespace ft = fftlib::tune;
+namespace cl = backends::opencl;
+
+struct TuneOptions {
+  std::string device, technique = "bandit", log, variants;
+  double budget = 300;
+  uint64_t evaluations = 0, noImprovement = 0, seed = 1;
+  int repeat = 20, warmup = 5;
+  int64_t extraPasses = 1;
+  bool noLog = false, dryRun = false, verbose = false, json = false;
+};
+
+tuner::Abort abortOf(const TuneOptions& t) {
+  if (!(t.budget > 0)) throw backends::UserError("--budget must be a positive number of seconds");
+  tuner::Abort a = tuner::duration(t.budget);
+  if (t.evaluations > 0) a = a || tuner::evaluations(t.evaluations);
+  if (t.noImprovement > 0) a = a || tuner::noImprovement(t.noImprovement);
+  return a;
+}
+
+// A line redrawn in place on a terminal; otherwise a plain line per measured configuration.
+tuner::ProgressCallback progressDisplay(bool quiet) {
+  if (quiet) return {};
+  if (::isatty(fileno(stdout)) == 1) return tuner::terminalProgress(stdout);
+  auto measured = std::make_shared<uint64_t>(0);
+  return [measured](const tuner::Progress& p) {
+    if (p.measured == *measured && !p.finished) return;
+    *measured = p.measured;
+    fmt::print("{}{}\n", p.finished ? "done: " : "", tuner::formatProgress(p));
+    std::fflush(stdout);
+  };
+}
+
+std::string cost(double ms) { return fmt::format("{:.4g} ms", ms); }
+
+int tuneOn(ft::FftExecutor& executor, const fl::FftRequest& request, const FftOptions& o,
+           const TuneOptions& t) {
+  ft::FftTuneOptions opt;
+  for (const auto& v : splitList(t.variants)) opt.space.variants.push_back(fl::parseVariant(v));
+  opt.space.extraPasses = t.extraPasses;
+  opt.technique = t.technique;
+  (void)tuner::makeTechnique(t.technique);  // an unknown name fails before any measurement
+  opt.seed = t.seed;
+  opt.abort = abortOf(t);
+  opt.cost = {static_cast<size_t>(t.warmup), static_cast<size_t>(t.repeat), t.seed};
+  const ft::DeviceIdentity id = executor.identity();
+  if (!t.noLog) {
+    if (!t.log.empty())
+      opt.log = t.log;
+    else
+      opt.log = ft::defaultLogPath(ft::problemName(request), id);
+  }
+  opt.progress = progressDisplay(t.json);
+  if (t.verbose)
+    opt.onMeasured = [json = t.json](const tuner::Configuration& c, const tuner::Result& r) {
+      std::FILE* to = json ? stderr : stdout;
+      // On a terminal, clear the progress line first.
+      fmt::print(to, "{}  {} -> {}\n", ::isatty(fileno(to)) == 1 ? "\r\x1b[K" : "", c.toString(),
+                 r.isValid() ? cost(r.cost()) : "invalid: " + r.reason());
+    };
+
+  ft::FftTuner tuner(request, executor, opt);
+  std::FILE* info = t.json ? stderr : stdout;
+  fmt::print(info, "problem: {}\ndevice: {} ({})\nspace: {}\n", tuner.problem(), id.device,
+             id.driver, tuner.space().describe());
+  if (const auto* log = tuner.log()) {
+    fmt::print(info, "log: {} ({} entries)\n", log->path().string(), log->entries().size());
+    for (const auto& w : log->warnings()) fmt::print(stderr, "fftc: warning: {}\n", w);
+  }
+  if (t.dryRun) return kSuccess;
+
+  const ft::FftTuneReport report = tuner.run();
+  for (const auto& w : report.result.warnings) fmt::print(stderr, "fftc: warning: {}\n", w);
+  const auto& res = report.result;
+  fmt::print(info, "stopped: {}; {} evaluated ({} measured, {} replayed, {} invalid) in {:.1f} s\n",
+             res.stopReason, res.evaluations.size(), res.measured, res.replayed, res.invalid,
+             res.seconds);
+
+  const std::string wisdomPath = wisdomFile(o.wisdom);
+  bool recorded = false;
+  if (report.wisdom) {
+    fmt::print(info, "best: {} -> {}", res.best->config.toString(), cost(report.wisdom->cost));
+    if (report.heuristicCost)
+      fmt::print(info, " (heuristic plan {}, {:.2f}x)", cost(*report.heuristicCost),
+                 *report.heuristicCost / report.wisdom->cost);
+    fmt::print(info, "\n");
+    if (wisdomPath.empty())
+      throw backends::UserError("no wisdom file: give --wisdom FILE or set FFTC_WISDOM or HOME");
+    recorded = tuner::Wisdom::update(wisdomPath, report.key, *report.wisdom);
+    fmt::print(info, "wisdom: {} {}\n", recorded ? "recorded in" : "kept the cheaper entry in",
+               wisdomPath);
+  }
+  if (t.json) {
+    boost::json::object j;
+    j["problem"] = report.problem;
+    j["device"] = id.device;
+    j["space_size"] = tuner.space().space().size();
+    j["evaluations"] = res.evaluations.size();
+    j["measured"] = res.measured;
+    j["replayed"] = res.replayed;
+    j["invalid"] = res.invalid;
+    j["stop_reason"] = res.stopReason;
+    j["best"] = report.wisdom ? boost::json::value(report.wisdom->config) : nullptr;
+    j["best_ms"] = report.wisdom ? boost::json::value(report.wisdom->cost) : nullptr;
+    j["heuristic_ms"] = report.heuristicCost ? boost::json::value(*report.heuristicCost) : nullptr;
+    j["wisdom"] = wisdomPath;
+    j["recorded"] = recorded;
+    fmt::print("{}\n", boost::json::serialize(j));
+  }
+  if (!report.wisdom)
+    throw backends::UserError(fmt::format(
+        "no valid configuration among the {} evaluated; nothing recorded", res.evaluations.size()));
+  return kSuccess;
+}
+
+}  // namespace
+
+int runTune(const Args& args) {
+  FftOptions o;
+  TuneOptions t;
+  po::options_description desc("fftc tune options");
+  addFftOptions(desc, o, false);
+  desc.add_options()
+      ("device", po::value(&t.device),
+       "opencl:P:D, opencl:NAME or cuda:N (default as for run)")
+      ("budget", po::value(&t.budget)->default_value(t.budget),
+       "seconds of searching (a running evaluation is finished)")
+      ("evaluations", po::value(&t.evaluations), "stop after this many evaluations (logged ones count)")
+      ("no-improvement", po::value(&t.noImprovement), "stop after K evaluations without a better plan")
+      ("technique", po::value(&t.technique)->default_value(t.technique),
+       "bandit | annealing | annealing-index | random | exhaustive")
+      ("seed", po::value(&t.seed)->default_value(t.seed), "seed of the search and of the inputs")
+      ("repeat", po::value(&t.repeat)->default_value(t.repeat), "timed runs per configuration (median)")
+      ("warmup", po::value(&t.warmup)->default_value(t.warmup), "untimed runs first")
+      ("log", po::value(&t.log),
+       "tuning log (JSON lines) to resume from and append to (default: in the cache folder, "
+       "one per problem, device and build)")
+      ("no-log", po::bool_switch(&t.noLog), "keep no tuning log")
+      ("variants", po::value(&t.variants),
+       "V1,V2,...: the variants to search (default: all that apply; --variant fixes one)")
+      ("extra-passes", po::value(&t.extraPasses)->default_value(t.extraPasses),
+       "radix sequences with up to this many passes above the fewest")
+      ("dry-run", po::bool_switch(&t.dryRun), "print the space and its size, measure nothing")
+      ("verbose", po::bool_switch(&t.verbose), "a line per measured configuration")
+      ("json", po::bool_switch(&t.json), "print the result as one JSON object (the rest on stderr)");
+  po::variables_map vm;
+  if (!parseOptions(args, "fftc tune --size N [options]", desc, nullptr, vm)) return kSuccess;
+  auto request = makeRequest(o);
+  request.format = false;
+  if (t.repeat < 1 || t.warmup < 0)
+    throw backends::UserError("--repeat must be at least 1 and --warmup at least 0");
+  if (!request.dims.empty() || request.real)
+    throw backends::UserError(
+        "tune: multi-dimensional sizes and real transforms are not tuned yet; give one size N");
+  try {
+    if (request.target == Target::Cuda) {
+#ifdef FFTC_HAVE_CUDA
+      auto context = backends::cuda::Context::open(t.device.empty() ? "cuda:0" : t.device);
+      ft::CudaExecutor executor(context);
+      return tuneOn(executor, request, o, t);
+#else
+      throw backends::UserError("tune --target cuda: this fftc was built without CUDA");
+#endif
+    }
+    auto context = cl::Context::fromSelector(t.device);
+    ft::OpenClExecutor executor(context);
+    return tuneOn(executor, request, o, t);
+  } catch (const tuner::TunerError& e) {
+    throw backends::UserError(e.what());
+  }
+}
+
+}  // namespace fftc::driver

@@ -1,0 +1,37 @@
+// The request options that `fftc fft`, `fftc run` and `fftc tune` share (CLI.md), and the
+// wisdom they read (--wisdom FILE, else $FFTC_WISDOM, else ~/.cache/fftc/wisdom.json).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "compiler/driver/options.h"
+#include "fftlib/plan/planner.h"
+#include "fftlib/tune/fft_cost.h"
+
+namespace fftc::driver {
+
+struct FftOptions {
+  std::string size, precision = "f32", direction = "forward", variant = "auto", radices,
+                    target = "opencl", wisdom, rewrite, outDir = ".";
+  int64_t batch = 1;
+  bool scale = false;
+  bool real = false;  // --real: R2C (forward) or C2R (inverse), FFTW's half-spectrum layout
+};
+
+void addFftOptions(po::options_description& desc, FftOptions& o, bool withOutput);
+fftlib::FftRequest makeRequest(const FftOptions& o);
+
+// The wisdom file `fft`/`run` read: `option` (--wisdom), else the default of
+// fftlib::tune::defaultWisdomPath(). Empty when there is none.
+std::string wisdomFile(const std::string& option);
+
+// Replaces `request` by the tuned one when the wisdom file holds an entry for its problem on the
+// device `identity` names (called only then). Prints a one-line note on stderr when the wisdom
+// was named (--wisdom, $FFTC_WISDOM) or holds an entry for this problem that is not used.
+// Returns the note of the wisdom used, empty when none was.
+std::string useWisdom(const std::string& option, fftlib::FftRequest& request,
+                      const std::function<fftlib::tune::DeviceIdentity()>& identity);
+
+}  // namespace fftc::driver

@@ -1,0 +1,128 @@
+// The public FFT API on CUDA (cuda_plan.h): a compiled plan bound to a CUDA context.
+#ifdef FFTC_HAVE_CUDA
+
+#include "fftlib/plan/cuda_plan.h"
+
+#include <fmt/format.h>
+
+#include <optional>
+
+#include "backends/common/device_error.h"
+#include "backends/cuda/work_sizes.h"
+#include "compiler/exec/cuda_exec.h"
+#include "fftlib/plan/plan_resources.h"
+
+namespace fftc::fftlib {
+
+namespace cu = backends::cuda;
+using backends::UserError;
+
+struct CudaPlan::Impl {
+  Impl(const cu::Context& c, std::shared_ptr<const CompiledFft> p)
+      : context(&c),
+        layout(std::move(p)),
+        buffers(
+            layout,
+            [&c](std::size_t bytes) {
+              return std::make_unique<cu::DeviceBuffer>(c.allocate(bytes));
+            },
+            [](cu::DeviceBuffer& b, std::span<const std::uint8_t> data) {
+              b.copyFromHost(data.data(), data.size());
+            }) {}
+
+  const cu::Context* context;
+  PlanLayout layout;
+  PlanBuffers<cu::DeviceBuffer> buffers;  // temps, tables, in-place scratch
+  std::optional<cu::Module> module;
+  std::vector<cu::Kernel> kernels;        // one per stage
+  std::vector<cu::LaunchConfig> configs;  // one per stage
+};
+
+CudaPlan CudaPlan::create(const cu::Context& context, const FftRequest& request) {
+  if (request.target != compiler::pipeline::Target::Cuda)
+    throw UserError(
+        fmt::format("fftc::fftlib::CudaPlan runs CUDA plans; the request's target is "
+                    "{} (set FftRequest::target = Target::Cuda)",
+                    compiler::pipeline::targetName(request.target)));
+  auto plan = planFft(request);
+  compiler::exec::checkDevice(context.device(), plan->compiled);  // shared memory per block
+  auto impl = std::make_shared<Impl>(context, plan);
+  impl->module.emplace(context.load(compiler::exec::compileCuda(plan->compiled, context.arch())));
+  for (const auto& s : plan->stages) {
+    impl->kernels.push_back(impl->module->kernel(s.kernel));
+    std::vector<std::size_t> g(s.global.begin(), s.global.end());
+    std::vector<std::size_t> l(s.local.begin(), s.local.end());
+    impl->configs.push_back(cu::launchConfigFromWorkSizes(g, l, s.kernel));
+  }
+  return CudaPlan(std::move(impl));
+}
+
+const CompiledFft& CudaPlan::info() const {
+  return impl_->layout.info();
+}
+std::size_t CudaPlan::elements() const {
+  return impl_->layout.elements();
+}
+std::size_t CudaPlan::bufferBytes() const {
+  return impl_->layout.bytes();
+}
+
+std::vector<cu::Launch> CudaPlan::launches(const cu::DeviceBuffer& in,
+                                           cu::DeviceBuffer& out) const {
+  impl_->layout.checkBuffer(in.size(), "input");
+  impl_->layout.checkBuffer(out.size(), "output");
+  std::vector<cu::Launch> ls;
+  for (std::size_t i = 0; i < impl_->kernels.size(); ++i) {
+    cu::Launch l;
+    l.kernel = impl_->kernels[i];
+    l.config = impl_->configs[i];
+    for (const cu::DeviceBuffer* b : impl_->buffers.stageArgs(i, in, out)) l.args.add(*b);
+    ls.push_back(std::move(l));
+  }
+  return ls;
+}
+
+void CudaPlan::enqueue(const cu::DeviceBuffer& in, cu::DeviceBuffer& out) const {
+  auto ls = launches(in, out);
+  cu::enqueue(ls);
+}
+
+void CudaPlan::execute(const cu::DeviceBuffer& in, cu::DeviceBuffer& out) const {
+  enqueue(in, out);
+  impl_->context->synchronize();  // reports a kernel that failed
+}
+
+void CudaPlan::execute(cu::DeviceBuffer& inout) const {
+  if (info().inPlaceSafe) {
+    execute(inout, inout);
+    return;
+  }
+  cu::DeviceBuffer& scratch = impl_->buffers.scratch();
+  execute(inout, scratch);
+  inout.copyFrom(scratch, bufferBytes());
+}
+
+std::vector<double> CudaPlan::time(const cu::DeviceBuffer& in, cu::DeviceBuffer& out,
+                                   std::size_t warmup, std::size_t repeats) const {
+  auto ls = launches(in, out);
+  auto ms = cu::timeRuns(*impl_->context, ls, static_cast<int>(warmup), static_cast<int>(repeats));
+  impl_->context->synchronize();
+  return ms;
+}
+
+void CudaPlan::checkHost(std::size_t realBytes, std::size_t count) const {
+  impl_->layout.checkHost(realBytes, count);
+}
+
+void CudaPlan::runBytes(const void* in, void* out) const {
+  const std::size_t bytes = bufferBytes();
+  cu::DeviceBuffer a = impl_->context->allocate(bytes);
+  cu::DeviceBuffer b = impl_->context->allocate(bytes);
+  a.copyFromHost(in, bytes);
+  execute(a, b);
+  b.copyToHost(out, bytes);
+}
+
+}  // namespace fftc::fftlib
+
+#endif  // FFTC_HAVE_CUDA

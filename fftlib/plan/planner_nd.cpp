@@ -1,0 +1,181 @@
+// The planner's multi-dimensional and real part (planner.h: chooseNdPlan, chooseRealPlan): a
+// request -> nd.fdl's kernel nd, r2c or c2r with, per dimension, the 1D heuristics' radices
+// (Stockham or Bluestein) and the dimensions that share a pass.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "backends/common/device_error.h"
+#include "fftlib/plan/planner.h"
+
+namespace fftc::fftlib {
+
+using backends::UserError;
+
+std::vector<int64_t> requestDims(const FftRequest& r) {
+  if (r.dims.size() >= 2) return r.dims;
+  return {r.size};
+}
+
+namespace {
+
+// A block of dimensions that shares one pass is transformed by one work-item (today's
+// lowering): at most this many elements, and only while at least kMinBlocks blocks remain
+// for the device's parallelism. Tuning parameters (FftRequest::passGroups overrides).
+constexpr int64_t kMaxFusedBlock = 1024;
+constexpr int64_t kMinBlocks = 256;
+
+// Group bounds, innermost group first grown outwards while the block stays small and the
+// blocks many; every other dimension a pass of its own.
+std::vector<int64_t> chooseGroups(const std::vector<int64_t>& dims, int64_t batch) {
+  const auto d = static_cast<int64_t>(dims.size());
+  int64_t start = d - 1, block = dims.back(), outer = batch;
+  for (int64_t j = 0; j < d - 1; ++j) outer *= dims[static_cast<size_t>(j)];
+  while (start > 0) {
+    const int64_t n = dims[static_cast<size_t>(start - 1)];
+    if (block * n > kMaxFusedBlock || outer / n < kMinBlocks) break;
+    block *= n;
+    outer /= n;
+    --start;
+  }
+  std::vector<int64_t> gs;
+  for (int64_t j = 0; j <= start; ++j) gs.push_back(j);
+  gs.push_back(d);
+  return gs;
+}
+
+void checkGroups(const std::vector<int64_t>& gs, size_t d) {
+  bool ok = gs.size() >= 2 && gs.front() == 0 && gs.back() == static_cast<int64_t>(d);
+  for (size_t i = 1; ok && i < gs.size(); ++i) ok = gs[i - 1] < gs[i];
+  if (!ok)
+    throw UserError(
+        fmt::format("pass groups [{}]: expected 0 = g_0 < g_1 < ... = {} (the number "
+                    "of dimensions)",
+                    fmt::join(gs, ", "), d));
+}
+
+// Validates the dimensions, size, batch, variant and radices of an N-D or real request.
+void checkShape(const FftRequest& r, const std::vector<int64_t>& dims) {
+  int64_t total = 1;
+  for (int64_t d : dims) {
+    if (d < 1)
+      throw UserError(
+          fmt::format("dimension {} in {}: must be at least 1", d, fmt::join(dims, "x")));
+    if (total > (int64_t{1} << 30) / d)
+      throw UserError(
+          fmt::format("size {}: more than 2^30 elements (32-bit indices)", fmt::join(dims, "x")));
+    total *= d;
+  }
+  if (r.size != total)
+    throw UserError(fmt::format("size {} with dimensions {}: the size must be their product {}",
+                                r.size, fmt::join(dims, "x"), total));
+  if (r.batch < 1) throw UserError(fmt::format("batch {}: must be at least 1", r.batch));
+  if (total > (int64_t{1} << 30) / r.batch)
+    throw UserError(fmt::format("N x batch = {} x {}: more than 2^30 elements (32-bit indices)",
+                                total, r.batch));
+  if (r.variant != Variant::Auto && r.variant != Variant::Stockham)
+    throw UserError(
+        fmt::format("variant {}: N-D and real transforms run Stockham (or "
+                    "Bluestein) along each dimension; use auto",
+                    variantName(r.variant)));
+  if (!r.radices.empty())
+    throw UserError("radices: N-D and real transforms choose each dimension's radices themselves");
+}
+
+// nd.fdl's bindings for the 1D FFT sizes `ns` (Stockham when smooth, else Bluestein).
+void bindDimensions(PlanChoice& c, const std::vector<int64_t>& ns, const FftRequest& r) {
+  std::vector<int64_t> offs{0}, bl;
+  for (int64_t n : ns) {
+    const bool blue = !isSmooth(n);
+    auto rs = blue ? chooseRadices(smoothSizeAtLeast(2 * n - 1)) : chooseRadices(n);
+    c.dimRadices.push_back(rs);
+    c.dimBluestein.push_back(blue);
+    c.radices.insert(c.radices.end(), rs.begin(), rs.end());
+    offs.push_back(static_cast<int64_t>(c.radices.size()));
+    bl.push_back(blue ? 1 : 0);
+  }
+  c.variant = Variant::Stockham;
+  c.file = "nd.fdl";
+  c.defines["ns"] = ns;
+  c.defines["rsAll"] = c.radices;
+  c.defines["offs"] = offs;
+  c.defines["bl"] = bl;
+  c.defines["gs"] = c.passGroups;
+  c.defines["dir"] = int64_t{r.direction == Direction::Forward ? -1 : 1};
+  c.defines["scale"] = int64_t{r.scale ? 1 : 0};
+  c.defines["B"] = r.batch;
+}
+
+}  // namespace
+
+PlanChoice chooseNdPlan(const FftRequest& r) {
+  const auto& dims = r.dims;
+  if (dims.size() < 2)
+    throw UserError(fmt::format("{} dimensions: N-D transforms take at least 2", dims.size()));
+  checkShape(r, dims);
+  PlanChoice c;
+  c.kernel = "nd";
+  c.dims = dims;
+  c.passGroups = r.passGroups.empty() ? chooseGroups(dims, r.batch) : r.passGroups;
+  checkGroups(c.passGroups, dims.size());
+  bindDimensions(c, dims, r);
+  return c;
+}
+
+PlanChoice chooseRealPlan(const FftRequest& r) {
+  const auto dims = requestDims(r);
+  checkShape(r, dims);
+  PlanChoice c;
+  c.kernel = r.direction == Direction::Forward ? "r2c" : "c2r";
+  c.dims = dims;
+  for (size_t j = 0; j <= dims.size(); ++j) c.passGroups.push_back(static_cast<int64_t>(j));
+  const int64_t nr = dims.back();
+  const bool even = nr % 2 == 0;
+  std::vector<int64_t> ns(dims.begin(), dims.end() - 1);
+  ns.push_back(even ? nr / 2 : nr);  // the complex FFT of the real lines
+  bindDimensions(c, ns, r);
+  c.defines["nr"] = nr;
+  c.defines["ev"] = int64_t{even ? 1 : 0};
+  return c;
+}
+
+std::string describeDims(const PlanChoice& c) {
+  std::string s = fmt::format(", dimensions {}:", fmt::join(c.dims, " x "));
+  std::string groups;
+  for (size_t p = 0; p + 1 < c.passGroups.size(); ++p) {
+    std::string g;
+    for (int64_t j = c.passGroups[p]; j < c.passGroups[p + 1]; ++j)
+      g += fmt::format("{}{}", j > c.passGroups[p] ? "x" : "", c.dims[static_cast<size_t>(j)]);
+    groups += (p ? ", " : "") + g;
+  }
+  for (size_t d = 0; d < c.dims.size(); ++d) {
+    if (c.dimBluestein[d])
+      s += fmt::format(
+          " {} bluestein M = {} [{}]", c.dims[d],
+          [&] {
+            int64_t m = 1;
+            for (int64_t x : c.dimRadices[d]) m *= x;
+            return m;
+          }(),
+          fmt::join(c.dimRadices[d], ", "));
+    else
+      s += fmt::format(" {} [{}]", c.dims[d], fmt::join(c.dimRadices[d], ", "));
+    if (d + 1 < c.dims.size()) s += " x";
+  }
+  if (c.kernel != "nd")
+    s += fmt::format("\nreal ({}): the last dimension's {} reals by a complex FFT of {} size",
+                     c.kernel, c.dims.back(), c.dims.back() % 2 ? "the same" : "half the");
+  return s + fmt::format("\npasses by dimension group (gs = [{}]): {}",
+                         fmt::join(c.passGroups, ", "), groups);
+}
+
+std::string describePasses(const CompiledFft& p) {
+  const auto& r = p.request;
+  const double arrayBytes =
+      static_cast<double>(r.size * r.batch) * (r.precision == Precision::F64 ? 16.0 : 8.0);
+  return fmt::format(
+      "passes over global memory: {} stages, {:.2f} x (read + write of the "
+      "whole array)\n",
+      p.stages.size(), static_cast<double>(p.bytesMoved) / (2 * arrayBytes));
+}
+
+}  // namespace fftc::fftlib

@@ -1,0 +1,112 @@
+// The cost of one FFT configuration for the tuner: plan and compile through the normal planner,
+// run on the device, check against FFTW (fftTolerance), time with profiling events (median of
+// `repeats` after `warmup`, PERFORMANCE.md). Anything that fails is invalid, never fast.
+//
+//   OpenClExecutor device(context);
+//   FftCost cost(request, device, {.warmup = 5, .repeats = 20});
+//   tuner::Result r = cost(space.request(config));   // valid(ms, extra) or invalid(reason)
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "backends/opencl/runtime.h"
+#ifdef FFTC_HAVE_CUDA
+#include "backends/cuda/context.h"
+#endif
+#include "fftlib/plan/planner.h"
+#include "fftlib/tune/fft_space.h"
+#include "tuner/cost_function.h"
+
+namespace fftc::fftlib::tune {
+
+// The device a plan runs on, as wisdom and tuning logs record it.
+struct DeviceIdentity {
+  std::string device;  // e.g. "NVIDIA H200"
+  std::string driver;  // platform, its version and the driver version
+};
+
+// One run of a plan: the output of its first execution and the times of the timed ones.
+struct Measurement {
+  std::shared_ptr<const CompiledFft> plan;
+  std::vector<std::complex<double>> output;  // batch x N, converted from the plan's precision
+  std::vector<double> timesMs;
+};
+
+// Where the tuner runs plans: OpenCL here; a CUDA executor (fftlib/plan/cuda_plan.h) plugs in
+// by implementing the same three functions.
+class FftExecutor {
+ public:
+  virtual ~FftExecutor() = default;
+  virtual DeviceIdentity identity() const = 0;
+  virtual DeviceLimits limits() const = 0;
+  // Plans and builds `request`, executes it once on `input` (batch x N values, exact in the
+  // request's precision), then `warmup` untimed and `repeats` timed executions. Throws what the
+  // planner, the compiler and the runtime throw (UserError, CompileError, DeviceError).
+  virtual Measurement measure(const FftRequest& request,
+                              std::span<const std::complex<double>> input, std::size_t warmup,
+                              std::size_t repeats) = 0;
+};
+
+// OpenCL through fftlib::Plan (fft_api.h).
+class OpenClExecutor : public FftExecutor {
+ public:
+  explicit OpenClExecutor(const backends::opencl::Context& context) : context_(&context) {}
+  DeviceIdentity identity() const override;
+  DeviceLimits limits() const override;
+  Measurement measure(const FftRequest& request, std::span<const std::complex<double>> input,
+                      std::size_t warmup, std::size_t repeats) override;
+
+ private:
+  const backends::opencl::Context* context_;
+};
+
+DeviceIdentity openClIdentity(const backends::opencl::DeviceInfo& device);
+
+#ifdef FFTC_HAVE_CUDA
+// CUDA through fftlib::CudaPlan (cuda_plan.h): requests must have target Cuda.
+class CudaExecutor : public FftExecutor {
+ public:
+  explicit CudaExecutor(const backends::cuda::Context& context);
+  DeviceIdentity identity() const override { return identity_; }
+  DeviceLimits limits() const override;
+  Measurement measure(const FftRequest& request, std::span<const std::complex<double>> input,
+                      std::size_t warmup, std::size_t repeats) override;
+
+ private:
+  const backends::cuda::Context* context_;
+  DeviceIdentity identity_;
+};
+#endif
+
+struct CostOptions {
+  std::size_t warmup = 5;
+  std::size_t repeats = 20;
+  std::uint64_t seed = 1;  // of the uniform inputs (CLI.md), as fftc run --seed
+};
+
+// A tuner cost for requests of one problem (size, batch, precision, direction, scale): the
+// input and its FFTW reference are computed once. The cost is the median time in ms; `extra`
+// holds gbps, gflops, linf_error, l2_error, stages and the strategy that lowered the plan.
+class FftCost {
+ public:
+  FftCost(const FftRequest& problem, FftExecutor& executor, CostOptions options = {});
+  tuner::Result operator()(const FftRequest& request) const;
+  double tolerance() const { return tolerance_; }
+
+ private:
+  FftRequest problem_;
+  FftExecutor* executor_;
+  CostOptions options_;
+  std::vector<std::complex<double>> input_;
+  std::vector<ComplexL> reference_;
+  double tolerance_ = 0;
+};
+
+double median(std::vector<double> v);
+
+}  // namespace fftc::fftlib::tune

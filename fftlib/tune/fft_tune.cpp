@@ -1,0 +1,98 @@
+// Tuning one FFT problem (fft_tune.h).
+#include "fftlib/tune/fft_tune.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <fmt/format.h>
+
+#include "backends/opencl/binary_cache.h"
+#include "fftlib/tune/fft_wisdom.h"
+#include "tuner/start_with.h"
+
+namespace fftc::fftlib::tune {
+
+FftTuner::FftTuner(const FftRequest& request, FftExecutor& executor, FftTuneOptions options)
+    : request_(request), executor_(&executor), options_(std::move(options)) {
+  identity_ = executor.identity();
+  problem_ = problemName(request);
+  const DeviceLimits device = executor.limits();
+  options_.space.limits.maxWorkGroupSize = device.maxWorkGroupSize;
+  options_.space.limits.localMemBytes = device.localMemBytes;
+  space_ = std::make_unique<FftSpace>(request, options_.space);
+  if (options_.log) {
+    // The build is part of the driver field: measurements of another build are not replayed.
+    log_ = std::make_unique<tuner::TuningLog>(
+        *options_.log, tuner::LogKey{identity_.device,
+                                     identity_.driver + " | " + buildIdentity(), problem_,
+                                     fftParameterNames()});
+  }
+}
+
+FftTuneReport FftTuner::run() {
+  FftTuneReport report;
+  report.problem = problem_;
+  report.key = wisdomKey(request_, identity_);
+
+  FftCost cost(request_, *executor_, options_.cost);
+  const auto heuristic = space_->heuristicIndex();
+  std::vector<std::uint64_t> first;
+  if (options_.startWithHeuristic && heuristic) first.push_back(*heuristic);
+  tuner::StartWith technique(first, tuner::makeTechnique(options_.technique));
+
+  tuner::TuneOptions t;
+  t.seed = options_.seed;
+  t.abort = options_.abort;
+  t.log = log_.get();
+  t.progress = options_.progress;
+  report.result = tuner::tune(
+      space_->space(), technique,
+      [&](const tuner::Configuration& c) {
+        tuner::Result r = cost(space_->request(c));
+        if (options_.onMeasured) options_.onMeasured(c, r);
+        return r;
+      },
+      t);
+
+  if (heuristic)
+    for (const auto& e : report.result.evaluations)
+      if (e.index == *heuristic && e.result.isValid()) report.heuristicCost = e.result.cost();
+  if (const auto& best = report.result.best) {
+    report.best = space_->request(best->config);
+    tuner::WisdomEntry w;
+    w.config = best->config.toJson();
+    w.cost = best->result.cost();
+    boost::json::object extra;
+    if (best->result.extra().is_object()) extra = best->result.extra().get_object();
+    if (report.heuristicCost) extra["heuristic_ms"] = *report.heuristicCost;
+    extra["evaluations"] = report.result.evaluations.size();
+    extra["space_size"] = space_->space().size();
+    w.extra = std::move(extra);
+    report.wisdom = std::move(w);
+  }
+  return report;
+}
+
+std::optional<std::filesystem::path> defaultLogPath(const std::string& problem,
+                                                    const DeviceIdentity& device) {
+  auto env = [](const char* name) -> const char* {
+    const char* v = std::getenv(name);
+    return v && *v ? v : nullptr;
+  };
+  std::filesystem::path root;
+  if (const char* d = env("FFTC_CACHE_DIR"))
+    root = d;
+  else if (const char* xdg = env("XDG_CACHE_HOME"))
+    root = std::filesystem::path(xdg) / "fftc";
+  else if (const char* home = env("HOME"))
+    root = std::filesystem::path(home) / ".cache" / "fftc";
+  else
+    return std::nullopt;
+  std::string slug;
+  for (char c : problem)
+    slug += std::isalnum(static_cast<unsigned char>(c)) ? c : (c == '=' ? '-' : '_');
+  backends::opencl::Fnv1a64 h;
+  h.addField(device.device).addField(device.driver).addField(buildIdentity());
+  return root / "tune" / fmt::format("{}-{:016x}.jsonl", slug, h.value());
+}
+
+}  // namespace fftc::fftlib::tune

@@ -1,0 +1,76 @@
+// Tuning one FFT problem on one device: the space (fft_space.h), the cost (fft_cost.h), a
+// resumable tuning log and the wisdom entry to record. `fftc tune` and the tests drive it.
+//
+//   OpenClExecutor device(context);
+//   FftTuner tuner(request, device, {.abort = tuner::duration(60), .log = "tune.jsonl"});
+//   fmt::print("{}\n", tuner.space().describe());      // the size, before searching
+//   FftTuneReport report = tuner.run();
+//   if (report.wisdom) tuner::Wisdom::update(path, report.key, *report.wisdom);
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "fftlib/tune/fft_cost.h"
+#include "fftlib/tune/fft_space.h"
+#include "tuner/tuner.h"
+#include "tuner/wisdom.h"
+
+namespace fftc::fftlib::tune {
+
+struct FftTuneOptions {
+  FftSpaceOptions space;  // its limits come from the executor (registersPerGroup kept)
+  std::string technique = "bandit";  // tuner::makeTechnique names
+  std::uint64_t seed = 1;            // the search technique's
+  tuner::Abort abort;                // null: until the space or the technique is exhausted
+  std::optional<std::filesystem::path> log;  // resumable JSON-lines log
+  CostOptions cost;
+  // Evaluate the planner's heuristic configuration first (when the space holds it), so the
+  // tuned plan is never one the heuristic beats.
+  bool startWithHeuristic = true;
+  tuner::ProgressCallback progress;
+  // Called after each measured (not replayed) configuration, e.g. for a verbose listing.
+  std::function<void(const tuner::Configuration&, const tuner::Result&)> onMeasured;
+};
+
+struct FftTuneReport {
+  std::string problem;
+  tuner::WisdomKey key;
+  tuner::TuningResult result;
+  std::optional<FftRequest> best;         // the request of the best valid configuration
+  std::optional<tuner::WisdomEntry> wisdom;  // the entry to record (none: nothing valid)
+  std::optional<double> heuristicCost;    // when the heuristic configuration was valid
+};
+
+class FftTuner {
+ public:
+  FftTuner(const FftRequest& request, FftExecutor& executor, FftTuneOptions options = {});
+
+  const FftSpace& space() const { return *space_; }
+  const std::string& problem() const { return problem_; }
+  // The log's path; where it was cut or where lines outside the space were found, warnings.
+  const tuner::TuningLog* log() const { return log_.get(); }
+
+  // Searches; may be called once.
+  FftTuneReport run();
+
+ private:
+  FftRequest request_;
+  FftExecutor* executor_;
+  FftTuneOptions options_;
+  DeviceIdentity identity_;
+  std::string problem_;
+  std::unique_ptr<FftSpace> space_;
+  std::unique_ptr<tuner::TuningLog> log_;
+};
+
+// The default tuning log of a problem on a device and build:
+// CACHE/tune/<problem>-<hash of device, driver, build>.jsonl, CACHE being $FFTC_CACHE_DIR,
+// else $XDG_CACHE_HOME/fftc, else ~/.cache/fftc; nullopt without any of them.
+std::optional<std::filesystem::path> defaultLogPath(const std::string& problem,
+                                                    const DeviceIdentity& device);
+
+}  // namespace fftc::fftlib::tune

@@ -1,0 +1,107 @@
+// FFT wisdom (fft_wisdom.h): names of problems and builds, the default file, the lookup.
+#include "fftlib/tune/fft_wisdom.h"
+
+#include <cstdlib>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "backends/common/device_error.h"
+#include "backends/opencl/binary_cache.h"
+
+#ifndef FFTC_VERSION
+#define FFTC_VERSION "0"
+#endif
+
+namespace fftc::fftlib::tune {
+
+std::string buildIdentity() {
+  static const std::string id = [] {
+    backends::opencl::Fnv1a64 h;
+    for (const char* file : {"fft.fdl", "hierarchical.fdl", "bluestein.fdl"})
+      h.addField(librarySource(file));
+    return fmt::format("fftc {} fdl:{:08x}", FFTC_VERSION,
+                       static_cast<std::uint32_t>(h.value() ^ (h.value() >> 32)));
+  }();
+  return id;
+}
+
+std::string problemName(const FftRequest& r) {
+  // N-D problems name their dimensions (n=8x8), real ones their kind (r2c, c2r): issue 7
+  const char* kind = !r.real ? "c2c" : r.direction == Direction::Forward ? "r2c" : "c2r";
+  return fmt::format("fft {} {} n={} batch={} {} {}{}", kind, precisionName(r.precision),
+                     fmt::join(requestDims(r), "x"), r.batch, directionName(r.direction),
+                     compiler::pipeline::targetName(r.target), r.scale ? " scaled" : "");
+}
+
+tuner::WisdomKey wisdomKey(const FftRequest& r, const DeviceIdentity& device) {
+  return {device.device, device.driver, buildIdentity(), problemName(r)};
+}
+
+std::optional<std::filesystem::path> defaultWisdomPath() {
+  auto env = [](const char* name) -> const char* {
+    const char* v = std::getenv(name);
+    return v && *v ? v : nullptr;
+  };
+  if (const char* f = env("FFTC_WISDOM")) return std::filesystem::path(f);
+  if (const char* xdg = env("XDG_CACHE_HOME")) return std::filesystem::path(xdg) / "fftc" / "wisdom.json";
+  if (const char* home = env("HOME"))
+    return std::filesystem::path(home) / ".cache" / "fftc" / "wisdom.json";
+  return std::nullopt;
+}
+
+bool plannerDecides(const FftRequest& r) {
+  return r.variant == Variant::Auto && r.radices.empty() && r.workgroupSize == 0 &&
+         r.fftsPerGroup == 0 && r.strategy.empty();
+}
+
+WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
+                      const std::function<DeviceIdentity()>& identity) {
+  WisdomUse use;
+  use.request = r;
+  const std::string problem = problemName(r);
+  tuner::Wisdom wisdom;
+  try {
+    wisdom = tuner::Wisdom::load(file);
+  } catch (const tuner::TunerError& e) {
+    throw backends::UserError(fmt::format("wisdom: {}", e.what()));
+  }
+  use.forThisProblem = wisdom.contains(problem);
+  if (!use.forThisProblem) {
+    use.note = fmt::format("no wisdom for '{}' in {}; the planner's heuristics decide", problem,
+                           file.string());
+    return use;
+  }
+  if (!plannerDecides(r)) {
+    use.note = fmt::format("wisdom for '{}' not used: the variant, radices, work-group shape or "
+                           "rewrite were given",
+                           problem);
+    return use;
+  }
+  const auto found = wisdom.lookup(wisdomKey(r, identity()));
+  if (!found) {
+    use.note = found.reason + "; the planner's heuristics decide";
+    return use;
+  }
+  FftRequest tuned;
+  try {
+    tuned = requestFor(r, found.entry->config);
+    (void)choosePlan(tuned);
+  } catch (const std::exception& e) {
+    use.note = fmt::format("wisdom for '{}' in {} not used: its configuration {} is not accepted "
+                           "({}); tune again",
+                           problem, file.string(), boost::json::serialize(found.entry->config),
+                           e.what());
+    return use;
+  }
+  use.request = tuned;
+  use.used = true;
+  use.entry = found.entry;
+  use.note = fmt::format("wisdom from {}: variant {}, radices [{}], work-group {} x {} FFTs ({:.4g} "
+                         "ms when tuned, {})",
+                         file.string(), variantName(tuned.variant),
+                         fmt::join(tuned.radices, ", "), tuned.workgroupSize, tuned.fftsPerGroup,
+                         found.entry->cost, found.entry->recorded);
+  return use;
+}
+
+}  // namespace fftc::fftlib::tune

@@ -1,0 +1,54 @@
+// Wisdom for the FFT planner: the problem and build names under which `fftc tune` records the
+// best configuration, and the lookup that turns a request into the tuned one on the device that
+// tuned it (tuner/wisdom.h keeps the file; a mismatch is refused with a one-line reason).
+//
+//   WisdomUse w = applyWisdom(request, defaultWisdomPath(), [&] { return openClIdentity(dev); });
+//   if (!w.note.empty()) fmt::print(stderr, "fftc: note: {}\n", w.note);
+//   Plan plan = Plan::create(context, w.request);
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "fftlib/plan/planner.h"
+#include "fftlib/tune/fft_cost.h"
+#include "tuner/wisdom.h"
+
+namespace fftc::fftlib::tune {
+
+// "fftc VERSION fdl:HASH": the version and a hash of the FFT library's .fdl programs, so wisdom
+// from a build whose FFT programs differ is refused.
+std::string buildIdentity();
+
+// "fft c2c f32 n=4096 batch=16 forward opencl" (" scaled" appended with scale): what a wisdom
+// entry and a tuning log are for.
+std::string problemName(const FftRequest& r);
+
+tuner::WisdomKey wisdomKey(const FftRequest& r, const DeviceIdentity& device);
+
+// $FFTC_WISDOM, else $XDG_CACHE_HOME/fftc/wisdom.json, else ~/.cache/fftc/wisdom.json (CLI.md);
+// nullopt when none of these variables is set.
+std::optional<std::filesystem::path> defaultWisdomPath();
+
+// True when the request leaves the plan to the planner (variant auto, no radices, no work-group
+// shape, default strategy): only then does wisdom decide.
+bool plannerDecides(const FftRequest& r);
+
+struct WisdomUse {
+  FftRequest request;  // the tuned request when used, else the one given
+  bool used = false;
+  bool forThisProblem = false;  // the file has an entry for this problem (maybe elsewhere)
+  std::string note;             // one line: what was used, or why not
+  std::optional<tuner::WisdomEntry> entry;
+};
+
+// Looks up `file` for r's problem on the device `identity()` names (called only when the file
+// has an entry for the problem). A missing file is no wisdom; a malformed one is a UserError.
+// The tuned configuration is used only when r leaves the plan to the planner and the planner
+// still accepts it (choosePlan).
+WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
+                      const std::function<DeviceIdentity()>& identity);
+
+}  // namespace fftc::fftlib::tune

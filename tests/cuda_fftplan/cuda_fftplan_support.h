@@ -1,0 +1,58 @@
+// Shared by the CUDA FFT plan tests: the spread of requests they plan for Target::Cuda
+// (sizes, variants, precisions, directions), named for GoogleTest.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "fftlib/plan/planner.h"
+
+namespace fftc::fftlib::cuda_test {
+
+struct Case {
+  FftRequest request;
+  std::string label;
+};
+
+inline void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.label;
+}
+
+inline Case cudaCase(int64_t n, int64_t batch, Variant v = Variant::Auto,
+                     Precision p = Precision::F32, Direction d = Direction::Forward,
+                     bool scale = false) {
+  Case c;
+  c.request.size = n;
+  c.request.batch = batch;
+  c.request.variant = v;
+  c.request.precision = p;
+  c.request.direction = d;
+  c.request.scale = scale;
+  c.request.target = compiler::pipeline::Target::Cuda;
+  c.request.format = false;
+  std::string name = variantName(v);
+  for (char& ch : name)
+    if (ch == '-') ch = '_';
+  c.label = "N" + std::to_string(n) + "_B" + std::to_string(batch) + "_" + name + "_" +
+            precisionName(p) + (d == Direction::Inverse ? "_inv" : "") + (scale ? "_scaled" : "");
+  return c;
+}
+
+// Powers of two, 3-5-7-smooth sizes and primes (Bluestein); every variant the planner offers
+// by name; f64; inverse with scaling; N = 1.
+inline std::vector<Case> planSpread() {
+  std::vector<Case> out;
+  for (int64_t n : {1, 2, 8, 64, 1000, 4096, 16384, 60, 343, 625}) out.push_back(cudaCase(n, 3));
+  for (int64_t n : {17, 257}) out.push_back(cudaCase(n, 2));  // Bluestein
+  out.push_back(cudaCase(64, 4, Variant::StockhamTwiddle));
+  out.push_back(cudaCase(64, 4, Variant::CooleyTukey));
+  out.push_back(cudaCase(1024, 2, Variant::Hierarchical));
+  out.push_back(cudaCase(1024, 2, Variant::Stockham, Precision::F64));
+  out.push_back(cudaCase(100, 2, Variant::Auto, Precision::F64, Direction::Inverse, true));
+  out.push_back(cudaCase(128, 5, Variant::Auto, Precision::F32, Direction::Inverse));
+  return out;
+}
+
+}  // namespace fftc::fftlib::cuda_test

@@ -1,0 +1,138 @@
+// CUDA FFT plans without a GPU: a spread of FFT requests planned for Target::Cuda, compiled by
+// NVRTC for sm_90 into CUBINs holding every stage's kernel; the printer's __ldg on read-only
+// buffers; the CUDA header of a plan; the binding of a plan's buffers to its stages
+// (plan_resources.h), compared with the manifest.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <regex>
+#include <set>
+
+#include "backends/common/device_error.h"
+#include "backends/cuda/nvrtc_api.h"
+#include "backends/cuda/nvrtc_compiler.h"
+#include "compiler/codegen/codegen.h"
+#include "fftlib/plan/plan_resources.h"
+#include "tests/cuda_fftplan/cuda_fftplan_support.h"
+
+namespace fftc::fftlib::cuda_test {
+namespace {
+
+namespace cu = backends::cuda;
+
+class CudaFftPlans : public ::testing::TestWithParam<Case> {};
+
+TEST_P(CudaFftPlans, CompileWithNvrtc) {
+  const FftRequest& r = GetParam().request;
+  auto plan = planFft(r);
+  const auto& k = plan->compiled;
+  ASSERT_EQ(k.target, "cuda");
+  ASSERT_FALSE(plan->stages.empty());
+  cu::NvrtcCompiler nvrtc(cu::NvrtcApi::get(), std::nullopt);
+  cu::CompileRequest request;
+  request.source = k.source;
+  request.programName = k.name + ".cu";
+  request.arch = std::string(cu::kDefaultArch);
+  try {
+    cu::CompiledProgram out = nvrtc.compile(request);
+    EXPECT_EQ(out.kind, cu::BinaryKind::Cubin);
+    EXPECT_EQ(out.binary.substr(0, 4), std::string("\x7f"
+                                                   "ELF"));
+    for (const auto& s : plan->stages)
+      EXPECT_NE(out.binary.find(s.kernel), std::string::npos) << s.kernel;
+  } catch (const cu::CompileError& e) {
+    ADD_FAILURE() << "NVRTC rejected the plan: " << e.what() << "\n" << e.log() << "\n" << k.source;
+  }
+}
+INSTANTIATE_TEST_SUITE_P(Spread, CudaFftPlans, ::testing::ValuesIn(planSpread()),
+                         [](const auto& p) { return p.param.label; });
+
+// Every read of the plan's input goes through __ldg (read-only data cache); no written buffer
+// is read with it; the OpenCL source of the same plan has none.
+TEST(CudaFftPlanSource, ReadOnlyBuffersThroughLdg) {
+  FftRequest r = cudaCase(4096, 2).request;
+  auto plan = planFft(r);
+  const std::string& src = plan->compiled.source;
+  EXPECT_NE(src.find("__ldg(&" + plan->inputBuffer + "["), std::string::npos) << src;
+  EXPECT_FALSE(std::regex_search(src, std::regex("[^&]\\b" + plan->inputBuffer + "\\[")))
+      << "a plain read of the input:\n"
+      << src;
+  EXPECT_EQ(src.find("__ldg(&" + plan->outputBuffer + "["), std::string::npos) << src;
+  r.target = compiler::pipeline::Target::OpenCL;
+  EXPECT_EQ(planFft(r)->compiled.source.find("__ldg"), std::string::npos);
+}
+
+// With tables in buffers (the twiddle variant's tables are buffers when they are large), the
+// tables are read through __ldg too.
+TEST(CudaFftPlanSource, TableBuffersThroughLdg) {
+  auto plan = planFft(cudaCase(16384, 1, Variant::StockhamTwiddle).request);
+  std::set<std::string> tables;
+  for (const auto& b : plan->compiled.buffers)
+    if (b.role == "table") tables.insert(b.name);
+  if (tables.empty()) GTEST_SKIP() << "every table of this plan is in __constant__ memory";
+  for (const auto& t : tables)
+    EXPECT_NE(plan->compiled.source.find("__ldg(&" + t + "["), std::string::npos) << t;
+}
+
+// NAME.hpp follows the target: the CUDA runtime, NVRTC, each stage's kernel and launch geometry.
+TEST(CudaFftPlanHeader, UsesTheCudaRuntime) {
+  auto plan = planFft(cudaCase(1000, 2).request);
+  const std::string h = compiler::codegen::emitHeader(plan->compiled);
+  EXPECT_NE(h.find("#include \"backends/cuda/context.h\""), std::string::npos);
+  EXPECT_NE(h.find("fftc::backends::cuda::Module build("), std::string::npos);
+  EXPECT_NE(h.find("launchConfigFromWorkSizes"), std::string::npos);
+  EXPECT_EQ(h.find("opencl"), std::string::npos) << h.substr(0, 400);
+  for (const auto& s : plan->stages)
+    EXPECT_NE(h.find("module.kernel(\"" + s.kernel + "\")"), std::string::npos) << s.kernel;
+  FftRequest cl = plan->request;
+  cl.target = compiler::pipeline::Target::OpenCL;
+  const std::string hc = compiler::codegen::emitHeader(planFft(cl)->compiled);
+  EXPECT_NE(hc.find("#include \"backends/opencl/runtime.h\""), std::string::npos);
+  EXPECT_EQ(hc.find("backends/cuda"), std::string::npos);
+}
+
+// PlanLayout: each stage argument is bound to the buffer of that name and role in the
+// manifest; temporaries and tables get their manifest sizes; bad buffers and host data are
+// UserErrors.
+TEST(PlanLayout, BindsStageArgumentsByRole) {
+  for (const Case& c : {cudaCase(4096, 2), cudaCase(1024, 2, Variant::Hierarchical),
+                        cudaCase(17, 2), cudaCase(64, 4, Variant::StockhamTwiddle)}) {
+    SCOPED_TRACE(c.label);
+    auto plan = planFft(c.request);
+    PlanLayout layout(plan);
+    EXPECT_EQ(layout.elements(), static_cast<std::size_t>(c.request.size * c.request.batch));
+    EXPECT_EQ(layout.bytes(), layout.elements() * 8);
+    for (std::size_t i = 0; i < plan->stages.size(); ++i) {
+      const auto& args = layout.stageArgs(i);
+      ASSERT_EQ(args.size(), plan->stages[i].args.size());
+      for (std::size_t j = 0; j < args.size(); ++j) {
+        const auto* b = plan->compiled.buffer(plan->stages[i].args[j]);
+        ASSERT_NE(b, nullptr);
+        switch (args[j].kind) {
+          case PlanLayout::Arg::Kind::Input:
+            EXPECT_EQ(b->role, "input");
+            break;
+          case PlanLayout::Arg::Kind::Output:
+            EXPECT_EQ(b->role, "output");
+            break;
+          case PlanLayout::Arg::Kind::Owned: {
+            const auto& o = layout.owned().at(args[j].index);
+            EXPECT_EQ(o.name, b->name);
+            EXPECT_TRUE(b->role == "temp" || b->role == "table") << b->role;
+            EXPECT_EQ(o.table.size(), b->role == "table" ? b->data.size() : 0U);
+            EXPECT_GE(o.bytes, 16U);
+            break;
+          }
+        }
+      }
+    }
+    EXPECT_THROW(layout.checkBuffer(layout.bytes() - 1, "input"), backends::UserError);
+    EXPECT_NO_THROW(layout.checkBuffer(layout.bytes(), "input"));
+    EXPECT_THROW(layout.checkHost(8, layout.elements()), backends::UserError);
+    EXPECT_THROW(layout.checkHost(4, layout.elements() + 1), backends::UserError);
+    EXPECT_NO_THROW(layout.checkHost(4, layout.elements()));
+  }
+}
+
+}  // namespace
+}  // namespace fftc::fftlib::cuda_test

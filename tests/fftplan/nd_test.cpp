@@ -1,0 +1,282 @@
+// Multi-dimensional FFTs (nd.fdl through the planner and the API, issue 7) on OpenCL (PoCL here),
+// against FFTW's N-D DFT in long double with the tolerance of docs/fftlib.md for N the total
+// size; and `fftc fft`/`fftc run --size NxM...` end to end. Few, small plans: PoCL compiles
+// each kernel with LLVM.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include <sys/wait.h>
+#include <array>
+#include <complex>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "backends/common/device_error.h"
+#include "backends/opencl/runtime.h"
+#include "fftlib/fftw_reference.h"
+#include "fftlib/plan/fft_api.h"
+#include "fftlib/plan/planner.h"
+
+namespace fftc::fftlib::test {
+namespace {
+
+namespace cl = backends::opencl;
+using Dims = std::vector<int64_t>;
+
+cl::Context& context() {
+  static auto* c = new cl::Context(cl::Context::fromSelector(""));
+  return *c;
+}
+
+FftRequest ndRequest(Dims dims, int64_t batch = 1, Precision p = Precision::F32) {
+  FftRequest r;
+  r.size = 1;
+  for (int64_t d : dims) r.size *= d;
+  r.dims = std::move(dims);
+  r.batch = batch;
+  r.precision = p;
+  r.format = false;
+  return r;
+}
+
+// linf error of the plan's result against FFTW's DFT over `refDims` (the request's own dims,
+// or others for a negative control).
+template <typename T>
+double ndError(const FftRequest& r, const Dims& refDims, std::string* plan = nullptr) {
+  Plan p = Plan::create(context(), r);
+  if (plan) *plan = p.info().describe();
+  auto x =
+      uniformInput<T>(static_cast<size_t>(r.size * r.batch), 7 + static_cast<uint64_t>(r.size));
+  auto y = p.run(x);
+  auto ref = referenceDft(toLongDouble(std::span<const std::complex<T>>(x)), refDims, r.batch,
+                          r.direction);
+  if (r.scale)
+    for (auto& v : ref) v /= static_cast<long double>(r.size);
+  return linfError(std::span<const std::complex<T>>(y), ref);
+}
+
+void expectAccurate(const FftRequest& r) {
+  SCOPED_TRACE(r.key());
+  std::string plan;
+  try {
+    double e = r.precision == Precision::F64 ? ndError<double>(r, r.dims, &plan)
+                                             : ndError<float>(r, r.dims, &plan);
+    EXPECT_LE(e, fftTolerance(r.size, r.precision)) << plan;
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "failed: " << e.what();
+  }
+}
+
+// ---- the planner (no device)
+
+TEST(NdPlanner, ChoosesEachDimensionAndThePasses) {
+  auto c = choosePlan(ndRequest({8, 17, 6}));
+  EXPECT_EQ(c.file, "nd.fdl");
+  EXPECT_EQ(c.kernel, "nd");
+  EXPECT_EQ(c.dimBluestein, (std::vector<bool>{false, true, false}));
+  EXPECT_EQ(c.dimRadices[1], chooseRadices(smoothSizeAtLeast(33)));  // Bluestein's M >= 2n - 1
+  EXPECT_EQ(c.passGroups, (Dims{0, 1, 2, 3}));                       // small: a pass per dimension
+  // many small planes: the inner two dimensions share a pass (a 32 x 32 plane per work-item)
+  EXPECT_EQ(choosePlan(ndRequest({512, 32, 32})).passGroups, (Dims{0, 1, 3}));
+  // 256^3: a plane is too large to share; each dimension's two radix-16 passes are stages
+  // (lowerFft's flattening), six in all, shown by the printed plan
+  auto p = planFft(ndRequest({256, 256, 256}));
+  EXPECT_EQ(p->choice.passGroups, (Dims{0, 1, 2, 3}));
+  EXPECT_EQ(p->stages.size(), 6u);
+  EXPECT_NE(p->describe().find("passes over global memory: 6 stages, 6.00"), std::string::npos)
+      << p->describe();
+  EXPECT_NE(p->compiled.name.find("256x256x256"), std::string::npos);
+}
+
+TEST(NdPlanner, RejectsBadRequests) {
+  auto bad = ndRequest({4, 4});
+  bad.size = 15;
+  EXPECT_THROW((void)choosePlan(bad), backends::UserError);  // size is not the product
+  EXPECT_THROW((void)choosePlan(ndRequest({4, 0})), backends::UserError);
+  auto groups = ndRequest({4, 4, 4});
+  groups.passGroups = {0, 2, 2, 3};
+  EXPECT_THROW((void)choosePlan(groups), backends::UserError);
+  groups.passGroups = {0, 2};
+  EXPECT_THROW((void)choosePlan(groups), backends::UserError);
+  auto variant = ndRequest({4, 4});
+  variant.variant = Variant::Hierarchical;
+  EXPECT_THROW((void)choosePlan(variant), backends::UserError);
+  auto radices = ndRequest({4, 4});
+  radices.radices = {4, 4};
+  EXPECT_THROW((void)choosePlan(radices), backends::UserError);
+  EXPECT_THROW((void)choosePlan(ndRequest({1 << 16, 1 << 15})), backends::UserError);  // > 2^30
+}
+
+// ---- on the device, against FFTW
+
+TEST(NdFft, TwoDimensions) {
+  expectAccurate(ndRequest({8, 6}, 2));              // power of two x smooth
+  expectAccurate(ndRequest({17, 16}, 1));            // a prime (Bluestein) dimension
+  auto inv = ndRequest({9, 10}, 3, Precision::F64);  // odd, f64, inverse, scaled
+  inv.direction = Direction::Inverse;
+  inv.scale = true;
+  expectAccurate(inv);
+}
+
+TEST(NdFft, ThreeAndFourDimensions) {
+  expectAccurate(ndRequest({5, 7, 4}, 3));  // odd and prime dimensions
+  auto fused = ndRequest({4, 3, 8}, 2, Precision::F64);
+  fused.passGroups = {0, 1, 3};  // two passes: 4, then 3x8 planes
+  expectAccurate(fused);
+  auto one = ndRequest({3, 4, 5}, 2);
+  one.passGroups = {0, 3};  // the whole 3D FFT in one pass
+  one.direction = Direction::Inverse;
+  expectAccurate(one);
+  expectAccurate(ndRequest({2, 3, 2, 5}, 2));  // 4D
+}
+
+TEST(NdFft, DeviceBuffersInPlace) {
+  auto r = ndRequest({6, 8}, 2);
+  Plan plan = Plan::create(context(), r);
+  EXPECT_TRUE(plan.info().inPlaceSafe) << plan.info().describe();
+  auto x = uniformInput<float>(plan.elements(), 3);
+  cl::Buffer b = cl::Buffer::from(context(), std::span<const std::complex<float>>(x));
+  plan.execute(b);
+  std::vector<std::complex<float>> y(plan.elements());
+  b.read(context(), std::span<std::complex<float>>(y));
+  auto ref = referenceDft(toLongDouble(std::span<const std::complex<float>>(x)), r.dims, r.batch,
+                          r.direction);
+  EXPECT_LE(linfError(std::span<const std::complex<float>>(y), ref),
+            fftTolerance(r.size, r.precision));
+}
+
+// The check can fail: the dimensions taken in the wrong order give a different DFT.
+TEST(NdFft, CheckCanFail) {
+  EXPECT_GT(ndError<float>(ndRequest({4, 6}), Dims{6, 4}), 0.1);
+}
+
+// ---- real transforms (R2C forward, C2R inverse) through the API
+
+FftRequest realRequest(Dims dims, Direction d, int64_t batch = 1, Precision p = Precision::F32) {
+  FftRequest r = ndRequest(std::move(dims), batch, p);
+  if (r.dims.size() == 1) r.dims.clear();
+  r.real = true;
+  r.direction = d;
+  return r;
+}
+
+// R2C of uniform reals against FFTW's r2c, then C2R of that result (the round trip, against
+// N x the input) and of FFTW's spectrum (against FFTW's c2r), scaled when `scale`.
+template <typename T>
+void expectRealRoundTrip(const Dims& dims, int64_t batch, Precision p, bool scale = false) {
+  auto fwd = realRequest(dims, Direction::Forward, batch, p);
+  auto inv = realRequest(dims, Direction::Inverse, batch, p);
+  inv.scale = scale;
+  SCOPED_TRACE(inv.key());
+  const int64_t n = fwd.size;
+  const double tol = fftTolerance(n, p);
+  try {
+    Plan r2c = Plan::create(context(), fwd), c2r = Plan::create(context(), inv);
+    std::vector<T> x;
+    for (const auto& c : uniformInput<T>(static_cast<size_t>(n * batch), 5)) x.push_back(c.real());
+    std::vector<long double> xl(x.begin(), x.end());
+    auto X = r2c.runR2c(std::span<const T>(x));
+    auto refX = referenceR2c(xl, dims, batch);
+    EXPECT_LE(linfError(std::span<const std::complex<T>>(X), refX), tol) << r2c.info().describe();
+    std::vector<std::complex<T>> spec;
+    for (const auto& v : refX)
+      spec.emplace_back(static_cast<T>(v.real()), static_cast<T>(v.imag()));
+    auto y = c2r.runC2r(std::span<const std::complex<T>>(spec));
+    auto refY = referenceC2r(toLongDouble(std::span<const std::complex<T>>(spec)), dims, batch);
+    std::vector<std::complex<T>> yc(y.begin(), y.end());
+    std::vector<ComplexL> refYc(refY.begin(), refY.end()), trip;
+    const long double k = scale ? 1.0L / static_cast<long double>(n) : 1.0L;
+    for (auto& v : refYc) v *= k;
+    EXPECT_LE(linfError(std::span<const std::complex<T>>(yc), refYc), tol) << c2r.info().describe();
+    auto back = c2r.runC2r(std::span<const std::complex<T>>(X));
+    std::vector<std::complex<T>> backc(back.begin(), back.end());
+    for (long double v : xl) trip.emplace_back(v * static_cast<long double>(n) * k);
+    EXPECT_LE(linfError(std::span<const std::complex<T>>(backc), trip), tol);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "failed: " << e.what();
+  }
+}
+
+TEST(RealPlan, OneDimensionEvenAndOdd) {
+  expectRealRoundTrip<float>({16}, 3, Precision::F32);
+  expectRealRoundTrip<float>({15}, 2, Precision::F32, true);
+  expectRealRoundTrip<double>({22}, 1, Precision::F64);  // half size 11: Bluestein
+}
+
+TEST(RealPlan, TwoAndThreeDimensions) {
+  expectRealRoundTrip<float>({6, 8}, 2, Precision::F32);
+  expectRealRoundTrip<float>({5, 7}, 1, Precision::F32);
+  expectRealRoundTrip<double>({4, 3, 6}, 2, Precision::F64, true);
+}
+
+TEST(RealPlan, ChoiceAndErrors) {
+  auto c = choosePlan(realRequest({6, 10}, Direction::Forward));
+  EXPECT_EQ(c.kernel, "r2c");
+  EXPECT_EQ(std::get<std::vector<int64_t>>(c.defines.at("ns")), (Dims{6, 5}));  // half size
+  EXPECT_EQ(std::get<int64_t>(c.defines.at("ev")), 1);
+  auto odd = choosePlan(realRequest({9}, Direction::Inverse));
+  EXPECT_EQ(odd.kernel, "c2r");
+  EXPECT_EQ(std::get<int64_t>(odd.defines.at("ev")), 0);
+  Plan p = Plan::create(context(), realRequest({8}, Direction::Forward, 2));
+  EXPECT_EQ(p.inputBytes(), 16u * 4u);
+  EXPECT_EQ(p.outputBytes(), 2u * 5u * 8u);
+  std::vector<float> wrong(15);
+  EXPECT_THROW((void)p.runR2c(std::span<const float>(wrong)), backends::UserError);
+  std::vector<std::complex<float>> spec(10);
+  EXPECT_THROW((void)p.runC2r(std::span<const std::complex<float>>(spec)), backends::UserError);
+  auto variant = realRequest({8}, Direction::Forward);
+  variant.variant = Variant::Bluestein;
+  EXPECT_THROW((void)choosePlan(variant), backends::UserError);
+}
+
+// ---- fftc fft / run --size NxM...
+
+std::pair<int, std::string> spawn(const std::string& args) {
+  std::string cmd = std::string(FFTC_BINARY) + " " + args + " 2>/dev/null";
+  FILE* f = popen(cmd.c_str(), "r");
+  if (!f) return {-1, ""};
+  std::string out;
+  std::array<char, 4096> buf{};
+  size_t got = 0;
+  while ((got = fread(buf.data(), 1, buf.size(), f)) > 0) out.append(buf.data(), got);
+  int st = pclose(f);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+TEST(NdFftcRun, CheckJsonEndToEnd) {
+  auto [status, out] = spawn("run --size 6x5x4 --batch 2 --check --json --repeat 2 --warmup 0");
+  ASSERT_EQ(status, 0) << out;
+  auto v = boost::json::parse(out).as_object();
+  auto size = v.at("size").as_array();
+  ASSERT_EQ(size.size(), 3u);
+  EXPECT_EQ(size.at(0).to_number<int64_t>(), 6);
+  EXPECT_EQ(size.at(2).to_number<int64_t>(), 4);
+  EXPECT_EQ(v.at("stages").to_number<int64_t>(), 3);
+  EXPECT_LE(v.at("linf_error").to_number<double>(), fftTolerance(120, Precision::F32));
+}
+
+TEST(NdFftcRun, RealCheckJson) {
+  for (const char* dir : {"forward", "inverse"}) {
+    auto [status, out] = spawn(std::string("run --size 6x10 --real --batch 2 --check --json "
+                                           "--repeat 1 --warmup 0 --direction ") +
+                               dir);
+    ASSERT_EQ(status, 0) << dir << out;
+    auto v = boost::json::parse(out).as_object();
+    EXPECT_TRUE(v.at("real").as_bool());
+    EXPECT_LE(v.at("linf_error").to_number<double>(), fftTolerance(60, Precision::F32)) << dir;
+  }
+}
+
+TEST(NdFftcRun, SizeSyntax) {
+  auto [status, out] = spawn("fft --size 256x256x256 -o \"$(mktemp -d)\"");
+  EXPECT_EQ(status, 0);
+  EXPECT_NE(out.find("passes over global memory: 6 stages"), std::string::npos) << out;
+  EXPECT_EQ(spawn("fft --size 8x").first, 1);
+  EXPECT_EQ(spawn("fft --size 8xx8").first, 1);
+  EXPECT_EQ(spawn("fft --size 4x4 --radices 4,4").first, 1);
+}
+
+}  // namespace
+}  // namespace fftc::fftlib::test

@@ -1,0 +1,185 @@
+// The FFT plan space (fftlib/tune/fft_space.h): hand-counted sizes, device limits, the
+// planner's veto, Dotsenko's pruning, Bluestein, and the configuration <-> request mapping.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "backends/common/device_error.h"
+#include "fftlib/tune/fft_space.h"
+
+namespace {
+
+using namespace fftc::fftlib;
+using namespace fftc::fftlib::tune;
+
+FftRequest request(int64_t n, int64_t batch) {
+  FftRequest r;
+  r.size = n;
+  r.batch = batch;
+  return r;
+}
+
+std::map<std::string, uint64_t> perVariant(const FftSpace& s) {
+  std::map<std::string, uint64_t> m;
+  for (const auto& [v, k] : s.sizePerVariant()) m[v] = k;
+  return m;
+}
+
+// Counted by iterating the space, independent of sizePerVariant's binary search.
+std::map<std::string, uint64_t> countByVariant(const FftSpace& s) {
+  std::map<std::string, uint64_t> m;
+  for (uint64_t k = 0; k < s.space().size(); ++k) ++m[s.space().at(k).getString("variant")];
+  return m;
+}
+
+int64_t product(const std::vector<int64_t>& v) {
+  int64_t p = 1;
+  for (auto r : v) p *= r;
+  return p;
+}
+
+// N = 16, batch 4, by hand: radix sequences from {2,4,8,16} with at most one pass more than
+// the fewest: [16], [2,8], [8,2], [4,4]. Hierarchical needs two: 3. Local: [16] has work-group
+// {1} x FFTs {1,2,4} + (0,0) = 4; [2,8] and [8,2]: {1,2,4,8} x 3 + 1 = 13; [4,4]: {1,2,4} x 3
+// + 1 = 10; 40 in all.
+TEST(FftSpace, SizesCountedByHand) {
+  FftSpace s(request(16, 4));
+  const std::map<std::string, uint64_t> expected = {
+      {"stockham", 4}, {"twiddle", 4}, {"cooley-tukey", 4}, {"hierarchical", 3}, {"local", 40}};
+  EXPECT_EQ(perVariant(s), expected);
+  EXPECT_EQ(countByVariant(s), expected);
+  EXPECT_EQ(s.space().size(), 55u);
+}
+
+// Work-groups of at most 4 work-items: [16]: 3 + 1; [2,8], [8,2], [4,4]: wg 1 x {1,2,4},
+// wg 2 x {1,2}, wg 4 x {1} + 1 = 7 each: 25. Local memory for two FFTs (256 bytes): [16]:
+// 2 + 1; [2,8], [8,2]: 4 x 2 + 1 = 9; [4,4]: 3 x 2 + 1 = 7: 28.
+TEST(FftSpace, DeviceLimitsBoundTheWorkGroupShape) {
+  FftSpaceOptions small;
+  small.limits.maxWorkGroupSize = 4;
+  EXPECT_EQ(perVariant(FftSpace(request(16, 4), small))["local"], 25u);
+  FftSpaceOptions lm;
+  lm.limits.localMemBytes = 2 * 16 * 8;
+  FftSpace s(request(16, 4), lm);
+  EXPECT_EQ(perVariant(s)["local"], 28u);
+  for (uint64_t k = 0; k < s.space().size(); ++k) {
+    const FftRequest r = s.request(s.space().at(k));
+    EXPECT_LE(r.fftsPerGroup * 16 * 8, lm.limits.localMemBytes);
+  }
+  // A transform that does not fit in local memory has no local-memory configuration.
+  FftSpaceOptions tiny;
+  tiny.limits.localMemBytes = 64;
+  EXPECT_EQ(perVariant(FftSpace(request(16, 4), tiny))["local"], 0u);
+}
+
+TEST(FftSpace, EveryConfigurationIsOneThePlannerBuilds) {
+  for (int64_t n : {16, 64, 1000}) {
+    FftSpace s(request(n, 8));
+    ASSERT_GT(s.space().size(), 0u);
+    for (uint64_t k = 0; k < s.space().size(); ++k) {
+      const FftRequest r = s.request(s.space().at(k));
+      SCOPED_TRACE(s.space().at(k).toString());
+      EXPECT_EQ(product(r.radices), n);
+      EXPECT_NO_THROW((void)choosePlan(r));
+      EXPECT_EQ(r.workgroupSize == 0, r.fftsPerGroup == 0);
+      EXPECT_LE(r.workgroupSize * r.fftsPerGroup, s.options().limits.maxWorkGroupSize);
+      if (r.variant != Variant::Local) {
+        EXPECT_EQ(r.workgroupSize, 0);
+      }
+      EXPECT_LE(r.fftsPerGroup, 8);
+    }
+  }
+}
+
+TEST(FftSpace, ThePlannersVetoRemovesConfigurations) {
+  FftSpaceOptions o;
+  o.validate = [](const FftRequest& r) {
+    return r.variant != Variant::CooleyTukey && r.workgroupSize != 2 && plannerAccepts(r);
+  };
+  FftSpace s(request(16, 4), o);
+  auto m = perVariant(s);
+  EXPECT_EQ(m["cooley-tukey"], 0u);
+  EXPECT_EQ(m["stockham"], 4u);
+  EXPECT_EQ(m["local"], 40u - 9);  // wg 2 with [2,8], [8,2] and [4,4], 3 FFT counts each
+}
+
+TEST(FftSpace, HoldsTheHeuristicPlanAndStartsThere) {
+  FftSpace s(request(64, 8));
+  auto k = s.heuristicIndex();
+  ASSERT_TRUE(k);
+  const FftRequest r = s.request(s.space().at(*k));
+  const PlanChoice heuristic = choosePlan(request(64, 8));  // what variant auto builds
+  EXPECT_EQ(r.variant, heuristic.variant);
+  EXPECT_EQ(r.radices, heuristic.radices);
+  EXPECT_EQ(r.workgroupSize, 0);  // the planner's own shape
+  EXPECT_EQ(choosePlan(r).kernel, heuristic.kernel);
+  EXPECT_TRUE(r.strategy.empty());
+  // 1000: the heuristic's radix 10 is not in {2,3,4,5,7,8,16}; the space adds it.
+  FftSpace t(request(1000, 2));
+  ASSERT_TRUE(t.heuristicIndex());
+  EXPECT_EQ(t.request(t.space().at(*t.heuristicIndex())).radices,
+            (std::vector<int64_t>{10, 10, 10}));
+}
+
+TEST(FftSpace, DotsenkosAssimilationPruning) {
+  auto sequences = [](bool prune) {
+    FftSpaceOptions o;
+    o.pruneAssimilated = prune;
+    o.variants = {Variant::Stockham};
+    FftSpace s(request(256, 1), o);
+    std::set<std::vector<int64_t>> out;
+    for (uint64_t k = 0; k < s.space().size(); ++k) out.insert(s.request(s.space().at(k)).radices);
+    return out;
+  };
+  const auto pruned = sequences(true), all = sequences(false);
+  using V = std::vector<int64_t>;
+  EXPECT_TRUE(pruned.count(V{16, 16}));
+  EXPECT_TRUE(all.count(V{4, 4, 16}));
+  EXPECT_FALSE(pruned.count(V{4, 4, 16}));  // 4 x 4 = 16 is in it
+  EXPECT_FALSE(pruned.count(V{2, 8, 16}));
+  EXPECT_TRUE(pruned.count(V{8, 8, 4}));  // no product of two others in it
+  for (const auto& rs : pruned) EXPECT_LE(rs.size(), 3u);  // fewest (2) + 1
+  EXPECT_LT(pruned.size(), all.size());
+}
+
+TEST(FftSpace, BluesteinForSizesWithLargePrimes) {
+  FftSpace s(request(17, 2));
+  auto m = perVariant(s);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_GT(m["bluestein"], 0u);
+  std::set<int64_t> ms;
+  for (uint64_t k = 0; k < s.space().size(); ++k) {
+    const FftRequest r = s.request(s.space().at(k));
+    EXPECT_EQ(r.variant, Variant::Bluestein);
+    EXPECT_GE(product(r.radices), 2 * 17 - 1);
+    ms.insert(product(r.radices));
+  }
+  EXPECT_EQ(ms, (std::set<int64_t>{35, 36, 64}));  // two smooth sizes >= 33, and 2^6
+  ASSERT_TRUE(s.heuristicIndex());
+}
+
+TEST(FftSpace, RequestOptionsNarrowTheSpace) {
+  FftRequest r = request(64, 4);
+  r.variant = Variant::StockhamTwiddle;
+  r.radices = {8, 8};
+  FftSpace s(r);
+  EXPECT_EQ(s.space().size(), 1u);
+  EXPECT_THROW(FftSpace(request(0, 1)), fftc::backends::UserError);
+}
+
+TEST(FftSpace, ConfigurationsRoundTripThroughJson) {
+  FftSpace s(request(16, 4));
+  for (uint64_t k = 0; k < s.space().size(); ++k) {
+    const auto c = s.space().at(k);
+    EXPECT_EQ(s.space().indexOf(c.toJson()), k);
+    const FftRequest r = requestFor(s.base(), c.toJson());
+    EXPECT_EQ(r.radices, c.getList("radices"));
+    EXPECT_EQ(variantName(r.variant), c.getString("variant"));
+  }
+  EXPECT_THROW(requestFor(s.base(), boost::json::object{{"variant", "stockham"}}),
+               fftc::tuner::TunerError);
+}
+
+}  // namespace

@@ -1,0 +1,289 @@
+// The FFT cost and tuning loop (fftlib/tune/): invalid configurations stay invalid however fast,
+// the log resumes without measuring again, the heuristic plan is measured first; on PoCL the
+// real cost function, and `fftc tune` writing wisdom that `fftc run --wisdom` uses.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <boost/json.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sys/wait.h>
+
+#include "backends/common/device_error.h"
+#include "fftlib/tune/fft_tune.h"
+#include "fftlib/tune/fft_wisdom.h"
+
+namespace {
+
+using namespace fftc::fftlib;
+using namespace fftc::fftlib::tune;
+namespace fs = std::filesystem;
+
+fs::path tempDir(const std::string& name) {
+  auto d = fs::temp_directory_path() / ("fftc_ffttune_test_" + std::to_string(::getpid())) / name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+FftRequest request(int64_t n, int64_t batch) {
+  FftRequest r;
+  r.size = n;
+  r.batch = batch;
+  r.format = false;
+  return r;
+}
+
+// A device that computes the exact DFT (FFTW) in a time that favours fewer passes, except that
+// Cooley-Tukey plans give a wrong answer "very fast", twiddle plans fail on the device and
+// hierarchical ones are rejected by the "planner".
+class FakeExecutor : public FftExecutor {
+ public:
+  DeviceIdentity identity() const override { return {"Fake GPU", "fake driver 1"}; }
+  DeviceLimits limits() const override { return {}; }
+  Measurement measure(const FftRequest& r, std::span<const std::complex<double>> input,
+                      std::size_t, std::size_t repeats) override {
+    ++calls;
+    measured.insert(r.key());
+    if (r.variant == Variant::StockhamTwiddle) throw fftc::backends::DeviceError("launch failed");
+    if (r.variant == Variant::Hierarchical) throw fftc::backends::UserError("no such shape");
+    Measurement m;
+    auto ref = referenceDft1d(toLongDouble(input), r.size, r.batch, r.direction);
+    for (const auto& v : ref)
+      m.output.emplace_back(static_cast<double>(v.real()), static_cast<double>(v.imag()));
+    double ms = 1.0 + static_cast<double>(r.radices.size()) + 0.01 * static_cast<double>(r.workgroupSize);
+    if (r.variant == Variant::CooleyTukey) {
+      m.output[3] += std::complex<double>(1e-3, 0);
+      ms = 1e-6;
+    }
+    m.timesMs.assign(repeats, ms);
+    return m;
+  }
+  int calls = 0;
+  std::set<std::string> measured;
+};
+
+TEST(FftCost, WrongFailingOrRejectedConfigurationsAreInvalid) {
+  FakeExecutor device;
+  FftRequest r = request(16, 2);
+  FftCost cost(r, device, {.warmup = 0, .repeats = 3, .seed = 1});
+  r.variant = Variant::Stockham;
+  r.radices = {4, 4};
+  auto ok = cost(r);
+  ASSERT_TRUE(ok.isValid()) << ok.reason();
+  EXPECT_DOUBLE_EQ(ok.cost(), 3.0);  // the fake's time: 1 + 2 passes
+  r.variant = Variant::CooleyTukey;
+  auto wrong = cost(r);
+  EXPECT_FALSE(wrong.isValid());
+  EXPECT_EQ(wrong.reason().rfind("wrong answer", 0), 0u) << wrong.reason();
+  r.variant = Variant::StockhamTwiddle;
+  EXPECT_EQ(cost(r).reason(), "device error: launch failed");
+  r.variant = Variant::Hierarchical;
+  EXPECT_EQ(cost(r).reason(), "rejected: no such shape");
+}
+
+TEST(FftTuner, InvalidNeverWinsAndTheHeuristicComesFirst) {
+  FakeExecutor device;
+  FftTuneOptions o;
+  o.technique = "exhaustive";
+  o.cost = {0, 2, 1};
+  FftTuner tuner(request(16, 2), device, o);
+  const auto report = tuner.run();
+  const auto& res = report.result;
+  EXPECT_EQ(res.evaluations.size(), tuner.space().space().size());
+  EXPECT_EQ(res.evaluations.front().index, *tuner.space().heuristicIndex());
+  ASSERT_TRUE(report.best);
+  EXPECT_NE(report.best->variant, Variant::CooleyTukey);  // the "fast" wrong ones
+  EXPECT_EQ(report.best->radices, (std::vector<int64_t>{16}));
+  EXPECT_EQ(report.best->workgroupSize, 0);  // 1 + 1 pass beats every shape (+0.01 x wg)
+  ASSERT_TRUE(report.heuristicCost);
+  EXPECT_DOUBLE_EQ(*report.heuristicCost, 2.0);
+  uint64_t invalid = 0;
+  for (const auto& e : res.evaluations) {
+    const auto v = e.config.getString("variant");
+    const bool bad = v == "cooley-tukey" || v == "twiddle" || v == "hierarchical";
+    EXPECT_EQ(e.result.isValid(), !bad) << e.config.toString();
+    invalid += bad;
+  }
+  EXPECT_EQ(res.invalid, invalid);
+  ASSERT_TRUE(report.wisdom);
+  EXPECT_EQ(report.wisdom->extra.at("heuristic_ms").as_double(), 2.0);
+  EXPECT_EQ(report.key.problem, "fft c2c f32 n=16 batch=2 forward opencl");
+}
+
+TEST(FftTuner, AnInterruptedRunResumesFromItsLog) {
+  const auto log = tempDir("resume") / "tune.jsonl";
+  FftTuneOptions o;
+  o.technique = "random";
+  o.seed = 7;
+  o.cost = {0, 1, 1};
+  o.log = log;
+  FakeExecutor first;
+  o.abort = fftc::tuner::evaluations(5);
+  const auto a = FftTuner(request(16, 2), first, o).run();
+  EXPECT_EQ(a.result.measured, 5u);
+  EXPECT_EQ(first.calls, 5);
+
+  FakeExecutor second;  // the same seed proposes the same five first: replayed, not measured
+  o.abort = fftc::tuner::evaluations(12);
+  const auto b = FftTuner(request(16, 2), second, o).run();
+  EXPECT_EQ(b.result.replayed, 5u);
+  EXPECT_EQ(b.result.measured, 7u);
+  EXPECT_EQ(second.calls, 7);
+  for (const auto& k : second.measured) EXPECT_EQ(first.measured.count(k), 0u) << k;
+
+  // The uninterrupted run ends in the same place.
+  FakeExecutor whole;
+  o.log = tempDir("whole") / "tune.jsonl";
+  const auto c = FftTuner(request(16, 2), whole, o).run();
+  ASSERT_EQ(c.result.evaluations.size(), b.result.evaluations.size());
+  for (size_t i = 0; i < c.result.evaluations.size(); ++i)
+    EXPECT_EQ(c.result.evaluations[i].index, b.result.evaluations[i].index);
+
+  // Another device may not append to this log.
+  struct Other : FakeExecutor {
+    DeviceIdentity identity() const override { return {"Other GPU", "fake driver 1"}; }
+  } other;
+  o.log = log;
+  EXPECT_THROW(FftTuner(request(16, 2), other, o), fftc::tuner::TunerError);
+}
+
+TEST(FftWisdom, UsedOnTheDeviceThatTunedItRefusedElsewhere) {
+  const auto file = tempDir("wisdom") / "w.json";
+  FftRequest r = request(16, 2);
+  const DeviceIdentity here{"Fake GPU", "fake driver 1"};
+  fftc::tuner::WisdomEntry e;
+  e.config = boost::json::object{{"variant", "local"},      {"radices", {4, 4}},
+                                 {"workgroupSize", 4},      {"fftsPerGroup", 2},
+                                 {"rewrite", "lowerFft"}};
+  e.cost = 0.5;
+  ASSERT_TRUE(fftc::tuner::Wisdom::update(file, wisdomKey(r, here), e));
+
+  auto used = applyWisdom(r, file, [&] { return here; });
+  ASSERT_TRUE(used.used) << used.note;
+  EXPECT_EQ(used.request.variant, Variant::Local);
+  EXPECT_EQ(used.request.radices, (std::vector<int64_t>{4, 4}));
+  EXPECT_EQ(used.request.workgroupSize, 4);
+  EXPECT_EQ(used.request.fftsPerGroup, 2);
+
+  auto elsewhere = applyWisdom(r, file, [] { return DeviceIdentity{"Other GPU", "fake driver 1"}; });
+  EXPECT_FALSE(elsewhere.used);
+  EXPECT_TRUE(elsewhere.forThisProblem);
+  EXPECT_NE(elsewhere.note.find("recorded on device 'Fake GPU'"), std::string::npos) << elsewhere.note;
+  EXPECT_EQ(elsewhere.note.find('\n'), std::string::npos);
+  EXPECT_EQ(elsewhere.request.key(), r.key());
+
+  FftRequest other = r;
+  other.batch = 3;  // another problem: the device is never asked
+  auto none = applyWisdom(other, file, []() -> DeviceIdentity { throw std::logic_error("asked"); });
+  EXPECT_FALSE(none.used);
+  EXPECT_FALSE(none.forThisProblem);
+
+  FftRequest fixed = r;
+  fixed.variant = Variant::Stockham;  // the user chose: wisdom stays out of it
+  EXPECT_FALSE(applyWisdom(fixed, file, [&] { return here; }).used);
+
+  std::ofstream(file) << "{not json";
+  EXPECT_THROW(applyWisdom(r, file, [&] { return here; }), fftc::backends::UserError);
+}
+
+// ---- on the OpenCL device (PoCL here)
+
+TEST(FftCostOpenCl, MeasuresAndChecksOnTheDevice) {
+  auto context = fftc::backends::opencl::Context::fromSelector("");
+  OpenClExecutor device(context);
+  FftRequest r = request(16, 2);
+  FftCost cost(r, device, {.warmup = 1, .repeats = 2, .seed = 1});
+  auto ok = cost(r);
+  ASSERT_TRUE(ok.isValid()) << ok.reason();
+  EXPECT_GT(ok.cost(), 0);
+  EXPECT_LE(ok.extra().at("linf_error").as_double(), cost.tolerance());
+  FftRequest bad = r;
+  bad.radices = {2, 2};  // product 4, not 16: the planner rejects it
+  auto rejected = cost(bad);
+  EXPECT_FALSE(rejected.isValid());
+  EXPECT_EQ(rejected.reason().rfind("rejected: ", 0), 0u) << rejected.reason();
+}
+
+struct Spawned {
+  int status = -1;
+  std::string out, err;
+};
+
+Spawned fftc(const std::string& args, const fs::path& dir) {
+  const auto errFile = dir / "stderr.txt";
+  std::string cmd = std::string(FFTC_EXE) + " " + args + " 2>" + errFile.string();
+  Spawned r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  while (size_t n = fread(buf.data(), 1, buf.size(), p)) r.out.append(buf.data(), n);
+  const int raw = pclose(p);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+  std::ifstream e(errFile);
+  r.err.assign(std::istreambuf_iterator<char>(e), {});
+  return r;
+}
+
+size_t lines(const fs::path& p) {
+  std::ifstream in(p);
+  size_t n = 0;
+  for (std::string l; std::getline(in, l);) n += !l.empty();
+  return n;
+}
+
+TEST(TuneCli, TuneWritesWisdomThatRunUses) {
+  const auto dir = tempDir("cli");
+  const auto wisdom = (dir / "wisdom.json").string(), log = (dir / "tune.jsonl").string();
+  const std::string problem = "--size 16 --batch 4";
+  auto t = fftc("tune " + problem + " --technique random --evaluations 4 --repeat 2 --warmup 1 --json"
+                " --wisdom " + wisdom + " --log " + log, dir);
+  ASSERT_EQ(t.status, 0) << t.out << t.err;
+  const auto j = boost::json::parse(t.out).as_object();
+  EXPECT_EQ(j.at("evaluations").as_int64(), 4);
+  EXPECT_EQ(lines(log), 4u);
+  EXPECT_TRUE(j.at("recorded").as_bool());
+  const auto& best = j.at("best").as_object();
+
+  auto run = fftc("run " + problem + " --check --json --wisdom " + wisdom, dir);
+  ASSERT_EQ(run.status, 0) << run.out << run.err;
+  const auto r = boost::json::parse(run.out).as_object();
+  EXPECT_TRUE(r.at("wisdom").as_bool());
+  EXPECT_EQ(r.at("variant"), best.at("variant"));
+  EXPECT_EQ(r.at("radices"), best.at("radices"));
+  EXPECT_EQ(r.at("workgroup_size"), best.at("workgroupSize"));
+  EXPECT_EQ(r.at("ffts_per_group"), best.at("fftsPerGroup"));
+
+  // Resuming with a larger budget replays the four logged configurations, measures two more.
+  auto t2 = fftc("tune " + problem + " --technique random --evaluations 6 --repeat 2 --warmup 1 --json"
+                 " --wisdom " + wisdom + " --log " + log, dir);
+  ASSERT_EQ(t2.status, 0) << t2.out << t2.err;
+  const auto j2 = boost::json::parse(t2.out).as_object();
+  EXPECT_EQ(j2.at("replayed").as_int64(), 4);
+  EXPECT_EQ(j2.at("measured").as_int64(), 2);
+  EXPECT_EQ(lines(log), 6u);
+
+  // Wisdom recorded on another device is refused with a one-line reason; the heuristics decide.
+  auto w = boost::json::parse(std::string(std::istreambuf_iterator<char>(std::ifstream(wisdom).rdbuf()), {}));
+  for (auto& e : w.as_object()["entries"].as_array()) e.as_object()["device"] = "Some Other GPU";
+  const auto moved = (dir / "elsewhere.json").string();
+  std::ofstream(moved) << boost::json::serialize(w);
+  auto refused = fftc("run " + problem + " --check --json --wisdom " + moved, dir);
+  ASSERT_EQ(refused.status, 0) << refused.err;
+  EXPECT_FALSE(boost::json::parse(refused.out).as_object().at("wisdom").as_bool());
+  EXPECT_NE(refused.err.find("recorded on device 'Some Other GPU'"), std::string::npos) << refused.err;
+  EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+}
+
+TEST(TuneCli, BadOptionsExitOne) {
+  const auto dir = tempDir("bad");
+  EXPECT_EQ(fftc("tune --size 16 --technique nope --no-log --wisdom " + (dir / "w").string(), dir).status, 1);
+  EXPECT_EQ(fftc("tune --size 16 --budget 0 --no-log", dir).status, 1);
+  auto dry = fftc("tune --size 16 --batch 4 --dry-run --no-log", dir);
+  EXPECT_EQ(dry.status, 0) << dry.err;
+  EXPECT_NE(dry.out.find("55 configurations"), std::string::npos) << dry.out;
+}
+
+}  // namespace
