@@ -31,8 +31,8 @@ class KernelGen {
                      const std::vector<ir::ArithExpr>& sizeVars);
 
   // Local memory reuse. A first run records, for each local array (by allocation order), the
-  // work-group-level statements (the loops directly inside the mapWorkgroup) that first write
-  // and last read it. reusePlan() assigns an array the storage of an earlier one of the same
+  // work-group-level statements (the loops directly inside the mapWorkgroup, or inside its
+  // mapLocal loops over rows) that first write and last read it. reusePlan() assigns an array the storage of an earlier one of the same
   // stage, type and size whose readers all come before its first writer (a Stockham FFT's
   // passes ping-pong between two arrays however many passes it has). A second KernelGen given
   // that plan generates the kernel with the shared storage, and a barrier before the first

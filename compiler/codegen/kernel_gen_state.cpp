@@ -239,7 +239,11 @@ int KernelGen::workgroupDepth() const {
 backends::StmtPtr KernelGen::openLoop(LoopKind kind, int dim, const ArithExpr& extent,
                                       const std::string& base, ArithExpr& var) {
   if (cur_ < 0) openStage(kind != LoopKind::Seq);
-  if (int wg = workgroupDepth(); wg >= 0 && loops_.size() == static_cast<size_t>(wg) + 1)
+  // A statement of the work-group: a loop directly inside the mapWorkgroup, or inside loops
+  // over its rows (mapLocal loops, one iteration each with the work sizes the manifest gives).
+  if (int wg = workgroupDepth(); wg >= 0 &&
+      std::all_of(loops_.begin() + wg + 1, loops_.end(),
+                  [](const Loop& l) { return l.kind == LoopKind::Local; }))
     ++wgStatement_;
   Stage& st = stages_.at(static_cast<size_t>(cur_));
   std::string name = fresh(base);

@@ -327,6 +327,17 @@ TEST(FftPlan, LocalVariantShape) {
   EXPECT_THROW(choosePlan(req(8192, Variant::Local)), backends::UserError);  // 2 x 64 KiB
   EXPECT_EQ(choosePlan(req(8192)).variant, Variant::StockhamTwiddle);
   EXPECT_EQ(choosePlan(req(17)).variant, Variant::Bluestein);
+  // six passes through local memory share two arrays (the code generator's reuse), each of
+  // 64 elements padded by one in 16: 2 x 67 x 8 bytes; the answer still FFTW's
+  auto six = req(64, Variant::Local, {2, 2, 2, 2, 2, 2});
+  auto p6 = planFft(six);
+  const std::string& src = p6->compiled.source;
+  size_t decls = 0;
+  for (size_t at = src.find("__local "); at != std::string::npos; at = src.find("__local ", at + 1))
+    ++decls;
+  EXPECT_EQ(decls, 2u) << src;
+  EXPECT_EQ(p6->compiled.stages.at(0).localMemoryBytes, 2 * 67 * 8);
+  expectAccurate(six);
 }
 
 // A strategy that cannot compile the FFT falls back to lowerDefault, and says why.

@@ -58,6 +58,18 @@ TEST(CompileTime, ProdLenIndex) {
             arr(arr(F, 2), 12));
   EXPECT_EQ(resultOf(std::string(prelude) + "kernel k(x: [float]24) = split(prod(rs, 1, 1)) <<: x"),
             arr(arr(F, 1), 24));
+  // factors(60) = [2, 2, 3, 5]: len 4, the last 5, the product 60; factors(1) = [].
+  const char* f60 = "def fs = factors(60)\n";
+  EXPECT_EQ(resultOf(std::string(f60) + "kernel k(x: [float]60) = split(fs[3]) <<: x"),
+            arr(arr(F, 5), 12));
+  EXPECT_EQ(resultOf(std::string(f60) + "kernel k(x: [float]60) = split(len(fs)) <<: x"),
+            arr(arr(F, 4), 15));
+  EXPECT_EQ(resultOf(std::string(f60) + "kernel k(x: [float]120) = split(prod(fs)) <<: x"),
+            arr(arr(F, 60), 2));
+  EXPECT_EQ(resultOf("kernel k(x: [float]6) = split(len(factors(1)) + 1) <<: x"),
+            arr(arr(F, 1), 6));
+  EXPECT_EQ(resultOf("kernel k(x: [float]97) = split(prod(factors(97))) <<: x"),  // a prime
+            arr(arr(F, 97), 1));
   // Integer arithmetic folds with floor division/modulo: (7 / 2) * (-7 % 3 + 1) = 3 * 3.
   EXPECT_EQ(resultOf("kernel k(x: [float]18) = split((7 / 2) * (-7 % 3 + 1)) <<: x"),
             arr(arr(F, 9), 2));

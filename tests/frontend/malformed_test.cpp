@@ -115,6 +115,8 @@ const Malformed kCases[] = {
      "list index 2 is out of range (the list has 2 elements)"},
     {"elab_prod_range", S("def rs = [2, 4]\nkernel k(x: [float]8) = split(prod(rs, 1, 3)) <<: x\n"), 2, 31,
      "prod(rs, 1, 3): the range is not within the list's 2 elements"},
+    {"elab_factors_zero", S("kernel k(x: [float]8) = split(len(factors(0))) <<: x\n"), 1, 35,
+     "factors(0): the argument must be at least 1"},
     {"elab_index_non_list", S("kernel k(x: [float]8) = split(x[0]) <<: x\n"), 1, 32,
      "only compile-time lists can be indexed with [ ], this is a value"},
     {"elab_apply_value", S("kernel k(x: [float]8) = x(1)\n"), 1, 25,
