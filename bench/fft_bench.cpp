@@ -30,6 +30,7 @@
 #include "backends/opencl/runtime.h"
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/cuda_plan.h"
+#include "fftlib/plan/device_io.h"
 #include "fftlib/plan/fft_api.h"
 
 namespace {
@@ -136,12 +137,6 @@ std::string csvLine(const Row& r) {
       r.tolerance, !r.checked ? "" : (r.ok ? "ok" : "FAILED"), r.planMs, csvText(r.error));
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
-
 std::string today() {
   const std::time_t t = std::time(nullptr);
   std::tm tm{};
@@ -183,7 +178,7 @@ double timeWithEvents(const std::function<void()>& work, int warmup, int repeat)
     ms.push_back(t);
   }
   for (auto& e : ev) cudaEventDestroy(e);
-  return median(ms);
+  return fl::median(ms);
 }
 
 // Device-to-device cudaMemcpy of `bytes`: GB/s counting bytes read and written.
@@ -288,7 +283,7 @@ void benchFftc(const ContextT& context, BufferT& in, BufferT& out, fl::FftReques
       r.fftcMs = once;
       r.error = fmt::format("one run took {:.0f} ms (over --max-seconds): not repeated", once);
     } else {
-      r.fftcMs = median(plan.time(in, out, static_cast<std::size_t>(o.warmup),
+      r.fftcMs = fl::median(plan.time(in, out, static_cast<std::size_t>(o.warmup),
                                   static_cast<std::size_t>(o.repeat)));
     }
     r.fftcGbps = static_cast<double>(info.bytesMoved) / (*r.fftcMs * 1e6);

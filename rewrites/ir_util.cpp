@@ -435,6 +435,24 @@ bool computesFun(const FunPtr& f) {
 }
 }  // namespace
 
+bool containsFun(const FunPtr& f, const std::function<bool(const ir::FunDecl&)>& pred) {
+  if (pred(*f)) return true;
+  for (const auto& c : f->funChildren())
+    if (containsFun(c, pred)) return true;
+  for (const auto& e : f->exprChildren())
+    if (containsFun(e, pred)) return true;
+  return false;
+}
+
+bool containsFun(const ExprPtr& e, const std::function<bool(const ir::FunDecl&)>& pred) {
+  const auto* c = e->as<FunCall>();
+  if (!c) return false;
+  if (containsFun(c->f(), pred)) return true;
+  for (const auto& a : c->args())
+    if (containsFun(a, pred)) return true;
+  return false;
+}
+
 // ---- betaEta
 
 namespace {

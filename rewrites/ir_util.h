@@ -87,6 +87,10 @@ bool isViewExpr(const ExprPtr& e);
 bool isComputingCall(const ExprPtr& e);
 // Some map/reduce/iterate/userfun/builtin occurs anywhere in e.
 bool computesAnything(const ExprPtr& e);
+// Some function inside f (f itself, its function children, the functions of its expression
+// children, at any depth) satisfies pred.
+bool containsFun(const FunPtr& f, const std::function<bool(const ir::FunDecl&)>& pred);
+bool containsFun(const ExprPtr& e, const std::function<bool(const ir::FunDecl&)>& pred);
 
 // The normal form every strategy starts from: the function children of patterns are
 // eta-expanded (map(map(f)) becomes map(fun x => map(f)(x))) so that every pattern application

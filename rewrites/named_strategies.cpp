@@ -148,23 +148,6 @@ ExprPtr materialize(const ExprPtr& root) {
 // Memory placement (see insertMemory in the header).
 enum class Level { Top, WorkGroup, WorkItem };
 
-bool containsLocalLoop(const std::vector<FunPtr>& fs);
-bool containsLocalLoop(const ExprPtr& e) {
-  const auto* c = e->as<FunCall>();
-  if (!c) return false;
-  if (containsLocalLoop(std::vector<FunPtr>{c->f()})) return true;
-  return std::any_of(c->args().begin(), c->args().end(),
-                     [](const ExprPtr& a) { return containsLocalLoop(a); });
-}
-bool containsLocalLoop(const std::vector<FunPtr>& fs) {
-  for (const auto& f : fs) {
-    if (f->kind() == FunKind::MapLocal) return true;
-    if (containsLocalLoop(f->funChildren())) return true;
-    for (const auto& e : f->exprChildren())
-      if (containsLocalLoop(e)) return true;
-  }
-  return false;
-}
 
 class MemoryPlacer {
  public:
@@ -220,7 +203,10 @@ class MemoryPlacer {
       case FunKind::MapLocal:
         // A mapLocal over rows whose function has mapLocal loops of its own (F rows of a
         // work-group, each spread over dimension 0) still shares its arrays in the group.
-        inner = containsLocalLoop(f->funChildren()) ? Level::WorkGroup : Level::WorkItem;
+        inner = Level::WorkItem;
+        for (const auto& c : f->funChildren())
+          if (containsFun(c, [](const FunDecl& g) { return g.kind() == FunKind::MapLocal; }))
+            inner = Level::WorkGroup;
         break;
       case FunKind::MapWorkgroup:
         inner = Level::WorkGroup;

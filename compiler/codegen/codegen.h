@@ -32,6 +32,16 @@ struct CodegenOptions {
   // the work-items of a warp reading or writing with a stride of 16 or 32 elements (an FFT
   // pass's butterflies) hit different banks instead of one.
   int64_t localPadding = 16;
+  // Element i of a local array of `count` elements is stored at i + i / localPadEvery(count)
+  // (0: unpadded, for arrays no longer than localPadding); the array takes
+  // paddedLocalCount(count) elements.
+  int64_t localPadEvery(int64_t count) const {
+    return localPadding > 0 && count > localPadding ? localPadding : 0;
+  }
+  int64_t paddedLocalCount(int64_t count) const {
+    const int64_t every = localPadEvery(count);
+    return every > 0 ? count + (count - 1) / every : count;
+  }
   int64_t maxTableElements = 65536;  // larger generators are computed inline
   // Intermediates inside parallel loops without toX go to private memory up to this many
   // elements (constant sizes only), else to global memory.

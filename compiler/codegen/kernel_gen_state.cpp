@@ -195,14 +195,12 @@ ViewPtr KernelGen::allocate(const Type& t, std::optional<MemSpace> space) {
     } else {
       m->name = fresh("l");
       m->storage = m->localOrder;
-      const int64_t padded = opt_.localPadding > 0 && *c > opt_.localPadding
-                                 ? *c + (*c - 1) / opt_.localPadding
-                                 : *c;
+      const int64_t padded = opt_.paddedLocalCount(*c);
       Stage& st = stages_.at(static_cast<size_t>(cur_));
       st.localDecls.push_back(backends::sArrayDecl(m->elemC, m->name, padded, MemSpace::Local));
       st.localBytes += padded * byteSize(m->element);
     }
-    m->padEvery = opt_.localPadding > 0 && *c > opt_.localPadding ? opt_.localPadding : 0;
+    m->padEvery = opt_.localPadEvery(*c);
     locals_.push_back(m);
     v = memView(m, full);
   } else {

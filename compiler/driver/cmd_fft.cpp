@@ -15,6 +15,7 @@
 #include "compiler/driver/fft_options.h"
 #include "compiler/driver/options.h"
 #include "fftlib/fftw_reference.h"
+#include "fftlib/plan/device_io.h"
 #include "fftlib/plan/fft_api.h"
 #ifdef FFTC_HAVE_CUDA
 #include "fftlib/plan/cuda_plan.h"
@@ -96,44 +97,10 @@ boost::json::array toJsonArray(const std::vector<int64_t>& v) {
   return a;
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
-
-
 struct Measured {
   double timeMs = 0;
   double l2 = 0, linf = 0;
 };
-
-// Device buffers of each runtime, for runAndCheck.
-template <typename T>
-cl::Buffer upload(const cl::Context& context, const std::vector<std::complex<T>>& x) {
-  return cl::Buffer::from(context, std::span<const std::complex<T>>(x));
-}
-cl::Buffer allocate(const cl::Context& context, size_t bytes) { return cl::Buffer(context, bytes); }
-template <typename T>
-void download(const cl::Context& context, const cl::Buffer& b, std::vector<std::complex<T>>& y) {
-  b.read(context, std::span<std::complex<T>>(y));
-}
-#ifdef FFTC_HAVE_CUDA
-template <typename T>
-cu::DeviceBuffer upload(const cu::Context& context, const std::vector<std::complex<T>>& x) {
-  cu::DeviceBuffer b = context.allocate(x.size() * sizeof(x[0]));
-  b.upload(std::span<const std::complex<T>>(x));
-  return b;
-}
-cu::DeviceBuffer allocate(const cu::Context& context, size_t bytes) {
-  return context.allocate(bytes);
-}
-template <typename T>
-void download(const cu::Context&, const cu::DeviceBuffer& b, std::vector<std::complex<T>>& y) {
-  b.download(std::span<std::complex<T>>(y));
-}
-#endif
 
 // One checked execution (against FFTW in long double) and the median of the timed ones, on
 // either runtime (Plan / CudaPlan with its context).
@@ -142,13 +109,13 @@ Measured runAndCheck(const PlanT& plan, const ContextT& context, uint64_t seed, 
                      int warmup, int repeat) {
   const auto& r = plan.request();
   auto input = fftlib::uniformInput<T>(plan.elements(), seed);
-  auto in = upload(context, input);
-  auto out = allocate(context, plan.bufferBytes());
+  auto in = fl::upload(context, std::span<const std::complex<T>>(input));
+  auto out = fl::allocate(context, plan.bufferBytes());
   Measured m;
   if (check) {
     plan.execute(in, out);
     std::vector<std::complex<T>> y(plan.elements());
-    download(context, out, y);
+    fl::download(context, out, std::span<std::complex<T>>(y));
     auto ref = fl::referenceDft(fl::toLongDouble(std::span<const std::complex<T>>(input)),
                                 fl::requestDims(r), r.batch, r.direction);
     if (r.scale)
@@ -156,7 +123,7 @@ Measured runAndCheck(const PlanT& plan, const ContextT& context, uint64_t seed, 
     m.l2 = fl::l2Error(std::span<const std::complex<T>>(y), ref);
     m.linf = fl::linfError(std::span<const std::complex<T>>(y), ref);
   }
-  m.timeMs = median(plan.time(in, out, static_cast<size_t>(warmup), static_cast<size_t>(repeat)));
+  m.timeMs = fl::median(plan.time(in, out, static_cast<size_t>(warmup), static_cast<size_t>(repeat)));
   return m;
 }
 
@@ -216,7 +183,7 @@ Measured runAndCheckReal(const fl::Plan& plan, const cl::Context& context, uint6
     m.l2 = fl::l2Error(std::span<const std::complex<T>>(y), ref);
     m.linf = fl::linfError(std::span<const std::complex<T>>(y), ref);
   }
-  m.timeMs = median(plan.time(in, out, static_cast<size_t>(warmup), static_cast<size_t>(repeat)));
+  m.timeMs = fl::median(plan.time(in, out, static_cast<size_t>(warmup), static_cast<size_t>(repeat)));
   return m;
 }
 

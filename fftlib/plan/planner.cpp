@@ -200,8 +200,7 @@ double fftTolerance(int64_t n, Precision precision) {
 
 bool localFits(int64_t n, Precision precision, int64_t fftsPerGroup) {
   const int64_t elem = precision == Precision::F64 ? 16 : 8;
-  const int64_t rows = n * fftsPerGroup;
-  const int64_t padded = rows + (rows - 1) / 16;  // CodegenOptions::localPadding
+  const int64_t padded = compiler::codegen::CodegenOptions{}.paddedLocalCount(n * fftsPerGroup);
   return n >= 2 && 2 * padded * elem <= kLocalMemoryBytes;
 }
 

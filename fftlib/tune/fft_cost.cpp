@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "backends/common/device_error.h"
+#include "fftlib/plan/device_io.h"
 #include "fftlib/plan/fft_api.h"
 #ifdef FFTC_HAVE_CUDA
 #include "fftlib/plan/cuda_plan.h"
@@ -22,18 +23,19 @@ std::string firstLine(std::string s) {
   return s;
 }
 
-template <typename T>
-Measurement measureAs(const Plan& plan, const cl::Context& context,
+// One execution (its output) and the timed ones, on either runtime (device_io.h).
+template <typename T, typename PlanT, typename ContextT>
+Measurement measureAs(const PlanT& plan, const ContextT& context,
                       std::span<const std::complex<double>> input, std::size_t warmup,
                       std::size_t repeats) {
   std::vector<std::complex<T>> x(input.size());
   std::transform(input.begin(), input.end(), x.begin(), [](const std::complex<double>& v) {
     return std::complex<T>(static_cast<T>(v.real()), static_cast<T>(v.imag()));
   });
-  auto in = cl::Buffer::from(context, std::span<const std::complex<T>>(x));
-  cl::Buffer out(context, plan.bufferBytes());
+  auto in = fftlib::upload(context, std::span<const std::complex<T>>(x));
+  auto out = fftlib::allocate(context, plan.bufferBytes());
   plan.execute(in, out);
-  out.read(context, std::span<std::complex<T>>(x));
+  fftlib::download(context, out, std::span<std::complex<T>>(x));
   Measurement m;
   m.output.resize(x.size());
   std::transform(x.begin(), x.end(), m.output.begin(), [](const std::complex<T>& v) {
@@ -44,13 +46,6 @@ Measurement measureAs(const Plan& plan, const cl::Context& context,
 }
 
 }  // namespace
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
 
 DeviceIdentity openClIdentity(const cl::DeviceInfo& d) {
   return {d.name, fmt::format("OpenCL: {} / {} / driver {}", d.platformName, d.platformVersion,
@@ -78,33 +73,7 @@ Measurement OpenClExecutor::measure(const FftRequest& request,
 }
 
 #ifdef FFTC_HAVE_CUDA
-namespace {
-
 namespace cu = backends::cuda;
-
-template <typename T>
-Measurement measureCudaAs(const CudaPlan& plan, const cu::Context& context,
-                          std::span<const std::complex<double>> input, std::size_t warmup,
-                          std::size_t repeats) {
-  std::vector<std::complex<T>> x(input.size());
-  std::transform(input.begin(), input.end(), x.begin(), [](const std::complex<double>& v) {
-    return std::complex<T>(static_cast<T>(v.real()), static_cast<T>(v.imag()));
-  });
-  cu::DeviceBuffer in = context.allocate(plan.bufferBytes());
-  cu::DeviceBuffer out = context.allocate(plan.bufferBytes());
-  in.upload(std::span<const std::complex<T>>(x));
-  plan.execute(in, out);
-  out.download(std::span<std::complex<T>>(x));
-  Measurement m;
-  m.output.resize(x.size());
-  std::transform(x.begin(), x.end(), m.output.begin(), [](const std::complex<T>& v) {
-    return std::complex<double>(v.real(), v.imag());
-  });
-  m.timesMs = plan.time(in, out, warmup, repeats);
-  return m;
-}
-
-}  // namespace
 
 CudaExecutor::CudaExecutor(const cu::Context& context) : context_(&context) {
   const int v = cu::listDevices().driverVersion;
@@ -126,8 +95,8 @@ Measurement CudaExecutor::measure(const FftRequest& request,
                                   std::size_t repeats) {
   const CudaPlan plan = CudaPlan::create(*context_, request);
   Measurement m = request.precision == Precision::F64
-                      ? measureCudaAs<double>(plan, *context_, input, warmup, repeats)
-                      : measureCudaAs<float>(plan, *context_, input, warmup, repeats);
+                      ? measureAs<double>(plan, *context_, input, warmup, repeats)
+                      : measureAs<float>(plan, *context_, input, warmup, repeats);
   m.plan = planFft(request);
   return m;
 }

@@ -107,6 +107,4 @@ class FftCost {
   double tolerance_ = 0;
 };
 
-double median(std::vector<double> v);
-
 }  // namespace fftc::fftlib::tune

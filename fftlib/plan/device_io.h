@@ -1,0 +1,62 @@
+// Host <-> device helpers shared by the programs that run FFT plans on either runtime (fftc
+// run, fftc tune's cost function, bench/fft_bench): one overload set per runtime, so the
+// measuring code is written once as a template over (Plan, opencl::Context) and
+// (CudaPlan, cuda::Context); and the median that PERFORMANCE.md reports.
+#pragma once
+
+#include <algorithm>
+#include <complex>
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "backends/opencl/runtime.h"
+#ifdef FFTC_HAVE_CUDA
+#include "backends/cuda/context.h"
+#endif
+
+namespace fftc::fftlib {
+
+// The median of `v` (0 for none).
+inline double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+template <typename T>
+backends::opencl::Buffer upload(const backends::opencl::Context& context,
+                                std::span<const std::complex<T>> x) {
+  return backends::opencl::Buffer::from(context, x);
+}
+inline backends::opencl::Buffer allocate(const backends::opencl::Context& context,
+                                         std::size_t bytes) {
+  return backends::opencl::Buffer(context, bytes);
+}
+template <typename T>
+void download(const backends::opencl::Context& context, const backends::opencl::Buffer& b,
+              std::span<std::complex<T>> y) {
+  b.read(context, y);
+}
+
+#ifdef FFTC_HAVE_CUDA
+template <typename T>
+backends::cuda::DeviceBuffer upload(const backends::cuda::Context& context,
+                                    std::span<const std::complex<T>> x) {
+  backends::cuda::DeviceBuffer b = context.allocate(x.size_bytes());
+  b.upload(x);
+  return b;
+}
+inline backends::cuda::DeviceBuffer allocate(const backends::cuda::Context& context,
+                                             std::size_t bytes) {
+  return context.allocate(bytes);
+}
+template <typename T>
+void download(const backends::cuda::Context&, const backends::cuda::DeviceBuffer& b,
+              std::span<std::complex<T>> y) {
+  b.download(y);
+}
+#endif
+
+}  // namespace fftc::fftlib
