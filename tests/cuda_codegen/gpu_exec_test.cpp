@@ -14,6 +14,7 @@
 #include "backends/opencl/runtime.h"
 #include "compiler/exec/cuda_exec.h"
 #include "compiler/exec/exec.h"
+#include "tests/support/cuda_device.h"
 #include "tests/cuda_codegen/cuda_codegen_support.h"
 
 namespace fftc::cuda_codegen_test {
@@ -22,27 +23,6 @@ namespace {
 namespace cu = backends::cuda;
 namespace ex = compiler::exec;
 
-// The CUDA context of device 0, or nullptr with the reason.
-const cu::Context* cudaContext(std::string* why) {
-  static std::string reason;
-  static std::unique_ptr<cu::Context> context = []() -> std::unique_ptr<cu::Context> {
-    try {
-      if (!cu::DriverApi::available(&reason)) return nullptr;
-      if (cu::deviceCount() == 0) {
-        reason = "the driver reports no devices";
-        return nullptr;
-      }
-      auto c = std::make_unique<cu::Context>(0);
-      std::cerr << "CUDA device: " << c->device().name << " (" << c->arch() << ")\n";
-      return c;
-    } catch (const std::exception& e) {
-      reason = e.what();
-      return nullptr;
-    }
-  }();
-  *why = reason;
-  return context.get();
-}
 
 // NVIDIA's OpenCL platform, or nullptr with the reason.
 const backends::opencl::Context* nvidiaOpenCl(std::string* why) {
@@ -97,10 +77,6 @@ void runsAndMatches(const Context& context, const Program& p, pl::Target target)
   }
 }
 
-#define REQUIRE_CUDA(ctx)                                         \
-  std::string fftc_why;                                           \
-  const cu::Context* ctx = cudaContext(&fftc_why);                \
-  if (!ctx) GTEST_SKIP() << "no CUDA device: " << fftc_why
 
 class GpuCudaExamples : public ::testing::TestWithParam<Program> {};
 TEST_P(GpuCudaExamples, MatchInterpreter) {

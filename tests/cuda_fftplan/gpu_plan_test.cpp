@@ -15,6 +15,7 @@
 #include "backends/cuda/driver_api.h"
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/cuda_plan.h"
+#include "tests/support/cuda_device.h"
 #include "tests/cuda_fftplan/cuda_fftplan_support.h"
 
 namespace fftc::fftlib::cuda_test {
@@ -22,32 +23,7 @@ namespace {
 
 namespace cu = backends::cuda;
 
-// The CUDA context of device 0, or nullptr with the reason.
-const cu::Context* cudaContext(std::string* why) {
-  static std::string reason;
-  static std::unique_ptr<cu::Context> context = []() -> std::unique_ptr<cu::Context> {
-    try {
-      if (!cu::DriverApi::available(&reason)) return nullptr;
-      if (cu::deviceCount() == 0) {
-        reason = "the driver reports no devices";
-        return nullptr;
-      }
-      auto c = std::make_unique<cu::Context>(0);
-      std::cerr << "CUDA device: " << c->device().name << " (" << c->arch() << ")\n";
-      return c;
-    } catch (const std::exception& e) {
-      reason = e.what();
-      return nullptr;
-    }
-  }();
-  *why = reason;
-  return context.get();
-}
 
-#define REQUIRE_CUDA(ctx)                          \
-  std::string fftc_why;                            \
-  const cu::Context* ctx = cudaContext(&fftc_why); \
-  if (!ctx) GTEST_SKIP() << "no CUDA device: " << fftc_why
 
 template <typename T>
 std::vector<ComplexL> reference(const FftRequest& r, const std::vector<std::complex<T>>& x) {
