@@ -45,7 +45,7 @@ void addFftOptions(po::options_description& desc, FftOptions& o, bool withOutput
        "a real transform: forward R2C (N reals -> N/2+1 complex on the last dimension), "
        "inverse C2R")
       ("variant", po::value(&o.variant)->default_value(o.variant),
-       "auto | stockham | twiddle | cooley-tukey | hierarchical | bluestein")
+       "auto | local | stockham | twiddle | cooley-tukey | hierarchical | bluestein")
       ("radices", po::value(&o.radices),
        "R1,R2,...: the radix list (product N; bluestein: product M >= 2N-1)")
       ("target", po::value(&o.target)->default_value(o.target), "opencl | cuda")

@@ -404,6 +404,8 @@ TEST(FftcRun, ExitStatuses) {
   EXPECT_TRUE(cuda == 0 || cuda == 2) << cuda;
   EXPECT_EQ(spawn("run --size 8 --target cuda --device opencl:0:0").status, 1);
   EXPECT_EQ(spawn("run --size 8 --variant radix2").status, 1);
+  // the one-kernel variant for a size whose arrays exceed local memory (a user error)
+  EXPECT_EQ(spawn("run --size 8192 --variant local").status, 1);
 }
 
 }  // namespace
