@@ -77,12 +77,17 @@ struct TypedParam {
   TypePtr type;
 };
 
-enum class DeclKind { Def, UserFun, Kernel };
+// Import: `import "path"`, name = the path as written, loc = the string's location. The
+// parser keeps it; resolveImports (imports.h) replaces it by the imported defs and userfuns.
+enum class DeclKind { Def, UserFun, Kernel, Import };
 
 struct Decl {
   DeclKind kind;
-  ir::SourceLoc loc;        // of the declared name
+  ir::SourceLoc loc;        // of the declared name (Import: of the path string)
   std::string name;
+  // Set by resolveImports on the declarations it brings in from another file (their locations
+  // name that file); the importing file's own declarations have it false.
+  bool imported = false;
   // Def: compile-time parameters, hasParams distinguishes `def f() = ...` from `def f = ...`.
   std::vector<Param> params;
   bool hasParams = false;
@@ -98,6 +103,9 @@ struct Decl {
 struct Module {
   std::string fileName;
   std::vector<std::unique_ptr<Decl>> decls;
+  // After resolveImports: the files imported, directly or not, each once, in load order (the
+  // names as in the imported declarations' locations).
+  std::vector<std::string> importedFiles;
 };
 
 // Prints an expression back in concrete syntax (fully parenthesized); used by tests and

@@ -52,10 +52,14 @@ Elaborator::Elaborator(const ast::Module& module, const ElaborateOptions& option
 Program Elaborator::run() {
   Program program;
   program.fileName = module_.fileName;
+  program.importedFiles = module_.importedFiles;
   collectDecls(program);
   checkNames();
   for (const auto& d : module_.decls) {
-    if (d->kind == ast::DeclKind::Kernel) program.kernels.push_back(elaborateKernel(*d));
+    if (d->kind != ast::DeclKind::Kernel) continue;
+    const auto& only = opts_.kernels;
+    if (only.empty() || std::find(only.begin(), only.end(), d->name) != only.end())
+      program.kernels.push_back(elaborateKernel(*d));
   }
   return program;
 }
@@ -65,6 +69,9 @@ void Elaborator::collectDecls(Program& program) {
   Value dummy;
   for (const auto& dp : module_.decls) {
     const ast::Decl& d = *dp;
+    if (d.kind == ast::DeclKind::Import) {  // compileSource resolves imports before this
+      fail(d.loc, fmt::format("import \"{}\" was not resolved", d.name));
+    }
     if (d.kind == ast::DeclKind::Kernel) {
       if (auto it = kernels.find(d.name); it != kernels.end()) {
         fail(d.loc, fmt::format("redefinition of kernel '{}' (first defined at {})", d.name,
@@ -81,6 +88,16 @@ void Elaborator::collectDecls(Program& program) {
     for (const auto& other : module_.decls) {
       if (other.get() == &d) break;
       if (other->kind == ast::DeclKind::UserFun && other->name == d.name) previous = other.get();
+    }
+    // A file's own def may not redefine an imported one: the error is at the file's own def,
+    // whichever comes first.
+    if (previous && previous->imported && !d.imported) {
+      fail(d.loc, fmt::format("redefinition of '{}' (imported from {})", d.name,
+                              previous->loc.str()));
+    }
+    if (previous && !previous->imported && d.imported) {
+      fail(previous->loc, fmt::format("redefinition of '{}' (imported from {})", d.name,
+                                      d.loc.str()));
     }
     if (previous) {
       fail(d.loc, fmt::format("redefinition of '{}' (first defined at {})", d.name,

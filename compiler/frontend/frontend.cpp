@@ -6,6 +6,7 @@
 
 #include "compiler/frontend/diagnostics.h"
 #include "compiler/frontend/elaborator.h"
+#include "compiler/frontend/imports.h"
 #include "compiler/frontend/parser.h"
 
 namespace fftc::compiler::frontend {
@@ -19,6 +20,7 @@ const Kernel* Program::kernel(std::string_view name) const {
 
 Program compileSource(std::string_view text, std::string fileName, const ElaborateOptions& options) {
   ast::Module module = parse(text, fileName);
+  resolveImports(module, options);
   return elaborate(module, options);
 }
 
@@ -87,6 +89,18 @@ int fuzzOneInput(const uint8_t* data, size_t size) {
   options.maxPipeLength = 256;
   options.maxDepth = 150;
   options.maxIrDepth = 1000;
+  // Imports resolve among these files only (no disk access): one to use, a transitive pair, a
+  // cycle, a file with a kernel (left out) and one with a syntax error.
+  static const std::map<std::string, std::string> kFuzzImports = {
+      {"lib.fdl", "def twice(f) = f o f\ndef half(n) = n / 2\n"},
+      {"a.fdl", "import \"b.fdl\"\ndef fromA = twice(map(neg))\n"},
+      {"b.fdl", "import \"lib.fdl\"\ndef fromB = half(8)\n"},
+      {"cycle.fdl", "import \"cycle2.fdl\"\ndef c1 = 1\n"},
+      {"cycle2.fdl", "import \"cycle.fdl\"\ndef c2 = 2\n"},
+      {"kernel.fdl", "def k1 = id\nkernel k(x: [float]N) = k1 <<: x\n"},
+      {"bad.fdl", "def broken = (1 +\n"},
+  };
+  options.importReader = importFromMemory(kFuzzImports);
   try {
     compileSource(text, "fuzz.fdl", options);
     return 0;

@@ -19,6 +19,7 @@ std::string tokName(Tok kind) {
     case Tok::KwDef: return "'def'";
     case Tok::KwUserfun: return "'userfun'";
     case Tok::KwKernel: return "'kernel'";
+    case Tok::KwImport: return "'import'";
     case Tok::KwFun: return "'fun'";
     case Tok::KwIn: return "'in'";
     case Tok::KwPipe: return "'pipe'";
@@ -220,6 +221,7 @@ class Lexer {
     if (word == "def") return make(Tok::KwDef, loc, word);
     if (word == "userfun") return make(Tok::KwUserfun, loc, word);
     if (word == "kernel") return make(Tok::KwKernel, loc, word);
+    if (word == "import") return make(Tok::KwImport, loc, word);
     if (word == "fun") return make(Tok::KwFun, loc, word);
     if (word == "in") return make(Tok::KwIn, loc, word);
     if (word == "pipe") return make(Tok::KwPipe, loc, word);

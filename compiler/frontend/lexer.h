@@ -20,6 +20,7 @@ enum class Tok {
   KwDef,
   KwUserfun,
   KwKernel,
+  KwImport,
   KwFun,     // `fun` and `λ`
   KwIn,
   KwPipe,

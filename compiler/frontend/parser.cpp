@@ -113,8 +113,19 @@ class Parser {
       case Tok::KwDef: return defDecl();
       case Tok::KwUserfun: return userfunDecl();
       case Tok::KwKernel: return kernelDecl();
-      default: failAt(cur(), "a declaration ('def', 'userfun' or 'kernel')");
+      case Tok::KwImport: return importDecl();
+      default: failAt(cur(), "a declaration ('def', 'userfun', 'kernel' or 'import')");
     }
+  }
+
+  // import "path": resolved later (imports.h), relative to this file's directory.
+  std::unique_ptr<ast::Decl> importDecl() {
+    take();
+    Token path = expect(Tok::String, "the imported file's name as a string after 'import'");
+    if (path.text.empty()) throw ir::CompileError(path.loc, "empty file name in import");
+    auto d = std::make_unique<ast::Decl>(ast::DeclKind::Import, path.loc);
+    d->name = path.text;
+    return d;
   }
 
   std::unique_ptr<ast::Decl> defDecl() {

@@ -118,6 +118,23 @@ TEST(Defines, FixSizeVariablesAndReplaceDefs) {
             arr(arr(F, 4), 4));
 }
 
+// ElaborateOptions::kernels: only the named kernels are instantiated, so -D bindings that suit
+// one kernel of a file (m = 3 for `a`) need not suit another (`b` splits 8 by m).
+TEST(Defines, OnlyTheRequestedKernelsAreElaborated) {
+  const char* src = "def m = 2\n"
+                    "kernel a(x: [float]9) = split(m) <<: x\n"
+                    "kernel b(x: [float]8) = split(m) <<: x\n";
+  fe::ElaborateOptions opts;
+  opts.defines["m"] = int64_t{3};
+  EXPECT_THROW(fe::compileSource(src, "e.fdl", opts), ir::CompileError);  // b: 3 does not divide 8
+  opts.kernels = {"a"};
+  fe::Program p = compile(src, opts);
+  ASSERT_EQ(p.kernels.size(), 1u);
+  EXPECT_EQ(p.kernels[0].resultType, arr(arr(F, 3), 3));
+  opts.kernels = {"c"};  // an unknown name elaborates nothing (the caller asks for its kernel)
+  EXPECT_TRUE(compile(src, opts).kernels.empty());
+}
+
 TEST(Defines, ParseDefineValue) {
   EXPECT_EQ(fe::parseDefineValue("64"), fe::DefineValue{int64_t{64}});
   EXPECT_EQ(fe::parseDefineValue(" -3 "), fe::DefineValue{int64_t{-3}});

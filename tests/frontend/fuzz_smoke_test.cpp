@@ -38,7 +38,9 @@ std::string mutate(std::string s, std::mt19937& rng, const std::vector<std::stri
                                  "/*", "*/", "//", "._0", "..", "99999999999999999999", "1e999",
                                  "-", "*", "/", "%", "0", "rs[q]", "prod(rs)", "len(rs)", "split(",
                                  "map(", "zip(", "\xff", std::string("\0", 1), "\n", "π",
-                                 "array3(2, 2, 2, ", "reduce(add, {0, 0})", "x", "N", ":", "="};
+                                 "array3(2, 2, 2, ", "reduce(add, {0, 0})", "x", "N", ":", "=",
+                                 "import \"a.fdl\"\n", "import \"cycle.fdl\" ", "import ",
+                                 "fromA", "twice(", "\"lib.fdl\""};
   std::uniform_int_distribution<int> op(0, 7);
   int rounds = 1 + static_cast<int>(rng() % 4);
   for (int r = 0; r < rounds; ++r) {

@@ -58,7 +58,7 @@ const Malformed kCases[] = {
     {"syn_def_missing_name", S("def = 3\n"), 1, 5,
      "expected a name after 'def', found '='"},
     {"syn_top_level_expr", S("map(neg)\n"), 1, 1,
-     "expected a declaration ('def', 'userfun' or 'kernel'), found identifier 'map'"},
+     "expected a declaration ('def', 'userfun', 'kernel' or 'import'), found identifier 'map'"},
     {"syn_unclosed_call", S("def x = f(1, 2\n"), 2, 1,
      "expected ',' or ')' after arguments, found end of file"},
     {"syn_kernel_param_colon", S("kernel k(x [float]N) = x\n"), 1, 12,
@@ -179,6 +179,16 @@ const Malformed kCases[] = {
      "userfun f: parameter a is float but the argument is (float, float)"},
     {"type_transpose_1d", S("kernel k(x: [float]8) = transpose <<: x\n"), 1, 35,
      "transpose: expects a 2-dimensional array, got [float]8"},
+    {"syn_import_not_string", S("import lib\n"), 1, 8,
+     "expected the imported file's name as a string after 'import', found identifier 'lib'"},
+    {"syn_import_empty", S("def x = 1\nimport \"\"\n"), 2, 8,
+     "empty file name in import"},
+    {"syn_import_is_a_keyword", S("def import = 1\n"), 1, 5,
+     "expected a name after 'def', found 'import'"},
+    {"import_missing_file", S("def x = 1\n  import \"no_such_import_file.fdl\"\n"), 2, 10,
+     "cannot read import \"no_such_import_file.fdl\": No such file or directory"},
+    {"import_itself", S("import \"./t.fdl\"\n"), 1, 8,
+     "import cycle: t.fdl -> t.fdl"},
 
 };
 // clang-format on

@@ -102,6 +102,18 @@ TEST(Parser, Declarations) {
   EXPECT_EQ(k.loc.col, 8);
 }
 
+TEST(Parser, ImportDeclarations) {
+  // Kept in place by the parser (compileSource resolves them), anywhere at the top level.
+  ast::Module m = fe::parse("def a = 1\nimport \"lib/x.fdl\"; import \"y \\\"q\\\".fdl\"\n", "i.fdl");
+  ASSERT_EQ(m.decls.size(), 3u);
+  EXPECT_EQ(m.decls[1]->kind, ast::DeclKind::Import);
+  EXPECT_EQ(m.decls[1]->name, "lib/x.fdl");
+  EXPECT_EQ(m.decls[1]->loc.line, 2);
+  EXPECT_EQ(m.decls[1]->loc.col, 8);  // the path string
+  EXPECT_EQ(m.decls[2]->name, "y \"q\".fdl");
+  EXPECT_EQ(fe::lex("import", "l.fdl")[0].kind, fe::Tok::KwImport);
+}
+
 TEST(Parser, LocationsCountCodePoints) {
   // λ is two bytes but one column.
   ast::Module m = fe::parse("def f = λ(v => v) <<: x", "u.fdl");
