@@ -117,7 +117,7 @@ CompiledKernel KernelGen::run(const ir::LambdaPtr& kernel, const std::vector<std
         continue;
       }
       if (wg) {
-        int64_t l = st.local[d] > 0 ? st.local[d] : 1;
+        int64_t l = st.barrierRows[d] > 0 ? st.barrierRows[d] : st.local[d] > 0 ? st.local[d] : 1;
         si.global.push_back(st.groups[d].value_or(1) * l);
         si.local.emplace_back(l);
       } else {

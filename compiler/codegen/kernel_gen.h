@@ -76,6 +76,9 @@ class KernelGen {
     std::optional<ir::ArithExpr> global[3];
     std::optional<ir::ArithExpr> groups[3];
     int64_t local[3] = {0, 0, 0};
+    // The extent of a mapLocal(d) loop that encloses a barrier: every work-item must run it
+    // exactly once, so local[d] is that extent (0: no such loop).
+    int64_t barrierRows[3] = {0, 0, 0};
     int dims = 1;
     bool parallel = false;
     int64_t localBytes = 0;

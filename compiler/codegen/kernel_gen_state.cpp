@@ -390,6 +390,23 @@ void KernelGen::placeBarrier(bool globalFence, const std::vector<const backends:
     before = loops_[k].stmt;
     break;
   }
+  // The mapLocal loops around the barrier must run once per work-item (barrierRows).
+  const size_t first = wg < 0 ? 0 : static_cast<size_t>(wg) + 1;
+  for (size_t k = first; k < loops_.size() && (!before || loops_[k].stmt != before); ++k) {
+    const Loop& l = loops_[k];
+    if (l.kind != LoopKind::Local) continue;
+    auto c = l.extent.constant();
+    int64_t& rows = stages_[static_cast<size_t>(cur_)].barrierRows[l.dim];
+    if (!c)
+      fail("a barrier inside a mapLocal(" + std::to_string(l.dim) + ") loop of " +
+           l.extent.str() + " iterations: every work-item must reach it, so the loop needs a "
+           "constant extent");
+    if (rows != 0 && rows != *c)
+      fail("barriers inside mapLocal(" + std::to_string(l.dim) + ") loops of " +
+           std::to_string(rows) + " and " + std::to_string(*c) + " iterations: every "
+           "work-item must reach them, so those loops need one extent");
+    rows = *c;
+  }
   auto barrier = backends::sBarrier(!globalFence, globalFence);
   ++barriers_;
   if (parent) {
@@ -409,23 +426,35 @@ void KernelGen::placeBarrier(bool globalFence, const std::vector<const backends:
 }
 
 std::vector<int> KernelGen::reusePlan(const std::vector<LocalLife>& lives) {
-  std::vector<int> plan(lives.size(), -1);
-  std::vector<std::vector<size_t>> members(lives.size());  // by owner
-  for (size_t i = 0; i < lives.size(); ++i) {
+  // Interval colouring in the order of first writes (an array allocated early, such as a
+  // toLocal result, may be written last); a group's storage is named by its earliest
+  // allocated member, which the second run meets first.
+  constexpr int kNever = std::numeric_limits<int>::max();
+  std::vector<size_t> order;
+  for (size_t i = 0; i < lives.size(); ++i)
+    if (lives[i].firstWrite != kNever) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return lives[a].firstWrite < lives[b].firstWrite; });
+  std::vector<std::vector<size_t>> groups;
+  for (size_t i : order) {
     const LocalLife& a = lives[i];
-    members[i].push_back(i);
-    if (a.firstWrite == std::numeric_limits<int>::max()) continue;
-    for (size_t j = 0; j < i; ++j) {
-      if (plan[j] != -1 || lives[j].stage != a.stage || lives[j].type != a.type) continue;
-      bool free = std::all_of(members[j].begin(), members[j].end(), [&](size_t k) {
-        return lives[k].lastRead < a.firstWrite && lives[k].firstWrite < a.firstWrite;
-      });
-      if (!free) continue;
-      plan[i] = static_cast<int>(j);
-      members[j].push_back(i);
-      members[i].clear();
-      break;
-    }
+    auto fits = [&](const std::vector<size_t>& g) {
+      return lives[g[0]].stage == a.stage && lives[g[0]].type == a.type &&
+             std::all_of(g.begin(), g.end(), [&](size_t k) {
+               return lives[k].lastRead < a.firstWrite && lives[k].firstWrite < a.firstWrite;
+             });
+    };
+    auto g = std::find_if(groups.begin(), groups.end(), fits);
+    if (g != groups.end())
+      g->push_back(i);
+    else
+      groups.push_back({i});
+  }
+  std::vector<int> plan(lives.size(), -1);
+  for (const auto& g : groups) {
+    const size_t owner = *std::min_element(g.begin(), g.end());
+    for (size_t k : g)
+      if (k != owner) plan[k] = static_cast<int>(owner);
   }
   return plan;
 }

@@ -384,3 +384,64 @@ TEST(Compare, RelativeWithAnAbsoluteFloor) {
 
 }  // namespace
 }  // namespace fftc::codegen_test
+
+#include "compiler/codegen/kernel_gen.h"
+
+namespace fftc::codegen_test {
+namespace {
+
+// A tile's rows on local dimension 0 exchange data inside their row loop (listing 5's column
+// FFTs), then the tile is copied out with the elements on dimension 0. Every work-item must
+// reach the row loop's barrier, so local[0] is the rows' extent (4), not the copy's (16).
+TEST(Barriers, ARowLoopWithABarrierFixesItsLocalSize) {
+  auto c = checkText(
+      "kernel k(x: [[float]16]8) = join <<: mapWorkgroup(λ(tile =>\n"
+      "  mapLocal(1, mapLocal(0, fun a => a * 2.0f))\n"
+      "  <<: toLocal(mapLocal(0, λ(row => mapLocal(1, id) <<: join <<: transpose <<: split(4)\n"
+      "                          <<: toLocal(mapLocal(1, fun a => a + 1.0f)) <<: row)))\n"
+      "  <<: tile)) <<: split(4) <<: x",
+      "k");
+  EXPECT_MATCHES(c);
+  const auto& st = c.compiled.stages.at(0);
+  ASSERT_EQ(st.local.size(), 2u);
+  EXPECT_EQ(st.local.at(0).str(), "4");
+  EXPECT_EQ(st.global.at(0).str(), "8");  // 2 groups of 4
+  std::string k = c.compiled.source.substr(c.compiled.source.find("__kernel"));
+  EXPECT_GE(count(k, "barrier("), 2u) << k;
+}
+
+TEST(Barriers, RowLoopsOfDifferentExtentsAroundBarriersAreAnError) {
+  const std::string rows = "toLocal(mapLocal(0, λ(row => mapLocal(1, id) <<: join <<: transpose "
+                           "<<: split(4) <<: toLocal(mapLocal(1, fun a => a + 1.0f)) <<: row)))";
+  try {
+    (void)compileText("kernel k(x: [[float]64]2) = join <<: mapWorkgroup(λ(t => join <<: " +
+                          rows + " <<: split(8) <<: join <<: " + rows +
+                          " <<: split(16) <<: join <<: t)) <<: split(1) <<: x",
+                      "k");
+    ADD_FAILURE() << "compiled barriers inside row loops of 4 and 8 iterations";
+  } catch (const ir::CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("need one extent"), std::string::npos) << e.what();
+  }
+}
+
+// The reuse plan colours lifetimes in the order of first writes: an array allocated first but
+// written last (a toLocal result filled by the last pass) takes the storage of the first pass's
+// array, and the group is named by its earliest allocated member.
+TEST(LocalReuse, PlanFollowsFirstWritesNotAllocationOrder) {
+  using Life = cg::KernelGen::LocalLife;
+  const std::vector<Life> lives = {
+      {0, "float2x64", 4, 6},  // allocated first, written by the third pass, copied out
+      {0, "float2x64", 1, 2},  // pass 1 -> pass 2
+      {0, "float2x64", 2, 4},  // pass 2 -> pass 3
+      {0, "floatx64", 5, 6},   // another type: its own storage
+      {1, "float2x64", 7, 8},  // another stage: its own storage
+      {0, "float2x64"},        // never written
+  };
+  EXPECT_EQ(cg::KernelGen::reusePlan(lives), (std::vector<int>{-1, 0, -1, -1, -1, -1}));
+  // three passes with no early allocation: ping-pong, the third pass back in the first array
+  const std::vector<Life> passes = {{0, "t", 1, 2}, {0, "t", 2, 3}, {0, "t", 3, 4}};
+  EXPECT_EQ(cg::KernelGen::reusePlan(passes), (std::vector<int>{-1, -1, 0}));
+}
+
+}  // namespace
+}  // namespace fftc::codegen_test
