@@ -264,9 +264,11 @@ Strategy simplifyLayout() {
 
 Strategy lowerGlobal() {
   // Outermost computing maps: mapGlobal(0) at the top, mapLocal(0) inside a mapWorkgroup
-  // (unless dimension 0 is taken there); deeper ones mapSeq.
-  Strategy maps = computingOnly(
-      lChoice(rules::mapGlobal(0), lChoice(rules::mapLocal(0), rules::mapSeq())));
+  // (mapLocal(1) where dimension 0 is taken there: the rows of a tile on dimension 0, each
+  // row's elements on dimension 1); deeper ones mapSeq.
+  Strategy maps = computingOnly(lChoice(
+      rules::mapGlobal(0),
+      lChoice(rules::mapLocal(0), lChoice(rules::mapLocal(1), rules::mapSeq()))));
   Strategy s = normalize(lChoice(maps, rules::reduceSeq()));
   return Strategy("lowerGlobal", [s](Engine& e, const Path& p) { return s(e, p); });
 }

@@ -319,3 +319,41 @@ TEST(LowerDefault, IterateAndScalarResults) {
 
 }  // namespace
 }  // namespace fftc::rewrites
+
+namespace fftc::rewrites {
+namespace {
+
+using namespace ir;
+using testing::countKind;
+
+// lowerGlobal inside a work-group: the outer map on mapLocal(0), a map inside it on
+// mapLocal(1) (a tile's rows and each row's elements), anything deeper sequential; a written
+// mapLocal(1) keeps its inner map on dimension 0 (the one-kernel FFT's rows and butterflies).
+TEST(LowerGlobal, TwoLocalDimensionsInsideAWorkGroup) {
+  auto x = param("x", Type::array(
+                           Type::array(Type::array(Type::array(Type::floatType(), 2), 4), 4), 8));
+  auto twice = fun([](ExprPtr a) { return a * litF(2); });
+  // (functions as the front end gives them: eta-expanded, so that each map is a call)
+  auto tile = fun([&](ExprPtr t) {
+    return map(fun([&](ExprPtr row) {
+             return map(fun([&](ExprPtr e) { return map(twice) << e; })) << row;
+           })) << t;
+  });
+  RewriteResult r = rewrite(mapWorkgroup(0, tile) << ExprPtr(x), lowerGlobal());
+  std::string text = print(r.program);
+  EXPECT_EQ(countKind(r.program, FunKind::MapLocal), 2) << text;
+  EXPECT_EQ(countKind(r.program, FunKind::MapSeq), 1) << text;
+  EXPECT_LT(text.find("mapLocal(0"), text.find("mapLocal(1")) << text;
+  auto rows = fun([&](ExprPtr t) {
+    return mapLocal(1, fun([&](ExprPtr row) {
+             return map(fun([&](ExprPtr e) { return map(twice) << e; })) << row;
+           })) << t;
+  });
+  RewriteResult q = rewrite(mapWorkgroup(0, rows) << ExprPtr(x), lowerGlobal());
+  std::string lowered = print(q.program);
+  EXPECT_LT(lowered.find("mapLocal(1"), lowered.find("mapLocal(0")) << lowered;
+  EXPECT_EQ(countKind(q.program, FunKind::MapSeq), 1) << lowered;
+}
+
+}  // namespace
+}  // namespace fftc::rewrites
