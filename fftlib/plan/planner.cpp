@@ -1,6 +1,7 @@
 // The FFT planner (planner.h): heuristics, instantiation of the library's .fdl programs,
 // compilation through the pipeline, and the in-process plan cache.
 #include "fftlib/plan/planner.h"
+#include "fftlib/plan/library_sources.h"
 
 #include <algorithm>
 #include <cmath>
@@ -235,6 +236,132 @@ void chooseLocalShape(const FftRequest& r, PlanChoice& c) {
   c.fftsPerGroup = f;
   c.workgroupSize = wg;
   c.defines["F"] = f;
+  c.stageLocal = {{wg, f}};
+  if (c.radices.size() == 1 && wg == 1) {  // one work-item per row: the coalescing copies
+    c.kernel = "stockhamLocalCopy";
+    c.stageLocal = {{f, 1}};
+  }
+}
+
+// ---- Hierarchical: hierarchical.fdl hierarchicalLocal (two levels) or hierarchicalLocal3.
+
+// The rows of a tile: the largest F <= 128 bytes of elements that divides the rows and fits
+// (two padded local arrays of F rows of n, at most 1024 work-items); 0 when none does.
+int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, const FftRequest& r) {
+  const int64_t butterflies = n / *std::min_element(rs.begin(), rs.end());
+  auto ok = [&](int64_t f) {
+    return rows % f == 0 && localFits(n, r.precision, f) && f * butterflies <= 1024;
+  };
+  if (r.fftsPerGroup > 0) return ok(r.fftsPerGroup) ? r.fftsPerGroup : 0;
+  const int64_t most = 128 / (r.precision == Precision::F64 ? 16 : 8);
+  for (int64_t f = most; f >= 1; --f)
+    if (ok(f)) return f;
+  return 0;
+}
+
+// The radices split into k levels, outermost first: with the request's radices, group g ends
+// where the running product first reaches N^((g+1)/k); else n_1 = the largest divisor of N at
+// most N^(1/k), the rest likewise, each by chooseRadices.
+std::vector<std::vector<int64_t>> splitLevels(const FftRequest& r, int k) {
+  std::vector<std::vector<int64_t>> levels;
+  if (!r.radices.empty()) {
+    size_t i = 0;
+    double p = 1;
+    for (int g = 0; g < k; ++g) {
+      const double goal = std::pow(static_cast<double>(r.size), (g + 1.0) / k) * (1 - 1e-9);
+      std::vector<int64_t> rs;
+      while (i < r.radices.size() && (p < goal || rs.empty()) &&
+             r.radices.size() - i > static_cast<size_t>(k - g - 1)) {
+        p *= static_cast<double>(r.radices[i]);
+        rs.push_back(r.radices[i++]);
+      }
+      if (g + 1 == k)
+        while (i < r.radices.size()) rs.push_back(r.radices[i++]);
+      if (rs.empty()) return {};
+      levels.push_back(rs);
+    }
+    return levels;
+  }
+  int64_t rest = r.size;
+  for (int g = 0; g < k; ++g) {
+    int64_t n = rest;
+    if (g + 1 < k) {
+      n = 1;
+      const double goal = std::pow(static_cast<double>(rest), 1.0 / (k - g)) * (1 + 1e-9);
+      for (int64_t d = 2; static_cast<double>(d) <= goal; ++d)
+        if (rest % d == 0) n = d;
+    }
+    if (n < 2) return {};
+    levels.push_back(chooseRadices(n));
+    rest /= n;
+  }
+  return levels;
+}
+
+void chooseHierarchicalShape(const FftRequest& r, PlanChoice& c) {
+  if (!r.radices.empty() && product(r.radices) != r.size)
+    throw UserError(fmt::format("radices {}: their product is {}, not the size {}",
+                                listText(r.radices), product(r.radices), r.size));
+  if (r.workgroupSize > 0)
+    throw UserError("hierarchical variant: the work-items per row are set by the radices "
+                    "(n_i / min radix per level); give --ffts-per-group only");
+  // Two levels when every stage's tile is at least 32 bytes wide (a memory sector), else
+  // three; the widest tiles of the two when neither is.
+  const int64_t minWidth = r.precision == Precision::F64 ? 2 : 4;
+  std::vector<std::vector<int64_t>> best;
+  std::vector<int64_t> bestF;
+  for (int k : {2, 3}) {
+    auto levels = splitLevels(r, k);
+    if (levels.empty()) continue;
+    // stage s transforms level k-1-s; its rows are the batch times the other levels' sizes
+    std::vector<int64_t> fs;
+    for (int s = 0; s < k; ++s) {
+      const auto& rs = levels[static_cast<size_t>(k - 1 - s)];
+      const int64_t n = product(rs);
+      fs.push_back(tileColumns(n, rs, r.batch * (r.size / n), r));
+    }
+    const int64_t least = *std::min_element(fs.begin(), fs.end());
+    if (least >= minWidth || (least > 0 && (bestF.empty() ||
+                                            least > *std::min_element(bestF.begin(), bestF.end())))) {
+      best = levels;
+      bestF = fs;
+      if (least >= minWidth) break;
+    }
+  }
+  if (best.empty())
+    throw UserError(fmt::format(
+        "hierarchical variant: N = {} {} has no split into 2 or 3 levels whose tiles fit in {} "
+        "bytes of local memory{}",
+        r.size, precisionName(r.precision), kLocalMemoryBytes,
+        r.fftsPerGroup > 0 ? fmt::format(" with {} columns per work-group", r.fftsPerGroup) : ""));
+  const int k = static_cast<int>(best.size());
+  c.rs1 = best[0];
+  c.rs2 = best[1];
+  if (k == 3) c.rs3 = best[2];
+  c.radices.clear();
+  for (const auto& rs : best) c.radices.insert(c.radices.end(), rs.begin(), rs.end());
+  c.file = "hierarchical.fdl";
+  c.kernel = k == 3 ? "hierarchicalLocal3" : "hierarchicalLocal";
+  c.defines["rs1"] = c.rs1;
+  c.defines["rs2"] = c.rs2;
+  if (k == 3) c.defines["rs3"] = c.rs3;
+  for (int s = 0; s < k; ++s) {
+    const auto& rs = best[static_cast<size_t>(k - 1 - s)];
+    c.defines[fmt::format("F{}", s + 1)] = bestF[static_cast<size_t>(s)];
+    c.stageLocal.push_back(
+        {bestF[static_cast<size_t>(s)], product(rs) / *std::min_element(rs.begin(), rs.end())});
+  }
+  c.fftsPerGroup = *std::min_element(bestF.begin(), bestF.end());
+}
+
+bool hierarchicalFits(const FftRequest& r) {
+  try {
+    PlanChoice scratch;
+    chooseHierarchicalShape(r, scratch);
+    return true;
+  } catch (const UserError&) {
+    return false;
+  }
 }
 
 }  // namespace
@@ -262,6 +389,8 @@ PlanChoice choosePlan(const FftRequest& r) {
     else if (isSmooth(r.size) && localFits(r.size, r.precision) &&
         (r.radices.empty() || product(r.radices) == r.size))
       c.variant = Variant::Local;
+    else if ((!r.radices.empty() || isSmooth(r.size)) && hierarchicalFits(r))
+      c.variant = Variant::Hierarchical;  // one pass per level, each through local memory
     else if (!r.radices.empty() || isSmooth(r.size))
       c.variant = Variant::StockhamTwiddle;  // the butterflies as small FFTs: r loads, not r^2
     else
@@ -286,34 +415,7 @@ PlanChoice choosePlan(const FftRequest& r) {
       if (c.variant == Variant::Local) chooseLocalShape(r, c);
       break;
     }
-    case Variant::Hierarchical: {
-      std::vector<int64_t> all;
-      if (userRadices) {
-        if (product(r.radices) != r.size)
-          throw UserError(fmt::format("radices {}: their product is {}, not the size {}",
-                                      listText(r.radices), product(r.radices), r.size));
-        // rs1: the shortest prefix whose product reaches sqrt(N); rs2: the rest.
-        size_t k = 0;
-        int64_t p = 1;
-        while (k < r.radices.size() && p * p < r.size) p *= r.radices[k++];
-        c.rs1.assign(r.radices.begin(), r.radices.begin() + static_cast<std::ptrdiff_t>(k));
-        c.rs2.assign(r.radices.begin() + static_cast<std::ptrdiff_t>(k), r.radices.end());
-      } else {
-        // n1 = the largest divisor <= sqrt(N), n2 = N / n1
-        int64_t n1 = 1;
-        for (int64_t d = 1; d * d <= r.size; ++d)
-          if (r.size % d == 0) n1 = d;
-        c.rs1 = chooseRadices(n1);
-        c.rs2 = chooseRadices(r.size / n1);
-      }
-      c.radices = c.rs1;
-      c.radices.insert(c.radices.end(), c.rs2.begin(), c.rs2.end());
-      c.file = "hierarchical.fdl";
-      c.kernel = "hierarchical";
-      c.defines["rs1"] = c.rs1;
-      c.defines["rs2"] = c.rs2;
-      break;
-    }
+    case Variant::Hierarchical: chooseHierarchicalShape(r, c); break;
     case Variant::Bluestein: {
       const int64_t need = 2 * r.size - 1;
       if (userRadices) {
@@ -355,7 +457,10 @@ std::string CompiledFft::describe() const {
   if (!choice.dims.empty())
     s += describeDims(choice);
   else if (choice.variant == Variant::Hierarchical)
-    s += fmt::format(", radices rs1 = {} x rs2 = {}", listText(choice.rs1), listText(choice.rs2));
+    s += fmt::format(", radices rs1 = {} x rs2 = {}{}, {} columns per work-group at least",
+                     listText(choice.rs1), listText(choice.rs2),
+                     choice.rs3.empty() ? "" : fmt::format(" x rs3 = {}", listText(choice.rs3)),
+                     choice.fftsPerGroup);
   else if (choice.variant == Variant::Local)
     s += fmt::format(", radices {}, {} work-items per FFT, {} FFTs per work-group",
                      listText(choice.radices), choice.workgroupSize, choice.fftsPerGroup);
@@ -399,13 +504,13 @@ void fillStages(CompiledFft& p) {
     ps.args = s.args;
     for (const auto& e : s.global) ps.global.push_back(e.evaluate(bound));
     for (const auto& e : s.local) ps.local.push_back(e.evaluate(bound));
-    // Local variant: the work-items per FFT (dimension 0) are a launch choice; the kernel's
-    // loops over butterflies are correct for any count.
-    if (p.choice.variant == Variant::Local && !ps.local.empty() && ps.local[0] > 0 &&
-        p.choice.workgroupSize > 0) {
-      ps.global[0] = ps.global[0] / ps.local[0] * p.choice.workgroupSize;
-      ps.local[0] = p.choice.workgroupSize;
-    }
+    // The plan's work-group shape (PlanChoice::stageLocal): the groups stay, their size changes.
+    const size_t k = p.stages.size();
+    if (k < p.choice.stageLocal.size() && !ps.local.empty())
+      for (size_t d = 0; d < ps.local.size() && d < p.choice.stageLocal[k].size(); ++d) {
+        ps.global[d] = ps.global[d] / ps.local[d] * p.choice.stageLocal[k][d];
+        ps.local[d] = p.choice.stageLocal[k][d];
+      }
     bool in = false, out = false;
     for (const auto& a : s.args) {
       const auto* b = p.compiled.buffer(a);
@@ -427,8 +532,9 @@ std::shared_ptr<const CompiledFft> compilePlan(const FftRequest& r) {
   compiler::frontend::ElaborateOptions opts;
   opts.precision = r.precision == Precision::F64 ? ir::ScalarKind::Double : ir::ScalarKind::Float;
   opts.defines = p->choice.defines;
+  opts.kernels = {p->choice.kernel};  // the -D bindings are this kernel's
   auto program =
-      compiler::frontend::compileSource(librarySource(p->choice.file), p->choice.file, opts);
+      compileLibraryFile(p->choice.file, opts);
   const auto* kernel = program.kernel(p->choice.kernel);
   if (!kernel)
     throw std::logic_error(fmt::format("{} has no kernel {}", p->choice.file, p->choice.kernel));

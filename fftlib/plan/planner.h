@@ -84,9 +84,17 @@ struct FftRequest {
 struct PlanChoice {
   Variant variant = Variant::Stockham;
   std::vector<int64_t> radices;  // Stockham/twiddle/Cooley-Tukey: rs; Bluestein: rsM
-  std::vector<int64_t> rs1, rs2; // Hierarchical
+  // Hierarchical: the levels' radices, rs1 the outermost (n_i = prod(rs_i), N = n1·n2[·n3]);
+  // rs3 empty for two levels. Each level is one stage of F_i columns per work-group.
+  std::vector<int64_t> rs1, rs2, rs3;
+  // Per stage, the work-group size the plan launches with (dimension 0 first); empty: the
+  // generated kernel's own. Local: {work-items per FFT, FFTs per group}; Hierarchical: {F
+  // columns, n_i / min(rs_i) butterflies}. The kernels' loops are correct for any size but a
+  // barrier's row loop, whose extent this keeps.
+  std::vector<std::vector<int64_t>> stageLocal;
   int64_t bluesteinM = 0;        // Bluestein: M = prod(radices)
-  int64_t fftsPerGroup = 0;      // Local: F, the FFTs of one work-group
+  int64_t fftsPerGroup = 0;      // Local: F, the FFTs of one work-group; Hierarchical: the
+                                 // least F of its stages
   int64_t workgroupSize = 0;     // Local: work-items per FFT (0: one per butterfly)
   std::string file;              // "fft.fdl", "hierarchical.fdl", "bluestein.fdl"
   std::string kernel;            // the kernel of that file

@@ -7,6 +7,7 @@
 
 #include "backends/common/device_error.h"
 #include "backends/opencl/binary_cache.h"
+#include "fftlib/plan/library_sources.h"
 
 #ifndef FFTC_VERSION
 #define FFTC_VERSION "0"
@@ -17,8 +18,7 @@ namespace fftc::fftlib::tune {
 std::string buildIdentity() {
   static const std::string id = [] {
     backends::opencl::Fnv1a64 h;
-    for (const char* file : {"fft.fdl", "hierarchical.fdl", "bluestein.fdl"})
-      h.addField(librarySource(file));
+    for (std::string_view file : libraryFiles()) h.addField(librarySource(file));
     return fmt::format("fftc {} fdl:{:08x}", FFTC_VERSION,
                        static_cast<std::uint32_t>(h.value() ^ (h.value() >> 32)));
   }();

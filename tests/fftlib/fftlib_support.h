@@ -135,20 +135,30 @@ inline std::string describe(const FftCase& c) {
   return os.str();
 }
 
+// A mutation applies to the file itself or, when the target is not there, to common.fdl, which
+// the library files import (served from memory, the rest of the library from disk).
 inline fe::Program compileLibrary(const FftCase& c) {
   std::string text = readLibraryFile(c.file);
+  std::optional<std::string> common;
   if (!c.mutateFrom.empty()) {
-    size_t at = text.find(c.mutateFrom);
+    std::string* target = &text;
+    if (text.find(c.mutateFrom) == std::string::npos)
+      target = &common.emplace(readLibraryFile("common.fdl"));
+    size_t at = target->find(c.mutateFrom);
     if (at == std::string::npos)
       throw std::runtime_error("mutation target not found: " + c.mutateFrom);
-    text.replace(at, c.mutateFrom.size(), c.mutateTo);
+    target->replace(at, c.mutateFrom.size(), c.mutateTo);
   }
   fe::ElaborateOptions opts;
   opts.precision = c.precision;
   opts.defines = c.defines;
   opts.defines["dir"] = int64_t{c.direction == Direction::Forward ? -1 : 1};
   opts.defines["scale"] = int64_t{c.scaled ? 1 : 0};
-  return fe::compileSource(text, (fftlibDir() / c.file).string(), opts);
+  if (common) {
+    opts.importReader = fe::importFromMemory(
+        {{(fftlibDir() / "common.fdl").lexically_normal().generic_string(), *common}});
+  }
+  return fe::compileSource(text, (fftlibDir() / c.file).lexically_normal().generic_string(), opts);
 }
 
 // Random input, exactly representable in float so that both precisions see the same data.

@@ -1,52 +1,18 @@
-// The library files themselves: every kernel compiles with its defaults in both precisions, and
-// the shared definitions repeated in hierarchical.fdl and bluestein.fdl (no `import` yet) are
-// the same text as in fft.fdl.
+// The library files themselves: every kernel compiles with its defaults in both precisions and
+// computes the DFT with them; common.fdl, which the others import, has no kernels.
 #include "tests/fftlib/fftlib_support.h"
 
 namespace fftc::fftlib::test {
 namespace {
 
-const char* const kBegin = "// ---- shared:";
-const char* const kEnd = "// ---- end of the shared definitions";
-
-std::string sharedBlock(const std::string& file) {
-  std::string text = readLibraryFile(file);
-  size_t a = text.find(kBegin), b = text.find(kEnd);
-  if (a == std::string::npos || b == std::string::npos || b < a) return "";
-  return text.substr(a, b - a);
-}
-
-TEST(FftLibrary, SharedDefinitionsAreTheSameInEveryFile) {
-  std::string master = sharedBlock("fft.fdl");
-  ASSERT_FALSE(master.empty());
-  for (const char* f : {"hierarchical.fdl", "bluestein.fdl", "nd.fdl"}) {
-    EXPECT_EQ(sharedBlock(f), master) << f << " has drifted from fft.fdl: copy the block again";
-  }
-}
-
-// nd.fdl repeats bluestein.fdl's definitions from `def chirp` to `def take` (its own
-// fftBluesteinRange takes the radices as a range of a list).
-TEST(FftLibrary, NdBluesteinDefinitionsAreBluesteins) {
-  // from the line starting with `from` to the end of the line holding `to`
-  auto lines = [](const std::string& text, const char* from, const char* to) {
-    size_t a = text.find(from), b = text.find(to, a == std::string::npos ? 0 : a);
-    if (a == std::string::npos || b == std::string::npos) return std::string();
-    return text.substr(a, text.find('\n', b) - a);
-  };
-  auto block = [&](const std::string& file) {
-    std::string text = readLibraryFile(file);
-    return lines(text, "// c_j = e^{s", "def chirpKernel(") +
-           lines(text, "// the first n of m elements", "def take(");
-  };
-  ASSERT_FALSE(block("nd.fdl").empty());
-  EXPECT_EQ(block("nd.fdl"), block("bluestein.fdl"));
-}
-
 TEST(FftLibrary, EveryKernelCompilesWithItsDefaults) {
   const std::map<std::string, std::vector<std::string>> kernels = {
-      {"fft.fdl", {"stockham", "stockhamTwiddle", "cooleyTukey", "stockhamLocal"}},
-      {"hierarchical.fdl", {"hierarchical", "hierarchical3"}},
-      {"bluestein.fdl", {"bluestein"}}};
+      {"fft.fdl",
+       {"stockham", "stockhamTwiddle", "cooleyTukey", "stockhamLocal", "stockhamLocalCopy"}},
+      {"hierarchical.fdl",
+       {"hierarchical", "hierarchical3", "hierarchicalLocal", "hierarchicalLocal3"}},
+      {"bluestein.fdl", {"bluestein"}},
+      {"common.fdl", {}}};
   for (const auto& [file, names] : kernels) {
     for (auto p : {ir::ScalarKind::Float, ir::ScalarKind::Double}) {
       fe::ElaborateOptions opts;
@@ -100,8 +66,9 @@ TEST(FftLibrary, NdKernelsCompileWithTheirDefaults) {
   }
 }
 
-// Defaults, as documented in docs/fftlib.md: fft.fdl 64 = [4, 4, 4]; hierarchical 16 x 8 and
-// 16 x 8 x 4; bluestein N = 17 with M = 35.
+// Defaults, as documented in docs/fftlib.md: fft.fdl 64 = [4, 4, 4]; hierarchical and
+// hierarchicalLocal 16 x 8, hierarchical3 and hierarchicalLocal3 16 x 8 x 4; bluestein N = 17
+// with M = 35.
 TEST(FftLibrary, DefaultsRunCorrectly) {
   struct Default {
     const char* file;
@@ -112,6 +79,8 @@ TEST(FftLibrary, DefaultsRunCorrectly) {
        {Default{"fft.fdl", "stockham", 64}, Default{"fft.fdl", "cooleyTukey", 64},
         Default{"hierarchical.fdl", "hierarchical", 128},
         Default{"hierarchical.fdl", "hierarchical3", 512},
+        Default{"hierarchical.fdl", "hierarchicalLocal", 128},
+        Default{"hierarchical.fdl", "hierarchicalLocal3", 512},
         Default{"bluestein.fdl", "bluestein", 17}}) {
     FftCase c{.file = d.file,
               .kernel = d.kernel,

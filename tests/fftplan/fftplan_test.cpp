@@ -121,9 +121,9 @@ TEST(Planner, RadixHeuristics) {
 }
 
 TEST(Planner, VariantChoice) {
-  auto c = choosePlan(req(4096));  // too large for the one-kernel Local variant
-  EXPECT_EQ(c.variant, Variant::StockhamTwiddle);
-  EXPECT_EQ(c.kernel, "stockhamTwiddle");
+  auto c = choosePlan(req(4096));  // too large for the one-kernel Local variant: four-step
+  EXPECT_EQ(c.variant, Variant::Hierarchical);
+  EXPECT_EQ(c.kernel, "hierarchicalLocal");
   c = choosePlan(req(2048));
   EXPECT_EQ(c.variant, Variant::Local);
   EXPECT_EQ(c.kernel, "stockhamLocal");
@@ -290,12 +290,13 @@ TEST(FftPlan, DeviceBuffersInPlaceAndRepeated) {
 }
 
 TEST(FftPlan, PlanRecordsStagesAndBytes) {
-  auto r = req(4096);
+  auto r = req(4096, Variant::StockhamTwiddle);
   auto p = planFft(r);
   EXPECT_EQ(p->choice.radices, (Radices{16, 16, 16}));
   EXPECT_FALSE(p->stages.empty());
   EXPECT_EQ(p->strategy, "lowerFft");
-  // three passes over the array, each reading and writing 4096 complex f32
+  // three passes over the array, each reading and writing 4096 complex f32 (the twiddle
+  // tables are not counted)
   EXPECT_EQ(p->bytesMoved, 3 * 2 * 8 * 4096);
   EXPECT_EQ(planFft(r).get(), p.get());  // cached
 }
@@ -325,7 +326,10 @@ TEST(FftPlan, LocalVariantShape) {
   r.workgroupSize = 2048;  // more than 1024 work-items
   EXPECT_THROW(choosePlan(r), backends::UserError);
   EXPECT_THROW(choosePlan(req(8192, Variant::Local)), backends::UserError);  // 2 x 64 KiB
-  EXPECT_EQ(choosePlan(req(8192)).variant, Variant::StockhamTwiddle);
+  EXPECT_EQ(choosePlan(req(8192)).variant, Variant::Hierarchical);
+  r = req(8192);
+  r.workgroupSize = 64;  // a shape only the one-kernel variants take: the twiddle variant
+  EXPECT_EQ(choosePlan(r).variant, Variant::StockhamTwiddle);
   EXPECT_EQ(choosePlan(req(17)).variant, Variant::Bluestein);
   // six passes through local memory share two arrays (the code generator's reuse), each of
   // 64 elements padded by one in 16: 2 x 67 x 8 bytes; the answer still FFTW's
@@ -338,6 +342,84 @@ TEST(FftPlan, LocalVariantShape) {
   EXPECT_EQ(decls, 2u) << src;
   EXPECT_EQ(p6->compiled.stages.at(0).localMemoryBytes, 2 * 67 * 8);
   expectAccurate(six);
+}
+
+// One radix (N <= 16): a work-item per row, and the rows copied through local memory.
+TEST(FftPlan, LocalCopyForOneRadix) {
+  auto r = req(16);
+  r.batch = 64;
+  auto c = choosePlan(r);
+  EXPECT_EQ(c.kernel, "stockhamLocalCopy");
+  EXPECT_EQ(c.stageLocal, (std::vector<std::vector<int64_t>>{{64, 1}}));
+  auto p = planFft(r);
+  EXPECT_EQ(p->stages.at(0).local, (std::vector<int64_t>{64, 1}));
+  EXPECT_EQ(p->stages.at(0).global, (std::vector<int64_t>{64, 1}));
+  expectAccurate(r);
+  r.radices = {4, 4};  // two radices: the rows' work-items load them directly
+  EXPECT_EQ(choosePlan(r).kernel, "stockhamLocal");
+}
+
+// The hierarchical (four-step) variant: one stage per level, each transforming tiles of F
+// adjacent columns in local memory; two levels while every tile is 32 bytes wide, else three.
+TEST(Planner, HierarchicalShape) {
+  auto c = choosePlan(req(4096, Variant::Hierarchical));
+  EXPECT_EQ(c.kernel, "hierarchicalLocal");
+  EXPECT_EQ(c.rs1, (Radices{8, 8}));
+  EXPECT_EQ(c.rs2, (Radices{8, 8}));
+  EXPECT_TRUE(c.rs3.empty());
+  EXPECT_EQ(std::get<int64_t>(c.defines.at("F1")), 16);  // 16 x 8 bytes: a 128-byte line
+  EXPECT_EQ(std::get<int64_t>(c.defines.at("F2")), 16);
+  EXPECT_EQ(c.stageLocal, (std::vector<std::vector<int64_t>>{{16, 8}, {16, 8}}));
+  auto f64 = req(4096, Variant::Hierarchical);
+  f64.precision = Precision::F64;
+  EXPECT_EQ(choosePlan(f64).fftsPerGroup, 8);  // 8 x 16 bytes
+  // 2^19 = 512 x 1024: a tile of 1024 is at most 2 columns wide (16 bytes), so three levels
+  c = choosePlan(req(int64_t{1} << 19));
+  EXPECT_EQ(c.variant, Variant::Hierarchical);
+  EXPECT_EQ(c.kernel, "hierarchicalLocal3");
+  int64_t n = 1;
+  for (const auto* rs : {&c.rs1, &c.rs2, &c.rs3}) {
+    EXPECT_FALSE(rs->empty());
+    for (int64_t x : *rs) n *= x;
+  }
+  EXPECT_EQ(n, int64_t{1} << 19);
+  ASSERT_EQ(c.stageLocal.size(), 3u);
+  for (const auto& l : c.stageLocal) EXPECT_GE(l.at(0), 4);
+  // the request's radices, split where the running product reaches sqrt(N)
+  c = choosePlan(req(4096, Variant::Hierarchical, {4, 4, 16, 16}));
+  EXPECT_EQ(c.rs1, (Radices{4, 4, 16}));
+  EXPECT_EQ(c.rs2, (Radices{16}));
+  // a given tile width applies to every stage; one that divides no stage's columns is refused
+  auto r = req(4096, Variant::Hierarchical);
+  r.fftsPerGroup = 8;
+  EXPECT_EQ(choosePlan(r).stageLocal, (std::vector<std::vector<int64_t>>{{8, 8}, {8, 8}}));
+  r.fftsPerGroup = 3;
+  EXPECT_THROW(choosePlan(r), backends::UserError);
+  r.fftsPerGroup = 0;
+  r.workgroupSize = 64;  // the levels' radices set the work-items per row
+  EXPECT_THROW(choosePlan(r), backends::UserError);
+}
+
+// Both kernels against FFTW: two levels (f32 and f64, inverse and scaled), three levels, and
+// an odd size (1575 = 35 x 45, tiles of 15 columns).
+TEST(FftPlan, HierarchicalLevels) {
+  auto two = req(4096, Variant::Hierarchical);
+  two.batch = 2;
+  EXPECT_EQ(planFft(two)->stages.size(), 2u);
+  expectAccurate(two);
+  two.precision = Precision::F64;
+  two.direction = Direction::Inverse;
+  two.scale = true;
+  expectAccurate(two);
+  auto three = req(int64_t{1} << 19);
+  auto p = planFft(three);
+  EXPECT_EQ(p->choice.kernel, "hierarchicalLocal3");
+  EXPECT_EQ(p->stages.size(), 3u);
+  EXPECT_EQ(p->bytesMoved, 3 * 2 * 8 * (int64_t{1} << 19));  // one read and write per level
+  expectAccurate(three);
+  auto odd = req(3 * 3 * 5 * 5 * 7, Variant::Hierarchical);
+  odd.batch = 3;
+  expectAccurate(odd);
 }
 
 // A strategy that cannot compile the FFT falls back to lowerDefault, and says why.
