@@ -31,7 +31,7 @@ TEST_P(FftLowering, RunsAndMatchesInterpreterAndFftw) {
   fe::ElaborateOptions eo;
   eo.defines["rs"] = c.rs;
   eo.defines["B"] = batch;
-  fe::Program p = fe::compileSource(readFile(sourceRoot() + "/fftlib/fft.fdl"), "fft.fdl", eo);
+  fe::Program p = fe::compileSource(readFile(sourceRoot() + "/fftlib/fft.fdl"), sourceRoot() + "/fftlib/fft.fdl", eo);
   const fe::Kernel& k = *p.kernel(c.kernel);
   auto lowered = compiler::pipeline::lower(k, c.strategy);
   ASSERT_TRUE(lowered.rewritten);
