@@ -207,8 +207,8 @@ bool localFits(int64_t n, Precision precision, int64_t fftsPerGroup) {
 
 namespace {
 
-// The Local variant's work-group shape: F rows (a divisor of the batch) of N/min(r) work-items
-// each, about 256 work-items in all, within local memory.
+// The Local variant's work-group shape: F rows (the largest divisor of the batch) of N/min(r)
+// work-items each, at most 256 work-items in all, within local memory.
 void chooseLocalShape(const FftRequest& r, PlanChoice& c) {
   const int64_t minRadix = *std::min_element(c.radices.begin(), c.radices.end());
   const int64_t perFft = r.size / minRadix;  // the most butterflies of one pass
@@ -224,10 +224,14 @@ void chooseLocalShape(const FftRequest& r, PlanChoice& c) {
       throw UserError(fmt::format("ffts per group {}: {} rows of N = {} do not fit in {} bytes "
                                   "of local memory", f, f, r.size, kLocalMemoryBytes));
   } else {
+    // the largest divisor of the batch (a power of two when the batch is one): an odd batch
+    // must not leave one row per group
     f = 1;
-    for (int64_t g = 2; g <= r.batch && g * perFft <= 256 && localFits(r.size, r.precision, g);
-         g *= 2)
-      if (r.batch % g == 0) f = g;
+    for (int64_t g = std::min<int64_t>(r.batch, std::max<int64_t>(256 / perFft, 1)); g >= 2; --g)
+      if (r.batch % g == 0 && localFits(r.size, r.precision, g)) {
+        f = g;
+        break;
+      }
   }
   int64_t wg = r.workgroupSize > 0 ? r.workgroupSize : perFft;
   if (wg * f > 1024)

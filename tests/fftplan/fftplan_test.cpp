@@ -357,6 +357,11 @@ TEST(FftPlan, LocalCopyForOneRadix) {
   expectAccurate(r);
   r.radices = {4, 4};  // two radices: the rows' work-items load them directly
   EXPECT_EQ(choosePlan(r).kernel, "stockhamLocal");
+  // an odd batch: the largest divisor of it, not one row per group
+  auto odd = req(12);
+  odd.batch = 15;
+  EXPECT_EQ(choosePlan(odd).fftsPerGroup, 15);
+  expectAccurate(odd);
 }
 
 // The hierarchical (four-step) variant: one stage per level, each transforming tiles of F
