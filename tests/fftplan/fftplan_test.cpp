@@ -136,9 +136,10 @@ TEST(Planner, VariantChoice) {
   c = choosePlan(req(1024, Variant::Hierarchical));
   EXPECT_EQ(c.rs1, (Radices{8, 4}));
   EXPECT_EQ(c.rs2, (Radices{8, 4}));
-  c = choosePlan(req(64, Variant::Hierarchical, {4, 4, 4}));
-  EXPECT_EQ(c.rs1, (Radices{4, 4}));
+  c = choosePlan(req(64, Variant::Hierarchical, {4, 4, 4}));  // 16 x 4: tiles of 4 columns
+  EXPECT_EQ(c.rs1, (Radices{4}));                              // too narrow: three levels
   EXPECT_EQ(c.rs2, (Radices{4}));
+  EXPECT_EQ(c.rs3, (Radices{4}));
   c = choosePlan(req(17, Variant::Bluestein, {5, 7}));
   EXPECT_EQ(c.bluesteinM, 35);
   EXPECT_EQ(parseVariant("cooley-tukey"), Variant::CooleyTukey);
@@ -365,7 +366,7 @@ TEST(FftPlan, LocalCopyForOneRadix) {
 }
 
 // The hierarchical (four-step) variant: one stage per level, each transforming tiles of F
-// adjacent columns in local memory; two levels while every tile is 32 bytes wide, else three.
+// adjacent columns in local memory; two levels while every tile is 64 bytes wide, else three.
 TEST(Planner, HierarchicalShape) {
   auto c = choosePlan(req(4096, Variant::Hierarchical));
   EXPECT_EQ(c.kernel, "hierarchicalLocal");
