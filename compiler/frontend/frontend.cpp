@@ -1,8 +1,6 @@
 // Public entry points of the front end: parse + elaborate + type-check, -D values, fuzzing.
 #include "compiler/frontend/frontend.h"
 
-#include <fstream>
-#include <sstream>
 
 #include "compiler/frontend/diagnostics.h"
 #include "compiler/frontend/elaborator.h"
@@ -25,12 +23,12 @@ Program compileSource(std::string_view text, std::string fileName, const Elabora
 }
 
 std::string readSourceFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ir::CompileError(ir::SourceLoc{path, 0, 0}, "cannot open file '" + path + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw ir::CompileError(ir::SourceLoc{path, 0, 0}, "cannot read file '" + path + "'");
-  return ss.str();
+  std::string reason;
+  std::optional<std::string> text = readTextFile(path, reason);
+  if (!text)
+    throw ir::CompileError(ir::SourceLoc{path, 0, 0},
+                           "cannot open file '" + path + "': " + reason);
+  return *text;
 }
 
 Program parseFile(const std::string& path, const ElaborateOptions& options) {

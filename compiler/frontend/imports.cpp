@@ -18,37 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::optional<std::string> readFromDisk(const std::string& path, std::string& reason) {
-  // Only regular files (after symlinks): a FIFO or /dev/zero would block or never end.
-  std::error_code ec;
-  fs::file_status st = fs::status(path, ec);
-  if (fs::is_directory(st)) {
-    reason = "is a directory";
-    return std::nullopt;
-  }
-  if (fs::exists(st) && !fs::is_regular_file(st)) {
-    reason = "not a regular file";
-    return std::nullopt;
-  }
-  errno = 0;
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) {
-    reason = std::strerror(errno != 0 ? errno : ENOENT);
-    return std::nullopt;
-  }
-  std::string text;
-  char buf[1 << 14];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-  int failed = std::ferror(f);
-  int err = errno;
-  std::fclose(f);
-  if (failed) {
-    reason = std::strerror(err != 0 ? err : EIO);
-    return std::nullopt;
-  }
-  return text;
-}
 
 // `name` as seen from `importer`: relative to the importer's directory, lexically normalized.
 std::string resolvePath(const std::string& importer, const std::string& name) {
@@ -91,7 +60,7 @@ class Resolver {
 
   std::optional<std::string> read(const std::string& path, std::string& reason) const {
     if (opts_.importReader) return opts_.importReader(path, reason);
-    return readFromDisk(path, reason);
+    return readTextFile(path, reason);
   }
 
   std::vector<std::unique_ptr<ast::Decl>> expand(std::vector<std::unique_ptr<ast::Decl>> decls,
@@ -163,6 +132,38 @@ ImportReader rejectImports(std::string reason) {
     why = reason;
     return std::nullopt;
   };
+}
+
+std::optional<std::string> readTextFile(const std::string& path, std::string& reason) {
+  // Only regular files (after symlinks): a FIFO or /dev/zero would block or never end.
+  std::error_code ec;
+  fs::file_status st = fs::status(path, ec);
+  if (fs::is_directory(st)) {
+    reason = "is a directory";
+    return std::nullopt;
+  }
+  if (fs::exists(st) && !fs::is_regular_file(st)) {
+    reason = "not a regular file";
+    return std::nullopt;
+  }
+  errno = 0;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    reason = std::strerror(errno != 0 ? errno : ENOENT);
+    return std::nullopt;
+  }
+  std::string text;
+  char buf[1 << 14];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+  int failed = std::ferror(f);
+  int err = errno;
+  std::fclose(f);
+  if (failed) {
+    reason = std::strerror(err != 0 ? err : EIO);
+    return std::nullopt;
+  }
+  return text;
 }
 
 }  // namespace fftc::compiler::frontend

@@ -2,6 +2,9 @@
 // declarations into the importing module, so that the elaborator sees one flat module.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "compiler/frontend/ast.h"
 #include "compiler/frontend/frontend.h"
 
@@ -14,5 +17,10 @@ namespace fftc::compiler::frontend {
 // import. Files are read with options.importReader (null: from disk). Sets
 // module.importedFiles.
 void resolveImports(ast::Module& module, const ElaborateOptions& options);
+
+// A regular file's text (symlinks followed); nullopt with `reason` set (strerror, "is a
+// directory", "not a regular file": a FIFO or /dev/zero would block or never end) otherwise.
+// The reader of imports and of readSourceFile.
+std::optional<std::string> readTextFile(const std::string& path, std::string& reason);
 
 }  // namespace fftc::compiler::frontend

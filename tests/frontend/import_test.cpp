@@ -220,6 +220,22 @@ TEST_F(ImportFiles, CycleOnDisk) {
   }
 }
 
+// The program file itself goes through the same reader as imports: a missing file and a
+// directory are one-line errors, not an empty program or a hang.
+TEST_F(ImportFiles, UnreadableProgramFilesAreErrors) {
+  auto messageOf = [](const std::string& file) {
+    try {
+      fe::parseFile(file);
+    } catch (const ir::CompileError& e) {
+      return e.message();
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(messageOf(path("absent.fdl")),
+            "cannot open file '" + path("absent.fdl") + "': No such file or directory");
+  EXPECT_EQ(messageOf(dir_.string()), "cannot open file '" + dir_.string() + "': is a directory");
+}
+
 TEST_F(ImportFiles, MissingFileIsAnErrorAtTheImport) {
   std::string main = write("main.fdl", "def x = 1\n  import \"nope.fdl\"\n");
   try {
