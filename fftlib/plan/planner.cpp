@@ -207,6 +207,14 @@ bool localFits(int64_t n, Precision precision, int64_t fftsPerGroup) {
 
 namespace {
 
+// The most rows of n elements, at most `most`, that divide `rows` and whose two padded local
+// arrays fit (localFits); 1 when none above one does.
+int64_t largestFittingDivisor(int64_t n, Precision precision, int64_t rows, int64_t most) {
+  for (int64_t f = std::min(rows, most); f >= 2; --f)
+    if (rows % f == 0 && localFits(n, precision, f)) return f;
+  return 1;
+}
+
 // The Local variant's work-group shape: F rows (the largest divisor of the batch) of N/min(r)
 // work-items each, at most 256 work-items in all, within local memory.
 void chooseLocalShape(const FftRequest& r, PlanChoice& c) {
@@ -226,12 +234,7 @@ void chooseLocalShape(const FftRequest& r, PlanChoice& c) {
   } else {
     // the largest divisor of the batch (a power of two when the batch is one): an odd batch
     // must not leave one row per group
-    f = 1;
-    for (int64_t g = std::min<int64_t>(r.batch, std::max<int64_t>(256 / perFft, 1)); g >= 2; --g)
-      if (r.batch % g == 0 && localFits(r.size, r.precision, g)) {
-        f = g;
-        break;
-      }
+    f = largestFittingDivisor(r.size, r.precision, r.batch, std::max<int64_t>(256 / perFft, 1));
   }
   int64_t wg = r.workgroupSize > 0 ? r.workgroupSize : perFft;
   if (wg * f > 1024)
@@ -253,14 +256,14 @@ void chooseLocalShape(const FftRequest& r, PlanChoice& c) {
 // (two padded local arrays of F rows of n, at most 1024 work-items); 0 when none does.
 int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, const FftRequest& r) {
   const int64_t butterflies = n / *std::min_element(rs.begin(), rs.end());
-  auto ok = [&](int64_t f) {
-    return rows % f == 0 && localFits(n, r.precision, f) && f * butterflies <= 1024;
-  };
-  if (r.fftsPerGroup > 0) return ok(r.fftsPerGroup) ? r.fftsPerGroup : 0;
-  const int64_t most = 128 / (r.precision == Precision::F64 ? 16 : 8);
-  for (int64_t f = most; f >= 1; --f)
-    if (ok(f)) return f;
-  return 0;
+  if (r.fftsPerGroup > 0) {
+    const int64_t f = r.fftsPerGroup;
+    return rows % f == 0 && localFits(n, r.precision, f) && f * butterflies <= 1024 ? f : 0;
+  }
+  const int64_t most = std::min<int64_t>(128 / (r.precision == Precision::F64 ? 16 : 8),
+                                         1024 / butterflies);
+  if (most < 1 || !localFits(n, r.precision, 1)) return 0;
+  return largestFittingDivisor(n, r.precision, rows, most);
 }
 
 // The radices split into k levels, outermost first: with the request's radices, group g ends
@@ -510,8 +513,11 @@ void fillStages(CompiledFft& p) {
     for (const auto& e : s.global) ps.global.push_back(e.evaluate(bound));
     for (const auto& e : s.local) ps.local.push_back(e.evaluate(bound));
     // The plan's work-group shape (PlanChoice::stageLocal): the groups stay, their size changes.
+    // Only for the kernel it was chosen for: a lowerDefault fallback has other stages.
     const size_t k = p.stages.size();
-    if (k < p.choice.stageLocal.size() && !ps.local.empty())
+    const bool shaped = p.fallbackReason.empty() &&
+                        p.compiled.stages.size() == p.choice.stageLocal.size();
+    if (shaped && !ps.local.empty())
       for (size_t d = 0; d < ps.local.size() && d < p.choice.stageLocal[k].size(); ++d) {
         ps.global[d] = ps.global[d] / ps.local[d] * p.choice.stageLocal[k][d];
         ps.local[d] = p.choice.stageLocal[k][d];
