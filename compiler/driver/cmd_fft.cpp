@@ -102,6 +102,16 @@ struct Measured {
   double l2 = 0, linf = 0;
 };
 
+// The errors of `y` against FFTW's unnormalized `ref`, scaled by 1/N when the plan scales.
+template <typename T>
+void compare(Measured& m, const std::vector<std::complex<T>>& y, std::vector<fl::ComplexL> ref,
+             const fl::FftRequest& r) {
+  if (r.scale)
+    for (auto& v : ref) v /= static_cast<long double>(r.size);
+  m.l2 = fl::l2Error(std::span<const std::complex<T>>(y), ref);
+  m.linf = fl::linfError(std::span<const std::complex<T>>(y), ref);
+}
+
 // One checked execution (against FFTW in long double) and the median of the timed ones, on
 // either runtime (Plan / CudaPlan with its context).
 template <typename T, typename PlanT, typename ContextT>
@@ -116,12 +126,10 @@ Measured runAndCheck(const PlanT& plan, const ContextT& context, uint64_t seed, 
     plan.execute(in, out);
     std::vector<std::complex<T>> y(plan.elements());
     fl::download(context, out, std::span<std::complex<T>>(y));
-    auto ref = fl::referenceDft(fl::toLongDouble(std::span<const std::complex<T>>(input)),
-                                fl::requestDims(r), r.batch, r.direction);
-    if (r.scale)
-      for (auto& v : ref) v /= static_cast<long double>(r.size);
-    m.l2 = fl::l2Error(std::span<const std::complex<T>>(y), ref);
-    m.linf = fl::linfError(std::span<const std::complex<T>>(y), ref);
+    compare(m, y,
+            fl::referenceDft(fl::toLongDouble(std::span<const std::complex<T>>(input)),
+                             fl::requestDims(r), r.batch, r.direction),
+            r);
   }
   m.timeMs = fl::median(plan.time(in, out, static_cast<size_t>(warmup), static_cast<size_t>(repeat)));
   return m;
@@ -178,10 +186,7 @@ Measured runAndCheckReal(const fl::Plan& plan, const cl::Context& context, uint6
                                             dims, r.batch))
         ref.emplace_back(v);
     }
-    if (r.scale)
-      for (auto& v : ref) v /= static_cast<long double>(r.size);
-    m.l2 = fl::l2Error(std::span<const std::complex<T>>(y), ref);
-    m.linf = fl::linfError(std::span<const std::complex<T>>(y), ref);
+    compare(m, y, std::move(ref), r);
   }
   m.timeMs = fl::median(plan.time(in, out, static_cast<size_t>(warmup), static_cast<size_t>(repeat)));
   return m;
