@@ -23,6 +23,7 @@
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/fft_api.h"
 #include "fftlib/plan/planner.h"
+#include "tests/support/opencl_device.h"
 
 namespace fftc::fftlib::test {
 namespace {
@@ -30,10 +31,7 @@ namespace {
 namespace cl = backends::opencl;
 using Radices = std::vector<int64_t>;
 
-cl::Context& context() {
-  static auto* c = new cl::Context(cl::Context::fromSelector(""));
-  return *c;
-}
+cl::Context& context() { return fftc::testing::openclContext(); }
 
 
 struct Outcome {

@@ -18,6 +18,7 @@
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/fft_api.h"
 #include "fftlib/plan/planner.h"
+#include "tests/support/opencl_device.h"
 
 namespace fftc::fftlib::test {
 namespace {
@@ -25,10 +26,7 @@ namespace {
 namespace cl = backends::opencl;
 using Dims = std::vector<int64_t>;
 
-cl::Context& context() {
-  static auto* c = new cl::Context(cl::Context::fromSelector(""));
-  return *c;
-}
+cl::Context& context() { return fftc::testing::openclContext(); }
 
 FftRequest ndRequest(Dims dims, int64_t batch = 1, Precision p = Precision::F32) {
   FftRequest r;
