@@ -123,6 +123,7 @@ std::string FunDecl::name() const {
     case FunKind::Iterate: return "iterate";
     case FunKind::Id: return "id";
     case FunKind::Get: return "get";
+    case FunKind::Table: return "table";
     case FunKind::MapGlobal: return "mapGlobal";
     case FunKind::MapWorkgroup: return "mapWorkgroup";
     case FunKind::MapLocal: return "mapLocal";
@@ -144,6 +145,7 @@ bool FunDecl::isDataLayout() const {
     case FunKind::Join:
     case FunKind::Transpose:
     case FunKind::ArrayGen:
+    case FunKind::Table:
     case FunKind::Pad:
     case FunKind::Slide:
     case FunKind::Id:
@@ -348,6 +350,26 @@ std::shared_ptr<const ArrayGen> ArrayGen::make(std::vector<ArithExpr> sizes, Fun
     if (auto c = s.constant(); c && *c < 0)
       throw CompileError(loc, "array size " + s.str() + " is negative");
   return std::make_shared<const ArrayGen>(std::move(sizes), std::move(f), std::move(loc));
+}
+
+std::shared_ptr<const Table> Table::make(Type type, std::vector<std::complex<double>> values,
+                                         SourceLoc loc) {
+  int64_t count = 1;
+  Type elem = type;
+  while (elem.isArray()) {
+    auto n = elem.size().constant();
+    if (!n || *n < 0) throw std::invalid_argument("Table::make: a size is not a constant");
+    count *= *n;
+    elem = elem.element();
+  }
+  if (!type.isArray() || !(elem.isReal() || elem.isComplex()))
+    throw std::invalid_argument("Table::make: not an array of reals or complex numbers");
+  if (static_cast<int64_t>(values.size()) != count)
+    throw std::invalid_argument("Table::make: " + std::to_string(values.size()) +
+                                " values for " + std::to_string(count) + " elements");
+  return std::make_shared<const Table>(
+      std::move(type), std::make_shared<const std::vector<std::complex<double>>>(std::move(values)),
+      std::move(loc));
 }
 
 std::string ArrayGen::name() const {

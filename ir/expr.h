@@ -2,6 +2,7 @@
 // FunDecl = Lambda | UserFun | Builtin | one class per pattern. Nodes are immutable and shared.
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -143,6 +144,8 @@ enum class FunKind : uint8_t {
   Lambda, UserFun, Builtin,
   // high-level patterns
   Map, Reduce, Zip, Split, Join, Transpose, ArrayGen, Pad, Slide, Iterate, Id, Get,
+  // a constant array computed at compile time (rewrites/fold_closed.h)
+  Table,
   // low-level patterns
   MapGlobal, MapWorkgroup, MapLocal, MapSeq, MapSeqUnroll, ReduceSeq, ReduceSeqUnroll,
   ToGlobal, ToLocal, ToPrivate,
@@ -421,6 +424,29 @@ class ArrayGen final : public FunDecl {
  private:
   std::vector<ArithExpr> sizes_;
   FunPtr f_;
+};
+
+// A table: a constant array whose elements were computed at compile time (the closed
+// sub-expressions that rewrites::foldClosed evaluates with the interpreter). A FunCall with no
+// arguments, like a generator; its value has type `type` ([..[s]n_{k-1}..]n0 of a real or
+// complex scalar s, constant sizes) and the elements `values` in row-major order (reals with
+// im = 0), rounded to the scalar's precision. Not part of the surface language.
+class Table final : public FunDecl {
+ public:
+  static bool classof(FunKind k) { return k == FunKind::Table; }
+  static std::shared_ptr<const Table> make(Type type,
+                                           std::vector<std::complex<double>> values,
+                                           SourceLoc loc = {});
+  const Type& type() const { return type_; }
+  const std::vector<std::complex<double>>& values() const { return *values_; }
+  size_t arity() const override { return 0; }
+  std::string name() const override { return "table"; }
+  Table(Type type, std::shared_ptr<const std::vector<std::complex<double>>> values, SourceLoc loc)
+      : FunDecl(FunKind::Table, std::move(loc)), type_(std::move(type)), values_(std::move(values)) {}
+
+ private:
+  Type type_;
+  std::shared_ptr<const std::vector<std::complex<double>>> values_;
 };
 
 // pad(l, r, b): [a]n -> [a](l+n+r). Reading index j of the result reads the input at i = j - l

@@ -391,6 +391,7 @@ TypedFun Inferer::applyPattern(const FunDecl& f, const std::vector<Type>& args,
       TypedFun inner = apply(g->f(), ints, g->f()->loc().known() ? g->f()->loc() : loc);
       return {g->withChildren({inner.f}, {}), Type::nestedArray(inner.result, g->sizes())};
     }
+    case FunKind::Table: return {f.ptr(), f.as<Table>()->type()};
     case FunKind::Pad: {
       const auto* p = f.as<Pad>();
       array(args[0], "an array");

@@ -180,6 +180,7 @@ class Interp {
   Value callLambda(const Lambda& l, const FunCall& c);
   Value pattern(const FunDecl& f, const Value& x, const Type& result);
   Value generate(const ArrayGen& g, const Type& result);
+  static Value table(const Table& t);
 
   const InterpreterOptions& opt_;
   std::unordered_map<uint64_t, int64_t> sizes_;
@@ -300,6 +301,7 @@ Value Interp::apply(const FunDecl& f, std::vector<Value> args, const Type& resul
       return v;
     }
     case FunKind::ArrayGen: return generate(*f.as<ArrayGen>(), result);
+    case FunKind::Table: return table(*f.as<Table>());
     case FunKind::Zip: {
       size_t n = args[0].size();
       for (const auto& a : args)
@@ -387,6 +389,23 @@ Value Interp::builtin(const Builtin& b, std::span<const Value> args, const Type&
     case BuiltinOp::MakeTuple: return Value::tuple(std::vector<Value>(args.begin(), args.end()));
   }
   error("unknown builtin");
+}
+
+Value Interp::table(const Table& t) {
+  size_t next = 0;
+  auto rec = [&](auto&& self, const Type& type) -> Value {
+    if (!type.isArray()) {
+      const std::complex<double> v = t.values().at(next++);
+      return type.isComplex() ? Value::ofComplex(v, type.scalarKind())
+                              : Value::ofReal(v.real(), type.scalarKind());
+    }
+    std::vector<Value> out;
+    const int64_t n = *type.size().constant();
+    out.reserve(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) out.push_back(self(self, type.element()));
+    return Value::array(std::move(out));
+  };
+  return rec(rec, t.type());
 }
 
 Value Interp::generate(const ArrayGen& g, const Type& result) {

@@ -142,6 +142,7 @@ std::string Printer::fun(const FunDecl& f, int indent) {
       for (const auto& n : g->sizes()) s += n.str() + ", ";
       return s + sub(g->f()) + ")";
     }
+    case FunKind::Table: return "table(" + f.as<Table>()->type().str() + ")";
     case FunKind::Pad: {
       const auto* p = f.as<Pad>();
       return "pad(" + p->left().str() + ", " + p->right().str() + ", " +

@@ -32,6 +32,9 @@ size_t attrHash(const FunDecl& f) {
       for (const auto& s : f.as<ArrayGen>()->sizes()) h = mix(h, s.hash());
       return h;
     }
+    case FunKind::Table:
+      return mix(mix(h, std::hash<std::string>()(f.as<Table>()->type().str())),
+                 f.as<Table>()->values().size());
     case FunKind::Pad: {
       const auto* p = f.as<Pad>();
       return mix(mix(mix(h, p->left().hash()), p->right().hash()),
@@ -64,6 +67,9 @@ bool attrEqual(const FunDecl& a, const FunDecl& b) {
       return a.as<Split>()->chunk() == b.as<Split>()->chunk();
     case FunKind::ArrayGen:
       return a.as<ArrayGen>()->sizes() == b.as<ArrayGen>()->sizes();
+    case FunKind::Table:
+      return a.as<Table>()->type() == b.as<Table>()->type() &&
+             a.as<Table>()->values() == b.as<Table>()->values();
     case FunKind::Pad: {
       const auto *p = a.as<Pad>(), *q = b.as<Pad>();
       return p->left() == q->left() && p->right() == q->right() && p->boundary() == q->boundary();

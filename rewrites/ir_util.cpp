@@ -374,11 +374,12 @@ LambdaPtr lambda1(const std::string& name, const std::function<ExprPtr(const Exp
 }
 
 namespace {
-// A data-layout pattern that is a view of its arguments (no code): not a generator (its
-// elements are computed) and not a pad with a constant (the constant is written). The code
-// generator draws the same line (KernelGen::isLayoutOnly).
+// A data-layout pattern that is a view of its arguments (no code): not a generator or a table
+// (they have no arguments; a generator's elements are computed) and not a pad with a constant
+// (the constant is written). The code generator draws the same line (KernelGen::isLayoutOnly).
 bool viewPattern(const FunDecl& f) {
-  if (!f.isDataLayout() || f.kind() == FunKind::ArrayGen) return false;
+  if (!f.isDataLayout() || f.kind() == FunKind::ArrayGen || f.kind() == FunKind::Table)
+    return false;
   if (const auto* p = f.as<ir::Pad>()) return p->boundary() != ir::PadBoundary::Constant;
   return true;
 }

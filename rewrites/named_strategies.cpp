@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "rewrites/fold_closed.h"
 #include "rewrites/rules.h"
 
 namespace fftc::rewrites {
@@ -296,13 +297,14 @@ Strategy insertMemory() {
 }
 
 Strategy lowerDefault() {
-  Strategy s = seq({tryStrategy(prepare()), lowerGlobal(), tryStrategy(materializeViews()),
-                    tryStrategy(insertMemory())});
+  Strategy s = seq({tryStrategy(prepare()), tryStrategy(foldClosedPass()), lowerGlobal(),
+                    tryStrategy(materializeViews()), tryStrategy(insertMemory())});
   return Strategy("lowerDefault", [s](Engine& e, const Path& p) { return s(e, p); });
 }
 
 Strategy lowerFft() {
-  Strategy s = seq({tryStrategy(prepare()), normalize(rules::mapZipFlattenViews()),
+  Strategy s = seq({tryStrategy(prepare()), tryStrategy(foldClosedPass()),
+                    normalize(rules::mapZipFlattenViews()),
                     fuseReduceMaps(), lowerGlobal(), tryStrategy(unrollSmall()),
                     tryStrategy(materializeViews()), tryStrategy(insertMemory())});
   return Strategy("lowerFft", [s](Engine& e, const Path& p) { return s(e, p); });
@@ -311,6 +313,8 @@ Strategy lowerFft() {
 const std::vector<NamedStrategyInfo>& namedStrategies() {
   static const std::vector<NamedStrategyInfo> all = {
       {"prepare", "eta-expand pattern arguments, beta-reduce applied lambdas", prepare},
+      {"foldClosed", "closed array sub-expressions that compute -> tables (compile time)",
+       [] { return foldClosedPass(); }},
       {"fuseMaps", "normalize(mapFusion)", fuseMaps},
       {"fuseReduceMaps", "normalize(reduceMapFusion)", fuseReduceMaps},
       {"simplifyLayout", "normalize(transposeTransposeId <+ joinSplitId <+ splitJoinId)",
@@ -323,13 +327,14 @@ const std::vector<NamedStrategyInfo>& namedStrategies() {
       {"materializeViews", "copy array results that are only views", materializeViews},
       {"insertMemory", "toGlobal on stages, toPrivate/toLocal on intermediate arrays",
        insertMemory},
-      {"lowerDefault", "prepare; lowerGlobal; materializeViews; insertMemory", lowerDefault},
+      {"lowerDefault", "prepare; foldClosed; lowerGlobal; materializeViews; insertMemory",
+       lowerDefault},
       {"unrollSmall", "normalize: mapSeq/reduceSeq over at most 16 elements -> mapSeqUnroll/"
                       "reduceSeqUnroll",
        unrollSmall},
       {"lowerFft",
-       "prepare; normalize(mapZipFlattenViews); fuseReduceMaps; lowerGlobal; unrollSmall; "
-       "materializeViews; insertMemory",
+       "prepare; foldClosed; normalize(mapZipFlattenViews); fuseReduceMaps; lowerGlobal; "
+       "unrollSmall; materializeViews; insertMemory",
        lowerFft},
   };
   return all;

@@ -36,11 +36,11 @@ Strategy materializeViews();
 // sequential map/reduce); toPrivate around arrays computed and consumed inside a work-item
 // (toLocal for those of a mapLocal inside a mapWorkgroup).
 Strategy insertMemory();
-// The default lowering: prepare; lowerGlobal; materializeViews; insertMemory. Makes any
-// well-typed high-level program runnable by the code generator.
+// The default lowering: prepare; foldClosed (fold_closed.h); lowerGlobal; materializeViews;
+// insertMemory. Makes any well-typed high-level program runnable by the code generator.
 Strategy lowerDefault();
-// Section 4 of the LIFT FFT paper: prepare; map-zip flattening wherever the row function
-// after the inner map is a view (one map over all butterflies of a pass, the twiddles
+// Section 4 of the LIFT FFT paper: prepare; foldClosed; map-zip flattening wherever the row
+// function after the inner map is a view (one map over all butterflies of a pass, the twiddles
 // repeated by pad(.., wrap, ..); applied again at a batch level, one map over the butterflies
 // of all rows); reduce-map fusion;
 // then lowerGlobal, which makes the flattened map the pass's single mapGlobal (mapLocal inside

@@ -90,6 +90,7 @@ KernelGen::Result KernelGen::apply(const ir::FunDecl& f, const std::vector<Arg>&
       return r;
     }
     case FunKind::ArrayGen: return {generatorView(f.as<ir::ArrayGen>(), result), false};
+    case FunKind::Table: return {tableView(*f.as<ir::Table>()), false};
     case FunKind::Id: return evalArg(args.at(0), dest);
     default: return applyLayout(f, args, result, dest);
   }

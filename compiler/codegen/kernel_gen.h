@@ -121,6 +121,12 @@ class KernelGen {
   ViewPtr generatorElement(const ir::ArrayGen& g, const std::vector<ir::ArithExpr>& idx,
                            const ir::Type& elemType);
   std::optional<ViewPtr> makeTable(const ir::ArrayGen& g, const ir::Type& elem);
+  // A table (ir::Table, folded by rewrites::foldClosed) as a memory view, one memory per node.
+  ViewPtr tableView(const ir::Table& t);
+  // Memory holding `values` (literals, row-major) of an array of `elem` with sizes `n`: a
+  // __constant array in the source up to constantTableMaxBytes, else a table buffer.
+  ViewPtr tableMemory(const ir::Type& elem, const std::vector<int64_t>& n,
+                      std::vector<backends::CExpr> values);
 
   // ---- memory
   ViewPtr allocate(const ir::Type& t, std::optional<backends::MemSpace> space);
@@ -162,6 +168,7 @@ class KernelGen {
   bool writing_ = false;
   int dryRun_ = 0;  // > 0 while folding a table: no memory accesses are recorded
   std::map<const ir::ArrayGen*, std::optional<ViewPtr>> tables_;
+  std::map<const ir::Table*, ViewPtr> foldedTables_;
   std::vector<MemoryPtr> constTables_;                       // __constant tables in the source
   std::map<const Memory*, std::vector<backends::CExpr>> tableData_;  // table buffers
   std::vector<MemoryPtr> locals_;

@@ -523,7 +523,27 @@ std::optional<ViewPtr> KernelGen::makeTable(const ir::ArrayGen& g, const Type& e
   --dryRun_;
   blocks_.pop_back();
   if (!ok || !scratch->body.empty()) return std::nullopt;
+  return tableMemory(elem, n, std::move(values));
+}
 
+ViewPtr KernelGen::tableView(const ir::Table& t) {
+  auto it = foldedTables_.find(&t);
+  if (it != foldedTables_.end()) return it->second;
+  std::vector<int64_t> n;
+  Type elem = t.type();
+  for (; elem.isArray(); elem = elem.element()) n.push_back(*elem.size().constant());
+  const CType ct = ctype(elem);
+  std::vector<CExpr> values;
+  values.reserve(t.values().size());
+  for (const auto& v : t.values())
+    values.push_back(elem.isComplex() ? backends::cComplex(v.real(), v.imag(), ct)
+                                      : backends::cReal(v.real(), ct));
+  return foldedTables_[&t] = tableMemory(elem, n, std::move(values));
+}
+
+ViewPtr KernelGen::tableMemory(const Type& elem, const std::vector<int64_t>& n,
+                               std::vector<CExpr> values) {
+  const auto total = static_cast<int64_t>(values.size());
   Type full = elem;
   for (size_t d = n.size(); d-- > 0;) full = Type::array(full, n[d]);
   CType ct = ctype(elem);

@@ -217,24 +217,26 @@ int64_t largestFittingDivisor(int64_t n, Precision precision, int64_t rows, int6
 
 // The Local variant's work-group shape: F rows (the largest divisor of the batch) of N/min(r)
 // work-items each, at most 256 work-items in all, within local memory.
-void chooseLocalShape(const FftRequest& r, PlanChoice& c) {
+// The work-group shape of a local-memory kernel over rows of n = prod(c.radices) elements
+// (stockhamLocal, bluesteinLocal with n = M): F rows per group, one work-item per butterfly.
+void chooseLocalShape(const FftRequest& r, int64_t n, PlanChoice& c) {
   const int64_t minRadix = *std::min_element(c.radices.begin(), c.radices.end());
-  const int64_t perFft = r.size / minRadix;  // the most butterflies of one pass
-  if (!localFits(r.size, r.precision))
+  const int64_t perFft = n / minRadix;  // the most butterflies of one pass
+  if (!localFits(n, r.precision))
     throw UserError(fmt::format("local variant: N = {} {} does not fit in {} bytes of local "
                                 "memory (two buffers of N elements)",
-                                r.size, precisionName(r.precision), kLocalMemoryBytes));
+                                n, precisionName(r.precision), kLocalMemoryBytes));
   int64_t f = r.fftsPerGroup;
   if (f > 0) {
     if (r.batch % f != 0)
       throw UserError(fmt::format("ffts per group {}: must divide the batch {}", f, r.batch));
-    if (!localFits(r.size, r.precision, f))
+    if (!localFits(n, r.precision, f))
       throw UserError(fmt::format("ffts per group {}: {} rows of N = {} do not fit in {} bytes "
-                                  "of local memory", f, f, r.size, kLocalMemoryBytes));
+                                  "of local memory", f, f, n, kLocalMemoryBytes));
   } else {
     // the largest divisor of the batch (a power of two when the batch is one): an odd batch
     // must not leave one row per group
-    f = largestFittingDivisor(r.size, r.precision, r.batch, std::max<int64_t>(256 / perFft, 1));
+    f = largestFittingDivisor(n, r.precision, r.batch, std::max<int64_t>(256 / perFft, 1));
   }
   int64_t wg = r.workgroupSize > 0 ? r.workgroupSize : perFft;
   if (wg * f > 1024)
@@ -244,10 +246,6 @@ void chooseLocalShape(const FftRequest& r, PlanChoice& c) {
   c.workgroupSize = wg;
   c.defines["F"] = f;
   c.stageLocal = {{wg, f}};
-  if (c.radices.size() == 1 && wg == 1) {  // one work-item per row: the coalescing copies
-    c.kernel = "stockhamLocalCopy";
-    c.stageLocal = {{f, 1}};
-  }
 }
 
 // ---- Hierarchical: hierarchical.fdl hierarchicalLocal (two levels) or hierarchicalLocal3.
@@ -420,7 +418,13 @@ PlanChoice choosePlan(const FftRequest& r) {
                  : c.variant == Variant::Local           ? "stockhamLocal"
                                                          : "cooleyTukey";
       c.defines["rs"] = c.radices;
-      if (c.variant == Variant::Local) chooseLocalShape(r, c);
+      if (c.variant == Variant::Local) {
+        chooseLocalShape(r, r.size, c);
+        if (c.radices.size() == 1 && c.workgroupSize == 1) {  // one work-item per row:
+          c.kernel = "stockhamLocalCopy";                     // the coalescing copies
+          c.stageLocal = {{c.fftsPerGroup, 1}};
+        }
+      }
       break;
     }
     case Variant::Hierarchical: chooseHierarchicalShape(r, c); break;
@@ -437,9 +441,18 @@ PlanChoice choosePlan(const FftRequest& r) {
       }
       c.bluesteinM = product(c.radices);
       c.file = "bluestein.fdl";
-      c.kernel = "bluestein";
       c.defines["N"] = r.size;
       c.defines["rsM"] = c.radices;
+      // one kernel through local memory when M fits (as the Local variant), else a pass over
+      // global memory per step
+      const int64_t butterflies =
+          c.bluesteinM / *std::min_element(c.radices.begin(), c.radices.end());
+      if (localFits(c.bluesteinM, r.precision) && butterflies <= 1024) {
+        c.kernel = "bluesteinLocal";
+        chooseLocalShape(r, c.bluesteinM, c);
+      } else {
+        c.kernel = "bluesteinGlobal";
+      }
       break;
     }
     case Variant::Auto: break;

@@ -128,6 +128,12 @@ TEST(Planner, VariantChoice) {
   c = choosePlan(req(257));
   EXPECT_EQ(c.variant, Variant::Bluestein);
   EXPECT_EQ(c.bluesteinM, 525);
+  EXPECT_EQ(c.kernel, "bluesteinLocal");  // M in local memory: one kernel
+  EXPECT_EQ(c.stageLocal, (std::vector<std::vector<int64_t>>{
+                              {525 / *std::min_element(c.radices.begin(), c.radices.end()), 1}}));
+  c = choosePlan(req(4099));
+  EXPECT_EQ(c.bluesteinM, 8232);
+  EXPECT_EQ(c.kernel, "bluesteinGlobal");  // M beyond local memory: passes
   c = choosePlan(req(1));
   EXPECT_EQ(c.variant, Variant::Stockham);
   EXPECT_TRUE(c.radices.empty());

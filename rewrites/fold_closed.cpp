@@ -1,0 +1,128 @@
+#include "rewrites/fold_closed.h"
+
+#include <set>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ir/diagnostic.h"
+#include "ir/interpreter.h"
+
+namespace fftc::rewrites {
+
+using namespace ir;
+
+namespace {
+
+class Folder {
+ public:
+  explicit Folder(const FoldOptions& options) : options_(options) {}
+
+  ExprPtr expr(const ExprPtr& e) {
+    const auto* c = e->as<FunCall>();
+    if (!c) return e;
+    if (ExprPtr t = tryFold(e)) return t;
+    std::vector<ExprPtr> args;
+    for (const auto& a : c->args()) args.push_back(expr(a));
+    return c->rebuild(fun(c->f()), std::move(args), c->type());
+  }
+
+ private:
+  FunPtr fun(const FunPtr& f) {
+    std::vector<FunPtr> funs;
+    for (const auto& g : f->funChildren()) funs.push_back(fun(g));
+    std::vector<ExprPtr> exprs;
+    for (const auto& x : f->exprChildren()) exprs.push_back(expr(x));
+    return f->withChildren(std::move(funs), std::move(exprs));
+  }
+
+  // The Params an expression reads that it does not bind itself.
+  const std::set<const Param*>& freeParams(const ExprPtr& e) {
+    auto it = free_.find(e.get());
+    if (it != free_.end()) return it->second;
+    std::set<const Param*> out;
+    if (const auto* p = e->as<Param>()) {
+      out.insert(p);
+    } else if (const auto* c = e->as<FunCall>()) {
+      for (const auto& a : c->args()) {
+        const auto& s = freeParams(a);
+        out.insert(s.begin(), s.end());
+      }
+      funFree(*c->f(), out);
+    }
+    return free_[e.get()] = std::move(out);
+  }
+  void funFree(const FunDecl& f, std::set<const Param*>& out) {
+    std::set<const Param*> inner;
+    for (const auto& g : f.funChildren()) funFree(*g, inner);
+    for (const auto& x : f.exprChildren()) {
+      const auto& s = freeParams(x);
+      inner.insert(s.begin(), s.end());
+    }
+    if (const auto* l = f.as<Lambda>())
+      for (const auto& p : l->params()) inner.erase(p.get());
+    out.insert(inner.begin(), inner.end());
+  }
+
+  static bool computes(const FunDecl& f) {
+    if (f.is<AbstractMap>() || f.is<AbstractReduce>() || f.kind() == FunKind::Iterate) return true;
+    for (const auto& g : f.funChildren())
+      if (computes(*g)) return true;
+    for (const auto& x : f.exprChildren())
+      if (computesExpr(x)) return true;
+    return false;
+  }
+  static bool computesExpr(const ExprPtr& e) {
+    const auto* c = e->as<FunCall>();
+    if (!c) return false;
+    if (computes(*c->f())) return true;
+    for (const auto& a : c->args())
+      if (computesExpr(a)) return true;
+    return false;
+  }
+
+  // The table replacing e, or null.
+  ExprPtr tryFold(const ExprPtr& e) {
+    const Type& type = e->type();
+    if (!type || !type.isArray()) return nullptr;
+    int64_t count = 1;
+    Type elem = type;
+    for (; elem.isArray(); elem = elem.element()) {
+      auto n = elem.size().constant();
+      if (!n) return nullptr;
+      count *= *n;
+      if (count > options_.maxElements) return nullptr;
+    }
+    if (!(elem.isReal() || elem.isComplex())) return nullptr;
+    if (!freeParams(e).empty() || !computesExpr(e)) return nullptr;  // cheap test first
+    std::vector<std::complex<double>> values;
+    try {
+      Value v = interpret(e, {});
+      values = elem.isComplex() ? v.toComplexVector() : [&] {
+        std::vector<double> r = v.toRealVector();
+        return std::vector<std::complex<double>>(r.begin(), r.end());
+      }();
+    } catch (const InterpreterError&) {
+      return nullptr;
+    }
+    if (static_cast<int64_t>(values.size()) != count) return nullptr;
+    return FunCall::make(Table::make(type, std::move(values), e->loc()), {}, e->loc());
+  }
+
+  const FoldOptions& options_;
+  std::unordered_map<const Expr*, std::set<const Param*>> free_;
+};
+
+}  // namespace
+
+ExprPtr foldClosed(const ExprPtr& typed, const FoldOptions& options) {
+  Folder f(options);
+  return f.expr(typed);
+}
+
+Strategy foldClosedPass(FoldOptions options) {
+  return programPass("foldClosed",
+                     [options](const ExprPtr& e, Engine&) { return foldClosed(e, options); });
+}
+
+}  // namespace fftc::rewrites

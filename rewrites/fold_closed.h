@@ -1,0 +1,34 @@
+// Compile-time evaluation of closed sub-expressions. An expression that reads no kernel input
+// and no variable bound outside it (a *closed* expression) has the same value in every
+// work-item and every launch; when it computes an array (Bluestein's chirp spectrum D_M b, a
+// product of twiddle matrices), evaluating it once at compile time and reading the result from
+// a table is exact and saves computing it at run time.
+//
+//   ExprPtr folded = foldClosed(typedProgram);   // or the strategy foldClosed()
+#pragma once
+
+#include <cstdint>
+
+#include "ir/expr.h"
+#include "rewrites/strategy.h"
+
+namespace fftc::rewrites {
+
+struct FoldOptions {
+  // Tables larger than this (elements) are not made: the expression is computed at run time.
+  int64_t maxElements = int64_t{1} << 20;
+};
+
+// Replaces every maximal closed sub-expression that computes (contains a map, a reduce or an
+// iterate: a bare generator is left to the code generator, which tabulates or inlines it) and
+// whose value is an array of reals or complex numbers with constant sizes, at most
+// maxElements in all, by an ir::Table of its value, computed by the reference interpreter in
+// the expression's own precision. An expression the interpreter cannot evaluate (a userfun,
+// which has no C++ implementation) stays as it is. Returns the program untyped where it
+// changed (re-type it), else `typed` itself.
+ir::ExprPtr foldClosed(const ir::ExprPtr& typed, const FoldOptions& options = {});
+
+// foldClosed as a program pass ("foldClosed"; part of lowerDefault and lowerFft).
+Strategy foldClosedPass(FoldOptions options = {});
+
+}  // namespace fftc::rewrites
