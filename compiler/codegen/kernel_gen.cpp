@@ -547,6 +547,10 @@ void KernelGen::copyTop(const ViewPtr& dest, const ViewPtr& src, const Type& t) 
 
 ViewPtr KernelGen::bindTemp(const ScalarVal& v, const std::string& base) {
   if (backends::isTrivial(v.e) || backends::isLiteral(v.e)) return scalarView(v.e, v.t);
+  // An index that may not fit in 32 bits stays symbolic: a temporary would be an int (it is
+  // printed in 64 bits where it is used, as Bluestein's j * j mod 2N for N > 46340).
+  if (v.e->kind == backends::CExprKind::Index && !v.e->index.fitsInt32())
+    return scalarView(v.e, v.t);
   std::string name = fresh(base);
   CType ct = ctype(v.t);
   emit(backends::sDecl(ct, name, v.e, true));

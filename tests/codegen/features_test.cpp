@@ -443,5 +443,18 @@ TEST(LocalReuse, PlanFollowsFirstWritesNotAllocationOrder) {
   EXPECT_EQ(cg::KernelGen::reusePlan(passes), (std::vector<int>{-1, -1, 0}));
 }
 
+// Bluestein's chirp angle (j * j) mod 2N for N > 46340: j * j passes 2^31 and must be computed
+// in 64 bits all the way to the modulo (an int temporary in between wrapped: N = 65537 was
+// wrong on a GPU). The generator is too large for a table, so it is computed inline.
+TEST(Indices, ProductsBeyond32BitsStayIn64Bits) {
+  auto c = checkText(
+      "kernel k(x: [[complex]70000]2) = mapGlobal(λ(p => p._0 * p._1)) <<: "
+      "zip(join <<: x, join <<: pad(0, 1, wrap) <<: split(70000) <<: "
+      "array(70000, λ((j, n) => cispi(-1.0 * ((j * j) % (2 * n)) / n))))",
+      "k");
+  EXPECT_MATCHES(c);
+  EXPECT_EQ(count(c.compiled.source, "const int"), 0u) << c.compiled.source;
+}
+
 }  // namespace
 }  // namespace fftc::codegen_test
