@@ -215,10 +215,9 @@ int64_t largestFittingDivisor(int64_t n, Precision precision, int64_t rows, int6
   return 1;
 }
 
-// The Local variant's work-group shape: F rows (the largest divisor of the batch) of N/min(r)
-// work-items each, at most 256 work-items in all, within local memory.
 // The work-group shape of a local-memory kernel over rows of n = prod(c.radices) elements
-// (stockhamLocal, bluesteinLocal with n = M): F rows per group, one work-item per butterfly.
+// (stockhamLocal with n = N, bluesteinLocal with n = M): F rows (the largest divisor of the
+// batch) of n/min(r) work-items each, at most 256 work-items in all, within local memory.
 void chooseLocalShape(const FftRequest& r, int64_t n, PlanChoice& c) {
   const int64_t minRadix = *std::min_element(c.radices.begin(), c.radices.end());
   const int64_t perFft = n / minRadix;  // the most butterflies of one pass
