@@ -211,6 +211,17 @@ TEST(FftPlan, LargeSizes) {
   expectAccurate(req(1 << 14));   // four passes
 }
 
+// Issue 6's spread of large sizes: powers of 2, 3, 5 and 7 near 2^20, a mixed product, and a
+// prime above 65536 (Bluestein with M = 131220: chirp indices beyond 32 bits, a folded chirp
+// spectrum of M elements).
+TEST(FftPlan, LargeSpread) {
+  for (int64_t n : {int64_t{1} << 20, int64_t{531441}, int64_t{390625}, int64_t{823543},
+                    int64_t{248832}, int64_t{65537}}) {
+    SCOPED_TRACE(n);
+    expectAccurate(req(n));
+  }
+}
+
 TEST(FftPlan, DoublePrecision) {
   for (int64_t n : {1, 7, 64, 1000, 257}) {
     auto r = req(n);
