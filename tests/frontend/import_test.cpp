@@ -64,6 +64,13 @@ ir::CompileError errorOf(const std::string& text, const std::string& file,
   return ir::CompileError(ir::SourceLoc{}, "(no error)");
 }
 
+// The error's location is FILE:LINE:COL.
+void expectAt(const ir::CompileError& e, const std::string& file, int line, int col) {
+  EXPECT_EQ(e.loc().file, file) << e.what();
+  EXPECT_EQ(e.loc().line, line) << e.what();
+  EXPECT_EQ(e.loc().col, col) << e.what();
+}
+
 std::string printed(const fe::Program& p, const char* kernel) {
   const fe::Kernel* k = p.kernel(kernel);
   EXPECT_NE(k, nullptr) << kernel;
@@ -194,9 +201,7 @@ TEST(Import, CycleIsAnError) {
                       {"c.fdl", "import \"a.fdl\"\n"}});
   auto e = errorOf("import \"a.fdl\"\nkernel k(x: [float]4) = x\n", "main.fdl", opts);
   EXPECT_EQ(e.message(), "import cycle: a.fdl -> b.fdl -> c.fdl -> a.fdl");
-  EXPECT_EQ(e.loc().file, "c.fdl");
-  EXPECT_EQ(e.loc().line, 1);
-  EXPECT_EQ(e.loc().col, 8);
+  expectAt(e, "c.fdl", 1, 8);
   // Back to the importing file itself, and a file importing itself.
   auto self = errorOf("def x = 1\nimport \"main.fdl\"\n", "main.fdl", opts);
   EXPECT_EQ(self.message(), "import cycle: main.fdl -> main.fdl");
@@ -244,9 +249,7 @@ TEST_F(ImportFiles, MissingFileIsAnErrorAtTheImport) {
   } catch (const ir::CompileError& e) {
     EXPECT_EQ(e.message(), "cannot read import \"nope.fdl\": No such file or directory (looked for " +
                                path("nope.fdl") + ")");
-    EXPECT_EQ(e.loc().file, main);
-    EXPECT_EQ(e.loc().line, 2);
-    EXPECT_EQ(e.loc().col, 10);
+    expectAt(e, main, 2, 10);
     EXPECT_EQ(fe::formatError(e), main + ":2:10: error: " + e.message() +
                                       "\n  import \"nope.fdl\"\n         ^\n");
   }
@@ -285,9 +288,7 @@ TEST(Import, RedefinitionOfAnImportedDefIsAnError) {
   // The error is at the importer's def, before or after the import.
   auto after = errorOf("import \"lib.fdl\"\ndef twice(g) = g\n", "main.fdl", opts);
   EXPECT_EQ(after.message(), "redefinition of 'twice' (imported from lib.fdl:1:5)");
-  EXPECT_EQ(after.loc().file, "main.fdl");
-  EXPECT_EQ(after.loc().line, 2);
-  EXPECT_EQ(after.loc().col, 5);
+  expectAt(after, "main.fdl", 2, 5);
   auto before = errorOf("def twice(g) = g\nimport \"lib.fdl\"\n", "main.fdl", opts);
   EXPECT_EQ(before.message(), "redefinition of 'twice' (imported from lib.fdl:1:5)");
   EXPECT_EQ(before.loc().file, "main.fdl");
@@ -325,9 +326,7 @@ TEST_F(ImportFiles, ErrorsInsideAnImportedFileNameThatFile) {
     fe::parseFile(main);
     FAIL();
   } catch (const ir::CompileError& e) {
-    EXPECT_EQ(e.loc().file, path("lib/syntax.fdl"));
-    EXPECT_EQ(e.loc().line, 3);
-    EXPECT_EQ(e.loc().col, 1);
+    expectAt(e, path("lib/syntax.fdl"), 3, 1);
     EXPECT_EQ(e.message(), "expected an expression, found end of file");
   }
   std::string names = write("names.fdl", "import \"lib/names.fdl\"\nkernel k(x: [float]4) = x\n");
@@ -335,9 +334,7 @@ TEST_F(ImportFiles, ErrorsInsideAnImportedFileNameThatFile) {
     fe::parseFile(names);
     FAIL();
   } catch (const ir::CompileError& e) {
-    EXPECT_EQ(e.loc().file, path("lib/names.fdl"));
-    EXPECT_EQ(e.loc().line, 3);
-    EXPECT_EQ(e.loc().col, 12);
+    expectAt(e, path("lib/names.fdl"), 3, 12);
     EXPECT_EQ(e.message(), "unknown name 'mpa' (did you mean 'map'?)");
     // formatError(err) shows the imported file's line.
     EXPECT_EQ(fe::formatError(e), path("lib/names.fdl") + ":3:12: error: " + e.message() +
@@ -349,9 +346,7 @@ TEST_F(ImportFiles, ErrorsInsideAnImportedFileNameThatFile) {
     fe::parseFile(types);
     FAIL();
   } catch (const ir::CompileError& e) {
-    EXPECT_EQ(e.loc().file, path("lib/types.fdl")) << e.what();
-    EXPECT_EQ(e.loc().line, 1);
-    EXPECT_EQ(e.loc().col, 23);
+    expectAt(e, path("lib/types.fdl"), 1, 23);
     EXPECT_EQ(e.message(), "split(3): 3 does not divide 4");
   }
 }
