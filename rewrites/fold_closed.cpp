@@ -7,6 +7,7 @@
 
 #include "ir/diagnostic.h"
 #include "ir/interpreter.h"
+#include "rewrites/ir_util.h"
 
 namespace fftc::rewrites {
 
@@ -64,25 +65,6 @@ class Folder {
     out.insert(inner.begin(), inner.end());
   }
 
-  // Whether some function in e satisfies `pred` (e's callees and the functions inside them).
-  template <typename Pred>
-  static bool anyFun(const ExprPtr& e, const Pred& pred) {
-    const auto* c = e->as<FunCall>();
-    if (!c) return false;
-    if (anyFunDecl(*c->f(), pred)) return true;
-    for (const auto& a : c->args())
-      if (anyFun(a, pred)) return true;
-    return false;
-  }
-  template <typename Pred>
-  static bool anyFunDecl(const FunDecl& f, const Pred& pred) {
-    if (pred(f)) return true;
-    for (const auto& g : f.funChildren())
-      if (anyFunDecl(*g, pred)) return true;
-    for (const auto& x : f.exprChildren())
-      if (anyFun(x, pred)) return true;
-    return false;
-  }
   static bool computes(const FunDecl& f) {
     return f.is<AbstractMap>() || f.is<AbstractReduce>() || f.kind() == FunKind::Iterate;
   }
@@ -100,9 +82,10 @@ class Folder {
       if (count > options_.maxElements) return nullptr;
     }
     if (!(elem.isReal() || elem.isComplex())) return nullptr;
-    if (!freeParams(e).empty() || !anyFun(e, computes)) return nullptr;  // cheap test first
+    if (!freeParams(e).empty() || !containsFun(e, computes)) return nullptr;  // cheap test first
     // the interpreter cannot run a userfun's C body: do not start what must fail
-    if (anyFun(e, [](const FunDecl& f) { return f.kind() == FunKind::UserFun; })) return nullptr;
+    if (containsFun(e, [](const FunDecl& f) { return f.kind() == FunKind::UserFun; }))
+      return nullptr;
     std::vector<std::complex<double>> values;
     try {
       Value v = interpret(e, {});
