@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <regex>
+#include <set>
 
 #include "compiler/clang/clang_helpers.h"
 #include "compiler/codegen/kernel_gen.h"
@@ -15,6 +16,14 @@ namespace fftc::compiler::codegen {
 using backends::CExpr;
 using ir::ArithExpr;
 using ir::Type;
+
+int64_t BufferLayout::extent() const {
+  int64_t n = 1;
+  for (size_t d = 0; d < dims.size() && d < strides.size(); ++d) n += (dims[d] - 1) * strides[d];
+  return n;
+}
+
+ArithExpr BufferLayout::physical(const ArithExpr& e) const { return stridedIndex(dims, strides, e); }
 
 const BufferInfo* CompiledKernel::buffer(const std::string& n) const {
   for (const auto& b : buffers)
@@ -52,6 +61,23 @@ std::vector<uint8_t> tableBytes(const std::vector<CExpr>& values, const Type& el
 
 }  // namespace
 
+void KernelGen::applyLayout(Memory& m, const BufferLayout& l) const {
+  const auto count = m.count.constant();
+  int64_t product = 1;
+  bool ok = l.dims.size() == l.strides.size() && !l.dims.empty();
+  for (size_t d = 0; ok && d < l.dims.size(); ++d) {
+    ok = l.dims[d] >= 1 && l.strides[d] >= 1 && product <= (int64_t{1} << 40) / l.dims[d];
+    if (ok) product *= l.dims[d];
+  }
+  if (!ok || !count || *count != product)
+    throw ir::CompileError({}, "the layout of '" + m.name + "' (" + std::to_string(l.dims.size()) +
+                                   " dims, product " + std::to_string(product) +
+                                   ") does not fit its " + m.count.str() + " elements");
+  m.layoutDims = l.dims;
+  m.layoutStrides = l.strides;
+  m.count = l.extent();
+}
+
 CompiledKernel KernelGen::run(const ir::LambdaPtr& kernel, const std::vector<std::string>& paramNames,
                               const std::vector<ArithExpr>& sizeVars) {
   std::vector<std::string> sizeNames;
@@ -59,14 +85,22 @@ CompiledKernel KernelGen::run(const ir::LambdaPtr& kernel, const std::vector<std
   for (const auto& n : paramNames) names_.insert(n);
   for (const auto& n : sizeNames) names_.insert(n);
   const auto& ps = kernel->params();
+  std::set<std::string> laidOut;
   for (size_t i = 0; i < ps.size(); ++i) {
     std::string pn = i < paramNames.size() ? paramNames[i] : ps[i]->name();
     names_.insert(pn);
+    laidOut.insert(pn);
     MemoryPtr m = newBuffer(pn, MemRole::Input, ps[i]->type());
+    if (auto it = opt_.inputLayouts.find(pn); it != opt_.inputLayouts.end())
+      applyLayout(*m, it->second);
     env_[ps[i].get()] = memView(m, ps[i]->type());
   }
+  for (const auto& [n, l] : opt_.inputLayouts)
+    if (!laidOut.count(n))
+      throw ir::CompileError(kernel->loc(), "a layout for '" + n + "', which is not a parameter");
   const Type resultType = kernel->body()->type();
   MemoryPtr out = newBuffer(fresh("out"), MemRole::Output, resultType);
+  if (opt_.outputLayout) applyLayout(*out, *opt_.outputLayout);
   ViewPtr dest = memView(out, resultType);
   Result r = gen(kernel->body(), dest);
   if (!r.written) copyTop(dest, r.view, resultType);
@@ -145,6 +179,7 @@ CompiledKernel KernelGen::run(const ir::LambdaPtr& kernel, const std::vector<std
     bi.count = b->count;
     bi.elementBytes = byteSize(b->element);
     bi.type = b->type;
+    if (!b->layoutDims.empty()) bi.layout = BufferLayout{b->layoutDims, b->layoutStrides};
     if (b->role == MemRole::Table) {
       bi.data = tableBytes(tableData_.at(b.get()), b->element);
       bi.dataFile = name_ + "_" + b->name + ".bin";

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,21 @@
 #include "ir/expr.h"
 
 namespace fftc::compiler::codegen {
+
+// How a kernel parameter or the result is laid out in its buffer when not row-major and dense
+// (Halide's buffer strides, FFTW's plan_many `embed`/`stride`/`dist`): the value's elements in
+// row-major order, flat index e, are viewed as an array of `dims` (outermost first, product =
+// the element count), and element (i_0, ..., i_k) is stored at sum_d i_d * strides[d]. The
+// buffer holds 1 + sum_d (dims[d] - 1) * strides[d] elements; the others (holes) are neither
+// read nor written. The program's semantics are those of the logical value: a layout only
+// changes the addresses (docs/codegen.md).
+struct BufferLayout {
+  std::vector<int64_t> dims;
+  std::vector<int64_t> strides;
+  int64_t extent() const;                        // the buffer's element count
+  ir::ArithExpr physical(const ir::ArithExpr& e) const;  // the address of logical index e
+  bool operator==(const BufferLayout&) const = default;
+};
 
 struct CodegenOptions {
   std::shared_ptr<const backends::CDialect> dialect;  // required (OpenCL or CUDA)
@@ -52,6 +68,11 @@ struct CodegenOptions {
   bool checkUserFuns = true;       // check userfun bodies with clang (when available)
   // The -D bindings, recorded in the manifest's "sizes".
   std::map<std::string, int64_t> sizes;
+  // Strided layouts of kernel parameters (by name) and of the result (BufferLayout); the
+  // others are dense. CompileError when a layout's dims do not multiply to the value's
+  // (constant) element count, or a dimension or stride is below 1.
+  std::map<std::string, BufferLayout> inputLayouts;
+  std::optional<BufferLayout> outputLayout;
 };
 
 // One buffer of the manifest.
@@ -65,6 +86,7 @@ struct BufferInfo {
   std::string dataFile;     // tables: NAME_tabK.bin
   std::vector<uint8_t> data;// tables: the contents
   ir::Type type;            // inputs/outputs: the full (nested) type of the value
+  std::optional<BufferLayout> layout;  // inputs/outputs: a strided layout (count = its extent)
 };
 
 struct StageInfo {

@@ -134,6 +134,9 @@ class KernelGen {
   backends::CType ctype(const ir::Type& t);
   int64_t byteSize(const ir::Type& t) const;
   MemoryPtr newBuffer(std::string name, MemRole role, const ir::Type& type);
+  // Gives an input or the output a strided layout (CodegenOptions); CompileError when it
+  // does not fit.
+  void applyLayout(Memory& m, const BufferLayout& layout) const;
 
   // ---- statements, loops, stages
   void emit(const backends::StmtPtr& s);

@@ -71,6 +71,12 @@ boost::json::object manifest(const CompiledKernel& k) {
     o["count"] = b.count.str();
     o["element_bytes"] = b.elementBytes;
     if (!b.dataFile.empty()) o["data"] = b.dataFile;
+    if (b.layout) {  // a strided input or output (CodegenOptions::inputLayouts/outputLayout)
+      boost::json::object l;
+      l["dims"] = boost::json::array(b.layout->dims.begin(), b.layout->dims.end());
+      l["strides"] = boost::json::array(b.layout->strides.begin(), b.layout->strides.end());
+      o["layout"] = std::move(l);
+    }
     buffers.push_back(std::move(o));
   }
   m["buffers"] = std::move(buffers);

@@ -25,6 +25,9 @@ struct Memory {
   ir::ArithExpr count;     // number of elements of `element`
   int stage = -1;          // the stage that allocated it (temps, locals, privates)
   int64_t padEvery = 0;    // locals: element i is stored at i + i / padEvery
+  // inputs/outputs with a strided layout (CodegenOptions): element i is stored at
+  // Σ_d ((i / P_d) % dims[d]) * strides[d], P_d the product of the dims inside d
+  std::vector<int64_t> layoutDims, layoutStrides;
   int localOrder = -1;     // locals: allocation order; storage: the order of the owner
   int storage = -1;
 
@@ -37,6 +40,11 @@ struct Memory {
 };
 
 using MemoryPtr = std::shared_ptr<Memory>;
+
+// The address of flat index e in a strided layout (BufferLayout, codegen.h): Σ_d ((e / P_d) %
+// dims[d]) * strides[d], P_d the product of the dims inside d (no modulo for the outermost).
+ir::ArithExpr stridedIndex(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides,
+                           const ir::ArithExpr& e);
 
 // Bytes and alignment of a value type in device memory (int 4, float 4, double 8, float2 8,
 // double2 16, tuples as C structs); the host packs buffers with the same layout.

@@ -14,6 +14,19 @@ using backends::CExpr;
 using ir::ArithExpr;
 using ir::Type;
 
+ArithExpr stridedIndex(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides,
+                       const ArithExpr& e) {
+  ArithExpr index = 0;
+  int64_t inner = 1;
+  for (size_t d = dims.size(); d-- > 0;) {
+    ArithExpr digit = e / ArithExpr(inner);
+    if (d > 0) digit = digit % ArithExpr(dims[d]);
+    index = index + digit * ArithExpr(strides[d]);
+    inner *= dims[d];
+  }
+  return index;
+}
+
 namespace {
 std::shared_ptr<View> mk(ViewKind k, Type t) { return std::make_shared<View>(k, std::move(t)); }
 
@@ -289,6 +302,7 @@ struct Walker {
     if (!arr.empty()) fail("too many indices for memory " + m.name);
     if (r.onAccess) r.onAccess(m, index);
     if (m.padEvery > 0) index = index + index / ArithExpr(m.padEvery);
+    if (!m.layoutDims.empty()) index = stridedIndex(m.layoutDims, m.layoutStrides, index);
     CExpr base = backends::cVar(m.name);
     CExpr e = backends::cSubscript(base, index, m.elemC);
     return members(e, elem);

@@ -118,7 +118,7 @@ RunResult runCompiled(const cu::Context& context, const codegen::CompiledKernel&
   const cu::DeviceBuffer& out = buffers.at(prepared.output->name);
   std::vector<uint8_t> bytes(out.size());
   out.copyToHost(bytes.data(), bytes.size());
-  rr.output = unpackValue(bytes, prepared.outputType);
+  rr.output = unpackOutput(prepared, bytes);
   return rr;
 }
 

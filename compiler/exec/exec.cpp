@@ -1,6 +1,7 @@
 // Running compiled kernels on OpenCL and checking them against the interpreter (exec.h).
 #include "compiler/exec/exec.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -172,6 +173,57 @@ const cl::Program& cachedBuild(const cl::Context& context, const std::string& so
 }
 }  // namespace
 
+namespace {
+// Calls f(dense index, strided index) for every element of the layout, row-major.
+template <typename F>
+void forEachStrided(const codegen::BufferLayout& l, F f) {
+  const size_t d = l.dims.size();
+  std::vector<int64_t> i(d, 0);
+  int64_t total = 1;
+  for (int64_t n : l.dims) total *= n;
+  for (int64_t e = 0; e < total; ++e) {
+    int64_t at = 0;
+    for (size_t k = 0; k < d; ++k) at += i[k] * l.strides[k];
+    f(static_cast<size_t>(e), static_cast<size_t>(at));
+    for (size_t k = d; k-- > 0;) {
+      if (++i[k] < l.dims[k]) break;
+      i[k] = 0;
+    }
+  }
+}
+}  // namespace
+
+std::vector<uint8_t> scatterToLayout(std::span<const uint8_t> dense, size_t elementBytes,
+                                     const codegen::BufferLayout& layout) {
+  std::vector<uint8_t> out(static_cast<size_t>(layout.extent()) * elementBytes, 0);
+  forEachStrided(layout, [&](size_t e, size_t at) {
+    if ((e + 1) * elementBytes <= dense.size())
+      std::copy_n(dense.begin() + static_cast<std::ptrdiff_t>(e * elementBytes), elementBytes,
+                  out.begin() + static_cast<std::ptrdiff_t>(at * elementBytes));
+  });
+  return out;
+}
+
+std::vector<uint8_t> gatherFromLayout(std::span<const uint8_t> strided, size_t elementBytes,
+                                      const codegen::BufferLayout& layout) {
+  int64_t total = 1;
+  for (int64_t n : layout.dims) total *= n;
+  std::vector<uint8_t> out(static_cast<size_t>(total) * elementBytes, 0);
+  forEachStrided(layout, [&](size_t e, size_t at) {
+    if ((at + 1) * elementBytes <= strided.size())
+      std::copy_n(strided.begin() + static_cast<std::ptrdiff_t>(at * elementBytes), elementBytes,
+                  out.begin() + static_cast<std::ptrdiff_t>(e * elementBytes));
+  });
+  return out;
+}
+
+Value unpackOutput(const PreparedRun& run, std::span<const uint8_t> bytes) {
+  const auto& b = *run.output;
+  if (!b.layout) return unpackValue(bytes, run.outputType);
+  return unpackValue(gatherFromLayout(bytes, static_cast<size_t>(b.elementBytes), *b.layout),
+                     run.outputType);
+}
+
 PreparedRun prepareRun(const codegen::CompiledKernel& k, const std::vector<Value>& inputs,
                        const std::map<std::string, int64_t>& sizes) {
   PreparedRun run;
@@ -185,6 +237,8 @@ PreparedRun prepareRun(const codegen::CompiledKernel& k, const std::vector<Value
     if (b.role == "input") {
       if (inputIndex >= inputs.size()) throw backends::UserError("too few inputs for " + k.name);
       pb.initial = packValue(inputs[inputIndex++], concreteType(b.type, run.bound));
+      if (b.layout)
+        pb.initial = scatterToLayout(pb.initial, static_cast<size_t>(b.elementBytes), *b.layout);
       if (pb.initial.size() > pb.bytes) throw backends::UserError("input " + b.name + " is too large");
     } else if (b.role == "table") {
       pb.initial = b.data;
@@ -261,7 +315,7 @@ RunResult runCompiled(const cl::Context& context, const codegen::CompiledKernel&
   const auto& outBuf = *buffers.at(prepared.output->name);
   std::vector<uint8_t> bytes(outBuf.bytes());
   outBuf.readBytes(context, bytes.data(), bytes.size());
-  rr.output = unpackValue(bytes, prepared.outputType);
+  rr.output = unpackOutput(prepared, bytes);
   return rr;
 }
 

@@ -25,6 +25,14 @@ namespace fftc::compiler::exec {
 std::vector<uint8_t> packValue(const ir::Value& v, const ir::Type& t);
 ir::Value unpackValue(std::span<const uint8_t> bytes, const ir::Type& t);
 
+// Row-major bytes of `elementBytes`-sized elements <-> a strided buffer (codegen::BufferLayout):
+// element (i_0, ..., i_k) of the layout's dims at Σ_d i_d * strides[d]. Scattering leaves the
+// holes zero; gathering reads the dims' product elements.
+std::vector<uint8_t> scatterToLayout(std::span<const uint8_t> dense, size_t elementBytes,
+                                     const codegen::BufferLayout& layout);
+std::vector<uint8_t> gatherFromLayout(std::span<const uint8_t> strided, size_t elementBytes,
+                                      const codegen::BufferLayout& layout);
+
 // Size variables of a kernel by name -> by ArithExpr var id (for ArithExpr::evaluate and the
 // interpreter). Throws UserError naming a size variable without a value.
 std::unordered_map<uint64_t, int64_t> bindSizes(const codegen::CompiledKernel& k,
@@ -67,6 +75,8 @@ struct PreparedRun {
 // result points into `k`, which must outlive it.
 PreparedRun prepareRun(const codegen::CompiledKernel& k, const std::vector<ir::Value>& inputs,
                        const std::map<std::string, int64_t>& sizes);
+// The output value from the output buffer's bytes (gathered when it has a strided layout).
+ir::Value unpackOutput(const PreparedRun& run, std::span<const uint8_t> bytes);
 
 // Runs a compiled kernel on some device: the inputs in, the run's output and timing out.
 using Runner = std::function<RunResult(const std::vector<ir::Value>& inputs)>;
