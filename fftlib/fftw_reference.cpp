@@ -54,35 +54,16 @@ std::vector<ComplexL> referenceDft(std::span<const ComplexL> input, std::span<co
                                    int64_t batch, Direction direction) {
   if (dims.empty() || batch < 0) throw std::invalid_argument("referenceDft: bad shape");
   int64_t n = 1;
-  std::vector<int> idims;
   for (int64_t d : dims) {
     if (d <= 0 || d > std::numeric_limits<int>::max())
       throw std::invalid_argument("referenceDft: bad dimension " + std::to_string(d));
     n *= d;
-    idims.push_back(static_cast<int>(d));
   }
   if (static_cast<int64_t>(input.size()) != n * batch)
     throw std::invalid_argument("referenceDft: " + std::to_string(input.size()) +
                                 " values, expected " + std::to_string(n * batch));
-  std::vector<ComplexL> in(input.begin(), input.end()), out(input.size());
-  if (batch == 0) return out;
-  auto* pin = reinterpret_cast<fftwl_complex*>(in.data());
-  auto* pout = reinterpret_cast<fftwl_complex*>(out.data());
-  fftwl_plan plan;
-  {
-    std::lock_guard<std::mutex> lock(plannerMutex);
-    plan = fftwl_plan_many_dft(static_cast<int>(idims.size()), idims.data(),
-                               static_cast<int>(batch), pin, nullptr, 1, static_cast<int>(n), pout,
-                               nullptr, 1, static_cast<int>(n),
-                               direction == Direction::Forward ? FFTW_FORWARD : FFTW_BACKWARD,
-                               FFTW_ESTIMATE);
-  }
-  if (!plan) throw std::runtime_error("referenceDft: FFTW could not plan the transform");
-  fftwl_execute(plan);
-  {
-    std::lock_guard<std::mutex> lock(plannerMutex);
-    fftwl_destroy_plan(plan);
-  }
+  std::vector<ComplexL> out(input.size());
+  referenceDftMany(input, out, dims, batch, {}, {}, direction);
   return out;
 }
 
@@ -113,23 +94,8 @@ std::vector<ComplexL> referenceR2c(std::span<const long double> input,
   RealShape sh = realShape(dims, batch, "referenceR2c");
   if (static_cast<int64_t>(input.size()) != int64_t{sh.n} * batch)
     throw std::invalid_argument("referenceR2c: " + std::to_string(input.size()) + " values");
-  std::vector<long double> in(input.begin(), input.end());
   std::vector<ComplexL> out(static_cast<size_t>(int64_t{sh.h} * batch));
-  if (batch == 0) return out;
-  fftwl_plan plan;
-  {
-    std::lock_guard<std::mutex> lock(plannerMutex);
-    plan = fftwl_plan_many_dft_r2c(static_cast<int>(sh.dims.size()), sh.dims.data(),
-                                   static_cast<int>(batch), in.data(), nullptr, 1, sh.n,
-                                   reinterpret_cast<fftwl_complex*>(out.data()), nullptr, 1, sh.h,
-                                   FFTW_ESTIMATE);
-  }
-  if (!plan) throw std::runtime_error("referenceR2c: FFTW could not plan the transform");
-  fftwl_execute(plan);
-  {
-    std::lock_guard<std::mutex> lock(plannerMutex);
-    fftwl_destroy_plan(plan);
-  }
+  referenceR2cMany(input, out, dims, batch, {}, {});
   return out;
 }
 
@@ -138,24 +104,121 @@ std::vector<long double> referenceC2r(std::span<const ComplexL> input,
   RealShape sh = realShape(dims, batch, "referenceC2r");
   if (static_cast<int64_t>(input.size()) != int64_t{sh.h} * batch)
     throw std::invalid_argument("referenceC2r: " + std::to_string(input.size()) + " values");
-  std::vector<ComplexL> in(input.begin(), input.end());  // c2r overwrites its input
   std::vector<long double> out(static_cast<size_t>(int64_t{sh.n} * batch));
-  if (batch == 0) return out;
+  referenceC2rMany(input, out, dims, batch, {}, {});
+  return out;
+}
+
+namespace {
+
+// FFTW's int arguments of one side's layout; `sideDims` the side's logical dims. Throws when
+// the layout reaches past `available` elements.
+struct FftwSide {
+  std::vector<int> embed;
+  int stride = 1, dist = 1;
+};
+FftwSide fftwSide(const DataLayout& l, std::vector<int64_t> sideDims, int64_t batch,
+                  size_t available, const char* what) {
+  const std::vector<int64_t> embed = l.embed.empty() ? sideDims : l.embed;
+  if (embed.size() != sideDims.size() || l.stride < 1 || l.dist < 0)
+    throw std::invalid_argument(std::string(what) + ": bad layout");
+  int64_t product = 1, inner = 1, extent = 1;
+  for (int64_t e : embed) product *= e;
+  FftwSide s;
+  s.stride = static_cast<int>(l.stride);
+  s.dist = static_cast<int>(l.dist > 0 ? l.dist : l.stride * product);
+  for (size_t k = embed.size(); k-- > 0;) {
+    extent += (sideDims[k] - 1) * l.stride * inner;
+    inner *= embed[k];
+  }
+  extent += (batch - 1) * s.dist;
+  if (batch > 0 && static_cast<size_t>(extent) > available)
+    throw std::invalid_argument(std::string(what) + ": the layout reaches element " +
+                                std::to_string(extent - 1) + " of " + std::to_string(available));
+  for (int64_t e : embed) s.embed.push_back(static_cast<int>(e));
+  return s;
+}
+
+std::vector<int64_t> halfDims(std::span<const int64_t> dims) {
+  std::vector<int64_t> h(dims.begin(), dims.end());
+  h.back() = h.back() / 2 + 1;
+  return h;
+}
+
+// Plans under the planner's lock, executes, destroys.
+template <typename MakePlan>
+void runFftw(MakePlan make, const char* what) {
   fftwl_plan plan;
   {
     std::lock_guard<std::mutex> lock(plannerMutex);
-    plan = fftwl_plan_many_dft_c2r(static_cast<int>(sh.dims.size()), sh.dims.data(),
-                                   static_cast<int>(batch),
-                                   reinterpret_cast<fftwl_complex*>(in.data()), nullptr, 1, sh.h,
-                                   out.data(), nullptr, 1, sh.n, FFTW_ESTIMATE);
+    plan = make();
   }
-  if (!plan) throw std::runtime_error("referenceC2r: FFTW could not plan the transform");
+  if (!plan) throw std::runtime_error(std::string(what) + ": FFTW could not plan the transform");
   fftwl_execute(plan);
-  {
-    std::lock_guard<std::mutex> lock(plannerMutex);
-    fftwl_destroy_plan(plan);
-  }
-  return out;
+  std::lock_guard<std::mutex> lock(plannerMutex);
+  fftwl_destroy_plan(plan);
+}
+
+}  // namespace
+
+void referenceDftMany(std::span<const ComplexL> input, std::span<ComplexL> output,
+                      std::span<const int64_t> dims, int64_t batch, const DataLayout& in,
+                      const DataLayout& out, Direction direction) {
+  const std::vector<int64_t> d(dims.begin(), dims.end());
+  const auto si = fftwSide(in, d, batch, input.size(), "referenceDftMany input");
+  const auto so = fftwSide(out, d, batch, output.size(), "referenceDftMany output");
+  if (batch == 0) return;
+  std::vector<int> n(d.begin(), d.end());
+  std::vector<ComplexL> copy(input.begin(), input.end());
+  runFftw(
+      [&] {
+        return fftwl_plan_many_dft(
+            static_cast<int>(n.size()), n.data(), static_cast<int>(batch),
+            reinterpret_cast<fftwl_complex*>(copy.data()), si.embed.data(), si.stride, si.dist,
+            reinterpret_cast<fftwl_complex*>(output.data()), so.embed.data(), so.stride, so.dist,
+            direction == Direction::Forward ? FFTW_FORWARD : FFTW_BACKWARD, FFTW_ESTIMATE);
+      },
+      "referenceDftMany");
+}
+
+void referenceR2cMany(std::span<const long double> input, std::span<ComplexL> output,
+                      std::span<const int64_t> dims, int64_t batch, const DataLayout& in,
+                      const DataLayout& out) {
+  const std::vector<int64_t> d(dims.begin(), dims.end());
+  const auto si = fftwSide(in, d, batch, input.size(), "referenceR2cMany input");
+  const auto so = fftwSide(out, halfDims(dims), batch, output.size(), "referenceR2cMany output");
+  if (batch == 0) return;
+  std::vector<int> n(d.begin(), d.end());
+  std::vector<long double> copy(input.begin(), input.end());
+  runFftw(
+      [&] {
+        return fftwl_plan_many_dft_r2c(static_cast<int>(n.size()), n.data(),
+                                       static_cast<int>(batch), copy.data(), si.embed.data(),
+                                       si.stride, si.dist,
+                                       reinterpret_cast<fftwl_complex*>(output.data()),
+                                       so.embed.data(), so.stride, so.dist, FFTW_ESTIMATE);
+      },
+      "referenceR2cMany");
+}
+
+void referenceC2rMany(std::span<const ComplexL> input, std::span<long double> output,
+                      std::span<const int64_t> dims, int64_t batch, const DataLayout& in,
+                      const DataLayout& out) {
+  const std::vector<int64_t> d(dims.begin(), dims.end());
+  const auto si = fftwSide(in, halfDims(dims), batch, input.size(), "referenceC2rMany input");
+  const auto so = fftwSide(out, d, batch, output.size(), "referenceC2rMany output");
+  if (batch == 0) return;
+  std::vector<int> n(d.begin(), d.end());
+  std::vector<ComplexL> copy(input.begin(), input.end());  // c2r overwrites its input
+  runFftw(
+      [&] {
+        return fftwl_plan_many_dft_c2r(static_cast<int>(n.size()), n.data(),
+                                       static_cast<int>(batch),
+                                       reinterpret_cast<fftwl_complex*>(copy.data()),
+                                       si.embed.data(), si.stride, si.dist, output.data(),
+                                       so.embed.data(), so.stride, so.dist, FFTW_ESTIMATE);
+      },
+      "referenceC2rMany");
 }
 
 std::vector<ComplexL> referenceDft1d(std::span<const ComplexL> input, int64_t n, int64_t batch,

@@ -14,6 +14,19 @@ using ComplexL = std::complex<long double>;
 
 enum class Direction { Forward, Inverse };
 
+// One side's layout in FFTW's plan_many / cuFFT's cufftPlanMany form (docs/fft-api.md): the
+// side's logical array is batch x d_0 x ... x d_{D-1} (the transform's dims; for real
+// transforms the reals, or the half spectrum with d_{D-1}/2 + 1 on the complex side), and
+// element (b, i_0, ..., i_{D-1}) is at b * dist + stride * Σ_k i_k * E_k, E_k = embed[k+1] ···
+// embed[D-1]. All in elements of the side's type (reals or complex values).
+struct DataLayout {
+  std::vector<int64_t> embed;  // empty: the dims; else D entries, embed[k] >= d_k for k >= 1
+  int64_t stride = 1;          // >= 1
+  int64_t dist = 0;            // 0: stride * Π embed (transforms one after another)
+  [[nodiscard]] bool isDefault() const { return embed.empty() && stride == 1 && dist == 0; }
+  bool operator==(const DataLayout&) const = default;
+};
+
 // Batched N-dimensional complex DFT, unnormalized like FFTW and cuFFT:
 //   y[k] = sum_j x[j] * exp(s * 2*pi*i * j.k / n),  s = -1 forward, +1 inverse
 // (so inverse(forward(x)) = prod(dims) * x). `dims` outermost first, row-major; the batch is
@@ -32,6 +45,20 @@ std::vector<ComplexL> referenceR2c(std::span<const long double> input,
                                    std::span<const int64_t> dims, int64_t batch);
 std::vector<long double> referenceC2r(std::span<const ComplexL> input,
                                       std::span<const int64_t> dims, int64_t batch);
+
+// The same transforms between buffers in advanced layouts (fftwl_plan_many_dft and its r2c,
+// c2r forms with the layouts' embed, stride, dist): FFTW reads `input` and writes `output`
+// through them; elements of `output` outside the layout keep their values.
+// std::invalid_argument when a layout reaches past its buffer.
+void referenceDftMany(std::span<const ComplexL> input, std::span<ComplexL> output,
+                      std::span<const int64_t> dims, int64_t batch, const DataLayout& in,
+                      const DataLayout& out, Direction direction);
+void referenceR2cMany(std::span<const long double> input, std::span<ComplexL> output,
+                      std::span<const int64_t> dims, int64_t batch, const DataLayout& in,
+                      const DataLayout& out);
+void referenceC2rMany(std::span<const ComplexL> input, std::span<long double> output,
+                      std::span<const int64_t> dims, int64_t batch, const DataLayout& in,
+                      const DataLayout& out);
 
 // Conversions for inputs and results in float or double precision.
 std::vector<ComplexL> toLongDouble(std::span<const std::complex<double>> x);

@@ -18,6 +18,9 @@ struct FftOptions {
   int64_t batch = 1;
   bool scale = false;
   bool real = false;  // --real: R2C (forward) or C2R (inverse), FFTW's half-spectrum layout
+  // FFTW's plan_many layouts (--inembed, --istride, --idist and the same for the output)
+  std::string inembed, onembed;
+  int64_t istride = 1, idist = 0, ostride = 1, odist = 0;
 };
 
 void addFftOptions(po::options_description& desc, FftOptions& o, bool withOutput);

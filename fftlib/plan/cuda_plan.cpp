@@ -97,9 +97,12 @@ void CudaPlan::execute(cu::DeviceBuffer& inout) const {
     execute(inout, inout);
     return;
   }
+  // The input copied aside first, so that the output's holes (advanced layouts) keep their
+  // values.
+  impl_->layout.checkBuffer(inout.size(), "input");
   cu::DeviceBuffer& scratch = impl_->buffers.scratch();
-  execute(inout, scratch);
-  inout.copyFrom(scratch, bufferBytes());
+  scratch.copyFrom(inout, impl_->layout.inputBytes());
+  execute(scratch, inout);
 }
 
 std::vector<double> CudaPlan::time(const cu::DeviceBuffer& in, cu::DeviceBuffer& out,
@@ -114,13 +117,21 @@ void CudaPlan::checkHost(std::size_t realBytes, std::size_t count) const {
   impl_->layout.checkHost(realBytes, count);
 }
 
+std::size_t CudaPlan::inputBytes() const {
+  return impl_->layout.inputBytes();
+}
+std::size_t CudaPlan::outputBytes() const {
+  return impl_->layout.outputBytes();
+}
+
 void CudaPlan::runBytes(const void* in, void* out) const {
-  const std::size_t bytes = bufferBytes();
-  cu::DeviceBuffer a = impl_->context->allocate(bytes);
-  cu::DeviceBuffer b = impl_->context->allocate(bytes);
-  a.copyFromHost(in, bytes);
+  cu::DeviceBuffer a = impl_->context->allocate(inputBytes());
+  cu::DeviceBuffer b = impl_->context->allocate(outputBytes());
+  a.copyFromHost(in, inputBytes());
+  std::vector<std::uint8_t> zeros(outputBytes(), 0);  // the output's holes read back as zeros
+  b.copyFromHost(zeros.data(), zeros.size());
   execute(a, b);
-  b.copyToHost(out, bytes);
+  b.copyToHost(out, outputBytes());
 }
 
 }  // namespace fftc::fftlib

@@ -45,12 +45,15 @@ class CudaPlan {
   [[nodiscard]] const FftRequest& request() const { return info().request; }
   [[nodiscard]] std::size_t elements() const;
   [[nodiscard]] std::size_t bufferBytes() const;
+  // The input and output buffers' bytes (bufferBytes() but for advanced layouts).
+  [[nodiscard]] std::size_t inputBytes() const;
+  [[nodiscard]] std::size_t outputBytes() const;
 
   // Out-of-place: reads `in` (left unchanged), writes `out`; blocks until done (DeviceError
   // reports a kernel that failed).
   void execute(const backends::cuda::DeviceBuffer& in, backends::cuda::DeviceBuffer& out) const;
-  // In place: one buffer as both when info().inPlaceSafe, else through a scratch buffer of
-  // the plan and a device-to-device copy back.
+  // In place: one buffer as both when info().inPlaceSafe, else the input is first copied to a
+  // scratch buffer of the plan (device to device) and the plan reads that.
   void execute(backends::cuda::DeviceBuffer& inout) const;
   // Enqueues the stages on the default stream without waiting.
   void enqueue(const backends::cuda::DeviceBuffer& in, backends::cuda::DeviceBuffer& out) const;
@@ -64,12 +67,13 @@ class CudaPlan {
                                          backends::cuda::DeviceBuffer& out, std::size_t warmup,
                                          std::size_t repeats) const;
 
-  // Host convenience: uploads `input` (elements() values), executes, downloads. T must be
-  // float for f32 plans and double for f64 plans.
+  // Host convenience: uploads `input` (elements() values; with an advanced layout the input
+  // buffer's), executes, downloads (the output buffer, holes zero). T must be float for f32
+  // plans and double for f64 plans.
   template <typename T>
   [[nodiscard]] std::vector<std::complex<T>> run(std::span<const std::complex<T>> input) const {
     checkHost(sizeof(T), input.size());
-    std::vector<std::complex<T>> out(input.size());
+    std::vector<std::complex<T>> out(outputBytes() / sizeof(std::complex<T>));
     runBytes(input.data(), out.data());
     return out;
   }

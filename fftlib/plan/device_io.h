@@ -25,25 +25,25 @@ inline double median(std::vector<double> v) {
   return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
-template <typename T>
-backends::opencl::Buffer upload(const backends::opencl::Context& context,
-                                std::span<const std::complex<T>> x) {
+// E: the elements, complex values or reals.
+template <typename E>
+backends::opencl::Buffer upload(const backends::opencl::Context& context, std::span<const E> x) {
   return backends::opencl::Buffer::from(context, x);
 }
 inline backends::opencl::Buffer allocate(const backends::opencl::Context& context,
                                          std::size_t bytes) {
   return backends::opencl::Buffer(context, bytes);
 }
-template <typename T>
+template <typename E>
 void download(const backends::opencl::Context& context, const backends::opencl::Buffer& b,
-              std::span<std::complex<T>> y) {
+              std::span<E> y) {
   b.read(context, y);
 }
 
 #ifdef FFTC_HAVE_CUDA
-template <typename T>
+template <typename E>
 backends::cuda::DeviceBuffer upload(const backends::cuda::Context& context,
-                                    std::span<const std::complex<T>> x) {
+                                    std::span<const E> x) {
   backends::cuda::DeviceBuffer b = context.allocate(x.size_bytes());
   b.upload(x);
   return b;
@@ -52,9 +52,9 @@ inline backends::cuda::DeviceBuffer allocate(const backends::cuda::Context& cont
                                              std::size_t bytes) {
   return context.allocate(bytes);
 }
-template <typename T>
+template <typename E>
 void download(const backends::cuda::Context&, const backends::cuda::DeviceBuffer& b,
-              std::span<std::complex<T>> y) {
+              std::span<E> y) {
   b.download(y);
 }
 #endif

@@ -94,12 +94,14 @@ void Plan::execute(cl::Buffer& inout) const {
     execute(inout, inout);
     return;
   }
+  // The input copied aside first, so that the output's holes (advanced layouts) keep their
+  // values.
   cl::Buffer& scratch = impl_->buffers.scratch();
-  execute(inout, scratch);
-  cl::check(clEnqueueCopyBuffer(impl_->context->queue(), scratch.get(), inout.get(), 0, 0,
-                                outputBytes(), 0, nullptr, nullptr),
-            "clEnqueueCopyBuffer", "in-place FFT: the result back into the buffer");
-  impl_->context->finish();
+  impl_->layout.checkBuffer(inout.bytes(), "input");
+  cl::check(clEnqueueCopyBuffer(impl_->context->queue(), inout.get(), scratch.get(), 0, 0,
+                                inputBytes(), 0, nullptr, nullptr),
+            "clEnqueueCopyBuffer", "in-place FFT: the input into the scratch buffer");
+  execute(scratch, inout);
 }
 
 std::vector<double> Plan::time(const cl::Buffer& in, cl::Buffer& out, std::size_t warmup,
@@ -128,6 +130,9 @@ void Plan::checkReal(std::size_t realBytes, bool r2c, std::size_t inputBytes) co
 
 void Plan::runBytes(const void* in, void* out) const {
   cl::Buffer a(*impl_->context, inputBytes()), b(*impl_->context, outputBytes());
+  // the output's holes (advanced layouts) read back as zeros
+  std::vector<std::uint8_t> zeros(outputBytes(), 0);
+  b.writeBytes(*impl_->context, zeros.data(), zeros.size());
   a.writeBytes(*impl_->context, in, inputBytes());
   execute(a, b);
   b.readBytes(*impl_->context, out, outputBytes());

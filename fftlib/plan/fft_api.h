@@ -11,7 +11,8 @@
 //   std::vector<std::complex<float>> y = plan.run(hostInput); // host convenience
 //
 // Layout: `batch` transforms of `size` contiguous complex elements each (float2 or double2,
-// i.e. std::complex<float> / std::complex<double>), transform b at elements [b*N, (b+1)*N).
+// i.e. std::complex<float> / std::complex<double>), transform b at elements [b*N, (b+1)*N);
+// FftRequest::inLayout / outLayout give FFTW's advanced layouts (embed, stride, dist).
 // Errors: backends::UserError for requests the planner rejects (N < 1, batch < 1, radices whose
 // product is not N, an unknown variant name, f64 on a device without doubles, buffers too
 // small, a host vector of the wrong length or precision); backends::DeviceError for driver
@@ -50,9 +51,9 @@ class Plan {
 
   // Out-of-place: reads `in` (left unchanged), writes `out`; blocks until done.
   void execute(const backends::opencl::Buffer& in, backends::opencl::Buffer& out) const;
-  // In place. When no stage reads the input and writes the output (info().inPlaceSafe) the
-  // buffer is passed as both; otherwise the result goes to a scratch buffer of the plan and is
-  // copied back (one extra device copy).
+  // In place. When the input is read up before the output is written (info().inPlaceSafe)
+  // the buffer is passed as both; otherwise the input is first copied to a scratch buffer of
+  // the plan (one extra device copy) and the plan reads that.
   void execute(backends::opencl::Buffer& inout) const;
   // Enqueues the stages on the context's queue without waiting; their profiling events.
   std::vector<backends::opencl::Event> enqueue(const backends::opencl::Buffer& in,
@@ -63,12 +64,13 @@ class Plan {
                                          backends::opencl::Buffer& out, std::size_t warmup,
                                          std::size_t repeats) const;
 
-  // Host convenience: uploads `input` (elements() values), executes, downloads. T must be
+  // Host convenience: uploads `input` (elements() values; with an advanced layout the input
+  // buffer's inputBytes()), executes, downloads (the output buffer, holes zero). T must be
   // float for f32 plans and double for f64 plans.
   template <typename T>
   [[nodiscard]] std::vector<std::complex<T>> run(std::span<const std::complex<T>> input) const {
     checkHost(sizeof(T), input.size());
-    std::vector<std::complex<T>> out(input.size());
+    std::vector<std::complex<T>> out(outputBytes() / sizeof(std::complex<T>));
     runBytes(input.data(), out.data());
     return out;
   }

@@ -26,7 +26,8 @@ PlanLayout::PlanLayout(std::shared_ptr<const CompiledFft> plan) : plan_(std::mov
     if (b.name == plan_->inputBuffer) inputBytes_ = n;
     if (b.name == plan_->outputBuffer) outputBytes_ = n;
   }
-  if (r.real) bytes_ = std::max(inputBytes_, outputBytes_);
+  // real plans and advanced layouts: the larger of the two (the in-place scratch holds either)
+  bytes_ = std::max(inputBytes_, outputBytes_);
   std::map<std::string, std::size_t, std::less<>> index;
   for (const auto& b : k.buffers) {
     if (b.role != "temp" && b.role != "table") continue;
@@ -69,9 +70,9 @@ void PlanLayout::checkHost(std::size_t realBytes, std::size_t count) const {
     throw UserError(fmt::format("plan {} is {}: run() needs std::complex<{}> data",
                                 plan_->compiled.name, precisionName(r.precision),
                                 want == 8 ? "double" : "float"));
-  if (count != elements_)
-    throw UserError(fmt::format("plan {}: {} input elements, expected batch x N = {}",
-                                plan_->compiled.name, count, elements_));
+  if (count * 2 * realBytes != inputBytes_)
+    throw UserError(fmt::format("plan {}: {} input elements, expected {}", plan_->compiled.name,
+                                count, inputBytes_ / (2 * realBytes)));
 }
 
 }  // namespace fftc::fftlib

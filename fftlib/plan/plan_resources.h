@@ -27,7 +27,8 @@ class PlanLayout {
   [[nodiscard]] std::size_t elements() const { return elements_; }
   [[nodiscard]] std::size_t bytes() const { return bytes_; }
   // The bytes of the input and of the output buffer: bytes() for complex plans; for real ones
-  // (FftRequest::real) the reals and the half spectrum (bytes() is then the larger).
+  // (FftRequest::real) the reals and the half spectrum, for advanced layouts (FftRequest::
+  // inLayout, outLayout) the buffers' extents; bytes() is the larger.
   [[nodiscard]] std::size_t inputBytes() const { return inputBytes_; }
   [[nodiscard]] std::size_t outputBytes() const { return outputBytes_; }
 
@@ -52,8 +53,8 @@ class PlanLayout {
   // UserError when a device buffer of `haveBytes` is smaller than inputBytes() (`what` =
   // "input") or outputBytes() (otherwise); `what` names it.
   void checkBuffer(std::size_t haveBytes, const char* what) const;
-  // UserError unless host data has `count` == elements() values of the plan's precision
-  // (`realBytes` = sizeof(float) or sizeof(double)).
+  // UserError unless host data has `count` complex values of the plan's precision
+  // (`realBytes` = sizeof(float) or sizeof(double)) filling inputBytes().
   void checkHost(std::size_t realBytes, std::size_t count) const;
 
  private:
@@ -101,8 +102,8 @@ class PlanBuffers {
     return out_;
   }
 
-  // In place: the buffer the result goes to when the plan is not inPlaceSafe (made on first
-  // use; the caller copies it back).
+  // In place: the copy of the input the plan reads when it is not inPlaceSafe (made on first
+  // use, bytes(); the caller copies the input into it).
   [[nodiscard]] Buffer& scratch() {
     if (!scratch_) scratch_ = allocate_(layout_->bytes());
     return *scratch_;

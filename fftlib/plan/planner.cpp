@@ -139,7 +139,9 @@ std::string FftRequest::key() const {
                      format ? 1 : 0, strategy) +
          (dims.size() >= 2 ? fmt::format(" dims={} groups={}", listText(dims), listText(passGroups))
                             : "") +
-         (real ? " real" : "");
+         (real ? " real" : "") +
+         (inLayout.isDefault() ? "" : " in: " + layoutText(*this, true)) +
+         (outLayout.isDefault() ? "" : " out: " + layoutText(*this, false));
 }
 
 int64_t largestPrimeFactor(int64_t n) {
@@ -488,6 +490,11 @@ std::string CompiledFft::describe() const {
     s += fmt::format(", M = {}, radices of M {}", choice.bluesteinM, listText(choice.radices));
   else
     s += fmt::format(", radices {}", listText(choice.radices));
+  for (bool input : {true, false})
+    if (!(input ? r.inLayout : r.outLayout).isDefault())
+      s += fmt::format("\n{} layout: {} ({} elements in the buffer)", input ? "input" : "output",
+                       layoutText(r, input),
+                       compiled.buffer(input ? inputBuffer : outputBuffer)->count.str());
   s += fmt::format("\nlowered by {}{}\n", strategy,
                    fallbackReason.empty()
                        ? ""
@@ -517,7 +524,14 @@ void fillStages(CompiledFft& p) {
     if (b.role == "input" && p.inputBuffer.empty()) p.inputBuffer = b.name;
     if (b.role == "output") p.outputBuffer = b.name;
   }
-  p.inPlaceSafe = true;
+  // In place is safe when the input is read up before the output is first written.
+  size_t lastInput = 0, firstOutput = p.compiled.stages.size();
+  for (size_t i = 0; i < p.compiled.stages.size(); ++i)
+    for (const auto& a : p.compiled.stages[i].args) {
+      if (a == p.inputBuffer) lastInput = i;
+      if (a == p.outputBuffer) firstOutput = std::min(firstOutput, i);
+    }
+  p.inPlaceSafe = lastInput < firstOutput;
   for (const auto& s : p.compiled.stages) {
     PlanStage ps;
     ps.kernel = s.kernel;
@@ -534,15 +548,10 @@ void fillStages(CompiledFft& p) {
         ps.global[d] = ps.global[d] / ps.local[d] * p.choice.stageLocal[k][d];
         ps.local[d] = p.choice.stageLocal[k][d];
       }
-    bool in = false, out = false;
     for (const auto& a : s.args) {
       const auto* b = p.compiled.buffer(a);
-      if (!b) continue;
-      if (b->role != "table") ps.bytesMoved += b->count.evaluate(bound) * b->elementBytes;
-      in = in || a == p.inputBuffer;
-      out = out || a == p.outputBuffer;
+      if (b && b->role != "table") ps.bytesMoved += b->count.evaluate(bound) * b->elementBytes;
     }
-    if (in && out) p.inPlaceSafe = false;
     p.bytesMoved += ps.bytesMoved;
     p.stages.push_back(std::move(ps));
   }
@@ -567,6 +576,8 @@ std::shared_ptr<const CompiledFft> compilePlan(const FftRequest& r) {
   options.constantTableMaxBytes = 0;
   options.name = kernelName(r);
   options.format = r.format;
+  if (auto l = bufferLayout(r, true)) options.inputLayouts[kernel->paramNames.at(0)] = *l;
+  options.outputLayout = bufferLayout(r, false);
   try {
     p->strategy = r.strategy.empty() ? "lowerFft" : r.strategy;
     p->compiled = compiler::pipeline::build(*kernel, p->strategy, r.target, options).compiled;

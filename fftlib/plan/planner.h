@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,6 +71,9 @@ struct FftRequest {
   // parameters (tuner/, issue 9); the planner rejects values the kernel cannot use.
   int64_t workgroupSize = 0;
   int64_t fftsPerGroup = 0;
+  // The advanced layouts of the input and the output (FFTW's plan_many); default: dense, the
+  // batch outermost. The output's must not map two elements to one address.
+  DataLayout inLayout, outLayout;
   // Lay the generated source out with clang-format (readable; slower to compile).
   bool format = true;
   // The rewrite strategy (strategy-language text); empty: lowerFft. When it fails to lower or
@@ -106,6 +110,14 @@ struct PlanChoice {
   std::vector<std::vector<int64_t>> dimRadices;
   std::vector<bool> dimBluestein;
 };
+
+// The codegen layout (batch dimension first) of the input (`input`) or output of a request,
+// none for the default layout. UserError: an embed of the wrong length or smaller than a
+// dimension, a stride below 1, a negative dist, an output layout that maps two elements to one
+// address, more than 2^31 - 1 elements in the buffer.
+std::optional<compiler::codegen::BufferLayout> bufferLayout(const FftRequest& request, bool input);
+// "embed [..], stride s, dist d" (the defaults filled in) for describe() and messages.
+std::string layoutText(const FftRequest& request, bool input);
 
 // Validates the request (UserError: N < 1, batch < 1, a radix < 1 or whose product is wrong,
 // a size too large for 32-bit indices, a multi-dimensional request) and chooses.
@@ -162,8 +174,8 @@ struct CompiledFft {
   std::vector<PlanStage> stages;
   int64_t bytesMoved = 0;        // sum over the stages
   std::string inputBuffer, outputBuffer;  // names in compiled.buffers
-  // True when no stage takes both the input and the output buffer: in-place execution can
-  // then pass one buffer as both (the input is consumed before the output is written).
+  // True when every stage that reads the input runs before the first that writes the output:
+  // in-place execution can then pass one buffer as both.
   bool inPlaceSafe = false;
 
   double flopsPerBatch() const;  // 5 N log2 N x batch

@@ -218,3 +218,34 @@ TEST(Cli, CompileWritesKernelsManifestAndHeader) {
 }
 
 }  // namespace
+
+namespace {
+
+// `fftc run --check` with FFTW's advanced layouts (issue 7): FFTW's plan_many on the same
+// buffers is the reference, and the output's holes must keep their values.
+TEST(Cli, RunChecksAdvancedLayouts) {
+  for (const std::string& args : std::vector<std::string>{
+           "--size 16 --batch 3 --istride 2 --idist 40 --ostride 3 --odist 1",
+           "--size 8x6 --batch 2 --inembed 9,7 --onembed 10,8",
+           "--size 8x6 --batch 2 --real --inembed 8,8 --in-place",
+           "--size 15 --batch 3 --real --direction inverse --idist 9 --onembed 16",
+           "--size 1000 --batch 4 --istride 4 --idist 1 --ostride 4 --odist 1 --in-place"}) {
+    SCOPED_TRACE(args);
+    auto r = fftc("run " + args + " --check --json --repeat 1 --warmup 0");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("\"holes_written\":0"), std::string::npos) << r.out;
+  }
+}
+
+TEST(Cli, BadLayoutsExitOneWithOneLine) {
+  for (const std::string& args : std::vector<std::string>{
+           "--size 16 --batch 3 --odist 8", "--size 8x6 --inembed 8", "--size 16 --istride 0",
+           "--size 8x6 --onembed 8,x"}) {
+    SCOPED_TRACE(args);
+    auto r = fftc("run " + args + " --check");
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_EQ(lineCount(r.out), 1) << r.out;
+  }
+}
+
+}  // namespace
