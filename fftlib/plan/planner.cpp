@@ -207,15 +207,13 @@ bool localFits(int64_t n, Precision precision, int64_t fftsPerGroup) {
   return n >= 2 && 2 * padded * elem <= kLocalMemoryBytes;
 }
 
-namespace {
-
-// The most rows of n elements, at most `most`, that divide `rows` and whose two padded local
-// arrays fit (localFits); 1 when none above one does.
 int64_t largestFittingDivisor(int64_t n, Precision precision, int64_t rows, int64_t most) {
   for (int64_t f = std::min(rows, most); f >= 2; --f)
     if (rows % f == 0 && localFits(n, precision, f)) return f;
   return 1;
 }
+
+namespace {
 
 // The work-group shape of a local-memory kernel over rows of n = prod(c.radices) elements
 // (stockhamLocal with n = N, bluesteinLocal with n = M): F rows (the largest divisor of the

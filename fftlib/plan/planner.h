@@ -151,6 +151,9 @@ inline constexpr int64_t kLocalMemoryBytes = 48 * 1024;
 // Whether the Local variant can run N in one kernel: two arrays of F rows, padded by one
 // element in 16 (CodegenOptions::localPadding), fit in kLocalMemoryBytes.
 bool localFits(int64_t n, Precision precision, int64_t fftsPerGroup = 1);
+// The most rows of n elements, at most `most`, that divide `rows` and whose two padded local
+// arrays fit (localFits); 1 when none above one does.
+int64_t largestFittingDivisor(int64_t n, Precision precision, int64_t rows, int64_t most);
 
 // The accuracy bar of CLI.md / docs/fftlib.md for linf_error against FFTW in long double:
 // 2e-6 + 5e-7 log10(N) (f32) or 5e-15 + 5e-16 log10(N) (f64), doubled when N has a prime

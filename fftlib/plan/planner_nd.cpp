@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "backends/common/device_error.h"
 #include "fftlib/plan/planner.h"
 
@@ -105,6 +107,58 @@ void bindDimensions(PlanChoice& c, const std::vector<int64_t>& ns, const FftRequ
   c.defines["B"] = r.batch;
 }
 
+// Passes over global memory of nd's grouping: a group of several dimensions is one pass (one
+// work-item per block), a dimension alone one pass per radix.
+size_t groupedPasses(const PlanChoice& c) {
+  size_t passes = 0;
+  for (size_t p = 0; p + 1 < c.passGroups.size(); ++p) {
+    const auto first = static_cast<size_t>(c.passGroups[p]);
+    const bool alone = c.passGroups[p + 1] - c.passGroups[p] == 1;
+    passes += alone && !c.dimBluestein[first] ? std::max<size_t>(c.dimRadices[first].size(), 1) : 1;
+  }
+  return passes;
+}
+
+// nd.fdl's ndLocal when every dimension is Stockham's, fits local memory and the request
+// leaves the grouping to the planner, and it makes fewer passes than the grouping (one per
+// dimension): each dimension's work-group shape as the 1D local kernels choose theirs.
+bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
+  if (!r.passGroups.empty() || r.workgroupSize > 0 || r.fftsPerGroup > 0) return false;
+  const auto& ns = c.dims;
+  for (size_t j = 0; j < ns.size(); ++j)
+    if (c.dimBluestein[j] || ns[j] < 2 || !localFits(ns[j], r.precision)) return false;
+  if (groupedPasses(c) <= ns.size()) return false;
+  const int64_t elemBytes = r.precision == Precision::F64 ? 16 : 8;
+  std::vector<int64_t> fs, lds;
+  c.stageLocal.clear();
+  int64_t total = r.batch;
+  for (int64_t n : ns) total *= n;
+  for (size_t j = ns.size(); j-- > 0;) {  // the passes' order: innermost dimension first
+    const auto& rs = c.dimRadices[j];
+    const int64_t n = ns[j], perFft = n / *std::min_element(rs.begin(), rs.end());
+    int64_t t = 1;
+    for (size_t k = j + 1; k < ns.size(); ++k) t *= ns[k];
+    if (t == 1) {  // contiguous lines on local dimension 1, as stockhamLocal
+      const int64_t f =
+          largestFittingDivisor(n, r.precision, total / n, std::max<int64_t>(256 / perFft, 1));
+      fs.insert(fs.begin(), f);
+      lds.insert(lds.begin(), 1);
+      c.stageLocal.push_back({perFft, f});
+    } else {  // strided lines on dimension 0, a tile of adjacent ones (at most 128 bytes wide)
+      const int64_t most = std::min<int64_t>(128 / elemBytes, 1024 / perFft);
+      const int64_t f = largestFittingDivisor(n, r.precision, t, std::max<int64_t>(most, 1));
+      fs.insert(fs.begin(), f);
+      lds.insert(lds.begin(), 0);
+      c.stageLocal.push_back({f, perFft});
+    }
+  }
+  c.kernel = "ndLocal";
+  c.defines["Fs"] = fs;
+  c.defines["lds"] = lds;
+  c.fftsPerGroup = *std::min_element(fs.begin(), fs.end());
+  return true;
+}
+
 }  // namespace
 
 PlanChoice chooseNdPlan(const FftRequest& r) {
@@ -118,6 +172,10 @@ PlanChoice chooseNdPlan(const FftRequest& r) {
   c.passGroups = r.passGroups.empty() ? chooseGroups(dims, r.batch) : r.passGroups;
   checkGroups(c.passGroups, dims.size());
   bindDimensions(c, dims, r);
+  if (useLocalPasses(r, c)) {
+    c.passGroups.clear();
+    for (size_t j = 0; j <= dims.size(); ++j) c.passGroups.push_back(static_cast<int64_t>(j));
+  }
   return c;
 }
 
@@ -161,9 +219,13 @@ std::string describeDims(const PlanChoice& c) {
       s += fmt::format(" {} [{}]", c.dims[d], fmt::join(c.dimRadices[d], ", "));
     if (d + 1 < c.dims.size()) s += " x";
   }
-  if (c.kernel != "nd")
+  if (c.kernel == "r2c" || c.kernel == "c2r")
     s += fmt::format("\nreal ({}): the last dimension's {} reals by a complex FFT of {} size",
                      c.kernel, c.dims.back(), c.dims.back() % 2 ? "the same" : "half the");
+  if (c.kernel == "ndLocal")
+    return s + fmt::format("\none pass per dimension, each line FFT in local memory "
+                           "(ndLocal; lines per work-group {})",
+                           fmt::join(std::get<std::vector<int64_t>>(c.defines.at("Fs")), ", "));
   return s + fmt::format("\npasses by dimension group (gs = [{}]): {}",
                          fmt::join(c.passGroups, ", "), groups);
 }

@@ -76,15 +76,23 @@ TEST(NdPlanner, ChoosesEachDimensionAndThePasses) {
   EXPECT_EQ(c.dimBluestein, (std::vector<bool>{false, true, false}));
   EXPECT_EQ(c.dimRadices[1], chooseRadices(smoothSizeAtLeast(33)));  // Bluestein's M >= 2n - 1
   EXPECT_EQ(c.passGroups, (Dims{0, 1, 2, 3}));                       // small: a pass per dimension
-  // many small planes: the inner two dimensions share a pass (a 32 x 32 plane per work-item)
-  EXPECT_EQ(choosePlan(ndRequest({512, 32, 32})).passGroups, (Dims{0, 1, 3}));
-  // 256^3: a plane is too large to share; each dimension's two radix-16 passes are stages
-  // (lowerFft's flattening), six in all, shown by the printed plan
+  // many small planes: the inner two dimensions share a pass (a 16 x 16 plane per work-item),
+  // two passes in all, fewer than ndLocal's three
+  EXPECT_EQ(choosePlan(ndRequest({16, 16, 16}, 64)).passGroups, (Dims{0, 1, 3}));
+  // 256^3: a plane is too large to share; each dimension's line FFTs in local memory
+  // (ndLocal), one pass per dimension where the grouping would make one per radix (six)
   auto p = planFft(ndRequest({256, 256, 256}));
-  EXPECT_EQ(p->choice.passGroups, (Dims{0, 1, 2, 3}));
-  EXPECT_EQ(p->stages.size(), 6u);
-  EXPECT_NE(p->describe().find("passes over global memory: 6 stages, 6.00"), std::string::npos)
+  EXPECT_EQ(p->choice.kernel, "ndLocal");
+  EXPECT_EQ(p->stages.size(), 3u);
+  EXPECT_NE(p->describe().find("passes over global memory: 3 stages, 3.00"), std::string::npos)
       << p->describe();
+  // the grouping stays where it makes fewer passes, or the request fixes it
+  EXPECT_EQ(choosePlan(ndRequest({16, 16, 16}, 64)).kernel, "nd");
+  // with 512 = 8 x 8 x 8 alone in a pass the grouping {0, 1, 3} would make four passes
+  EXPECT_EQ(choosePlan(ndRequest({512, 32, 32})).kernel, "ndLocal");
+  auto grouped = ndRequest({256, 256, 256});
+  grouped.passGroups = {0, 1, 2, 3};
+  EXPECT_EQ(planFft(grouped)->stages.size(), 6u);
   EXPECT_NE(p->compiled.name.find("256x256x256"), std::string::npos);
 }
 
@@ -128,6 +136,20 @@ TEST(NdFft, ThreeAndFourDimensions) {
   one.direction = Direction::Inverse;
   expectAccurate(one);
   expectAccurate(ndRequest({2, 3, 2, 5}, 2));  // 4D
+}
+
+// ndLocal: a pass per dimension, the lines in local memory (strided tiles and contiguous rows)
+TEST(NdFft, LocalMemoryPassPerDimension) {
+  for (auto r : {ndRequest({16, 32}, 3), ndRequest({32, 48, 5}, 2),
+                 ndRequest({64, 64, 64}, 1), ndRequest({12, 20}, 2, Precision::F64)}) {
+    ASSERT_EQ(choosePlan(r).kernel, "ndLocal") << r.key();
+    EXPECT_EQ(planFft(r)->stages.size(), r.dims.size()) << r.key();
+    expectAccurate(r);
+  }
+  auto inv = ndRequest({32, 16, 8}, 2);
+  inv.direction = Direction::Inverse;
+  inv.scale = true;
+  expectAccurate(inv);
 }
 
 TEST(NdFft, DeviceBuffersInPlace) {
@@ -270,7 +292,7 @@ TEST(NdFftcRun, RealCheckJson) {
 TEST(NdFftcRun, SizeSyntax) {
   auto [status, out] = spawn("fft --size 256x256x256 -o \"$(mktemp -d)\"");
   EXPECT_EQ(status, 0);
-  EXPECT_NE(out.find("passes over global memory: 6 stages"), std::string::npos) << out;
+  EXPECT_NE(out.find("passes over global memory: 3 stages"), std::string::npos) << out;
   EXPECT_EQ(spawn("fft --size 8x").first, 1);
   EXPECT_EQ(spawn("fft --size 8xx8").first, 1);
   EXPECT_EQ(spawn("fft --size 4x4 --radices 4,4").first, 1);
