@@ -98,11 +98,14 @@ int tuneOn(ft::FftExecutor& executor, const fl::FftRequest& request, const FftOp
   const std::string wisdomPath = wisdomFile(o.wisdom);
   bool recorded = false;
   if (report.wisdom) {
-    fmt::print(info, "best: {} -> {}", res.best->config.toString(), cost(report.wisdom->cost));
+    fmt::print(info, "best: {} -> {}", res.best->config.toString(), cost(res.best->result.cost()));
     if (report.heuristicCost)
       fmt::print(info, " (heuristic plan {}, {:.2f}x)", cost(*report.heuristicCost),
-                 *report.heuristicCost / report.wisdom->cost);
+                 *report.heuristicCost / res.best->result.cost());
     fmt::print(info, "\n");
+    if (report.keptHeuristic)
+      fmt::print(info, "recording the heuristic plan: the best gains less than {:.0f}%\n",
+                 100 * opt.minGain);
     if (wisdomPath.empty())
       throw backends::UserError("no wisdom file: give --wisdom FILE or set FFTC_WISDOM or HOME");
     recorded = tuner::Wisdom::update(wisdomPath, report.key, *report.wisdom);
@@ -122,6 +125,7 @@ int tuneOn(ft::FftExecutor& executor, const fl::FftRequest& request, const FftOp
     j["best"] = report.wisdom ? boost::json::value(report.wisdom->config) : nullptr;
     j["best_ms"] = report.wisdom ? boost::json::value(report.wisdom->cost) : nullptr;
     j["heuristic_ms"] = report.heuristicCost ? boost::json::value(*report.heuristicCost) : nullptr;
+    j["kept_heuristic"] = report.keptHeuristic;
     j["wisdom"] = wisdomPath;
     j["recorded"] = recorded;
     fmt::print("{}\n", boost::json::serialize(j));

@@ -53,16 +53,27 @@ FftTuneReport FftTuner::run() {
       },
       t);
 
+  const tuner::Evaluation* heuristicEval = nullptr;
   if (heuristic)
     for (const auto& e : report.result.evaluations)
-      if (e.index == *heuristic && e.result.isValid()) report.heuristicCost = e.result.cost();
-  if (const auto& best = report.result.best) {
+      if (e.index == *heuristic && e.result.isValid()) {
+        report.heuristicCost = e.result.cost();
+        heuristicEval = &e;
+      }
+  const tuner::Evaluation* best = report.result.best ? &*report.result.best : nullptr;
+  if (best && heuristicEval &&
+      best->result.cost() > heuristicEval->result.cost() * (1 - options_.minGain)) {
+    report.keptHeuristic = best->index != heuristicEval->index;
+    best = heuristicEval;
+  }
+  if (best) {
     report.best = space_->request(best->config);
     tuner::WisdomEntry w;
     w.config = best->config.toJson();
     w.cost = best->result.cost();
     boost::json::object extra;
     if (best->result.extra().is_object()) extra = best->result.extra().get_object();
+    if (report.keptHeuristic) extra["kept_heuristic"] = true;
     if (report.heuristicCost) extra["heuristic_ms"] = *report.heuristicCost;
     extra["evaluations"] = report.result.evaluations.size();
     extra["space_size"] = space_->space().size();

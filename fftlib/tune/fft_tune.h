@@ -31,6 +31,10 @@ struct FftTuneOptions {
   // Evaluate the planner's heuristic configuration first (when the space holds it), so the
   // tuned plan is never one the heuristic beats.
   bool startWithHeuristic = true;
+  // The wisdom records a configuration other than the heuristic one only when it measured at
+  // least this fraction faster (timing noise is not a gain: otherwise the heuristic plan,
+  // which `fftc run` then builds exactly as without wisdom).
+  double minGain = 0.02;
   tuner::ProgressCallback progress;
   // Called after each measured (not replayed) configuration, e.g. for a verbose listing.
   std::function<void(const tuner::Configuration&, const tuner::Result&)> onMeasured;
@@ -43,6 +47,7 @@ struct FftTuneReport {
   std::optional<FftRequest> best;         // the request of the best valid configuration
   std::optional<tuner::WisdomEntry> wisdom;  // the entry to record (none: nothing valid)
   std::optional<double> heuristicCost;    // when the heuristic configuration was valid
+  bool keptHeuristic = false;  // the best beat the heuristic by less than minGain: recorded it
 };
 
 class FftTuner {

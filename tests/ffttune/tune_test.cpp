@@ -10,6 +10,7 @@
 #include <fstream>
 #include <set>
 #include <sys/wait.h>
+#include <tuple>
 
 #include "backends/common/device_error.h"
 #include "fftlib/tune/fft_tune.h"
@@ -58,11 +59,13 @@ class FakeExecutor : public FftExecutor {
       m.output[3] += std::complex<double>(1e-3, 0);
       ms = 1e-6;
     }
+    if (r.variant == Variant::Stockham && r.radices.size() == 1) ms *= stockhamFactor;
     m.timesMs.assign(repeats, ms);
     return m;
   }
   int calls = 0;
   std::set<std::string> measured;
+  double stockhamFactor = 1.0;  // the one-pass Stockham plan's time, relative
 };
 
 TEST(FftCost, WrongFailingOrRejectedConfigurationsAreInvalid) {
@@ -111,6 +114,27 @@ TEST(FftTuner, InvalidNeverWinsAndTheHeuristicComesFirst) {
   ASSERT_TRUE(report.wisdom);
   EXPECT_EQ(report.wisdom->extra.at("heuristic_ms").as_double(), 2.0);
   EXPECT_EQ(report.key.problem, "fft c2c f32 n=16 batch=2 forward opencl");
+}
+
+// A gain below FftTuneOptions::minGain is timing noise: the heuristic plan is recorded.
+TEST(FftTuner, SmallGainsKeepTheHeuristicPlan) {
+  for (const auto& [factor, minGain, kept] :
+       {std::tuple{0.99, 0.02, true}, std::tuple{0.99, 0.0, false}, std::tuple{0.9, 0.02, false}}) {
+    SCOPED_TRACE(::testing::Message() << factor << " " << minGain);
+    FakeExecutor device;
+    device.stockhamFactor = factor;
+    FftTuneOptions o;
+    o.technique = "exhaustive";
+    o.cost = {0, 2, 1};
+    o.minGain = minGain;
+    FftTuner tuner(request(16, 2), device, o);
+    const auto report = tuner.run();
+    ASSERT_TRUE(report.best && report.wisdom && report.heuristicCost);
+    EXPECT_EQ(report.keptHeuristic, kept);
+    // the heuristic plan is the local one; the fake's fastest is Stockham in one pass
+    EXPECT_EQ(report.best->variant, kept ? Variant::Local : Variant::Stockham);
+    EXPECT_DOUBLE_EQ(report.wisdom->cost, kept ? *report.heuristicCost : 2.0 * factor);
+  }
 }
 
 TEST(FftTuner, AnInterruptedRunResumesFromItsLog) {
