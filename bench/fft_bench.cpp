@@ -77,19 +77,40 @@ std::vector<std::string> split(const std::string& text) {
   return out;
 }
 
-// "all", "pow2", "smooth", "primes" and numbers, comma-separated, in that order.
-std::vector<int64_t> sizeList(const std::string& spec) {
-  std::vector<int64_t> out;
+// One benchmark size: N, or the dimensions of an N-D transform (NxMxK, outermost first).
+struct Size {
+  std::vector<int64_t> dims;
+  int64_t n = 1;  // their product
+  std::string text() const { return fmt::format("{}", fmt::join(dims, "x")); }
+};
+
+// "all", "pow2", "smooth", "primes", numbers and NxM[xK..] sizes, comma-separated, in order.
+std::vector<Size> sizeList(const std::string& spec) {
+  std::vector<Size> out;
+  auto one = [&](int64_t n) { out.push_back({{n}, n}); };
   for (const auto& t : split(spec)) {
     if (t == "pow2" || t == "all")
-      for (int k = 3; k <= 24; ++k) out.push_back(int64_t{1} << k);
-    if (t == "smooth" || t == "all") out.insert(out.end(), kSmooth.begin(), kSmooth.end());
-    if (t == "primes" || t == "all") out.insert(out.end(), kPrimes.begin(), kPrimes.end());
+      for (int k = 3; k <= 24; ++k) one(int64_t{1} << k);
+    if (t == "smooth" || t == "all")
+      for (int64_t n : kSmooth) one(n);
+    if (t == "primes" || t == "all")
+      for (int64_t n : kPrimes) one(n);
     if (t != "pow2" && t != "all" && t != "smooth" && t != "primes") {
-      std::size_t used = 0;
-      const int64_t n = std::stoll(t, &used);
-      if (used != t.size() || n < 1) throw fftc::backends::UserError("--sizes: bad size " + t);
-      out.push_back(n);
+      Size sz;
+      std::string rest = t;
+      for (;;) {
+        const auto x = rest.find('x');
+        std::size_t used = 0;
+        const std::string part = rest.substr(0, x);
+        const int64_t n = part.empty() ? 0 : std::stoll(part, &used);
+        if (used != part.size() || n < 1 || sz.n > (int64_t{1} << 30) / n)
+          throw fftc::backends::UserError("--sizes: bad size " + t);
+        sz.dims.push_back(n);
+        sz.n *= n;
+        if (x == std::string::npos) break;
+        rest = rest.substr(x + 1);
+      }
+      out.push_back(sz);
     }
   }
   return out;
@@ -99,7 +120,8 @@ std::vector<int64_t> sizeList(const std::string& spec) {
 
 struct Row {
   std::string device, date, target, precision;
-  int64_t n = 0, batch = 0;
+  std::string n;  // N, or NxMxK
+  int64_t batch = 0;
   std::string variant, radices, strategy;
   int64_t stages = 0;
   std::optional<double> fftcMs, cufftMs, fftcGbps, cufftGbps, fftcLinf, fftcL2, cufftLinf;
@@ -244,6 +266,7 @@ void head(const cl::Context& c, const cl::Buffer& b, std::vector<std::complex<T>
 template <typename T>
 struct Case {
   int64_t n = 0, batch = 0, rows = 0;
+  std::vector<int64_t> dims;  // {n} for 1D
   std::vector<std::complex<T>> x;
   std::vector<fl::ComplexL> ref;  // the first `rows` transforms
   double tolerance = 0;
@@ -300,26 +323,28 @@ struct Devices {
 };
 
 template <typename T>
-void benchSize(int64_t n, const Devices& d, const Options& o, std::ofstream& csv) {
+void benchSize(const Size& size, const Devices& d, const Options& o, std::ofstream& csv) {
+  const int64_t n = size.n;
   Case<T> c;
   c.precision = sizeof(T) == 8 ? fl::Precision::F64 : fl::Precision::F32;
   const int64_t total = int64_t{1} << (sizeof(T) == 8 ? o.log2Total64 : o.log2Total32);
   c.n = n;
+  c.dims = size.dims;
   c.batch = std::max<int64_t>(1, total / n);
   c.rows = std::clamp<int64_t>(static_cast<int64_t>(o.checkElements) / n, 1, c.batch);
   c.tolerance = fl::fftTolerance(n, c.precision);
   const std::size_t elements = static_cast<std::size_t>(n * c.batch);
   const std::size_t bytes = elements * sizeof(std::complex<T>);
   c.x = fl::uniformInput<T>(elements, static_cast<uint64_t>(n));
-  c.ref = fl::referenceDft1d(fl::toLongDouble(std::span<const std::complex<T>>(
-                                 c.x.data(), static_cast<std::size_t>(c.rows * n))),
-                             n, c.rows, fl::Direction::Forward);
+  c.ref = fl::referenceDft(fl::toLongDouble(std::span<const std::complex<T>>(
+                               c.x.data(), static_cast<std::size_t>(c.rows * n))),
+                           c.dims, c.rows, fl::Direction::Forward);
 
   Row base;
   base.device = d.name;
   base.date = today();
   base.precision = fl::precisionName(c.precision);
-  base.n = n;
+  base.n = size.text();
   base.batch = c.batch;
   base.copyGbps = d.copyGbps;
   base.tolerance = c.tolerance;
@@ -329,8 +354,11 @@ void benchSize(int64_t n, const Devices& d, const Options& o, std::ofstream& csv
   try {  // cuFFT on the same buffers
     put(*d.cuda, in, c.x);
     cufftHandle plan = 0;
-    checkCufft(cufftPlan1d(&plan, static_cast<int>(n), Cufft<T>::kType, static_cast<int>(c.batch)),
-               "cufftPlan1d");
+    std::vector<int> cdims(c.dims.begin(), c.dims.end());
+    checkCufft(cufftPlanMany(&plan, static_cast<int>(cdims.size()), cdims.data(), nullptr, 1,
+                             static_cast<int>(n), nullptr, 1, static_cast<int>(n), Cufft<T>::kType,
+                             static_cast<int>(c.batch)),
+               "cufftPlanMany");
     auto* pin = reinterpret_cast<void*>(in.pointer());
     auto* pout = reinterpret_cast<void*>(out.pointer());
     try {
@@ -353,6 +381,7 @@ void benchSize(int64_t n, const Devices& d, const Options& o, std::ofstream& csv
 
   fl::FftRequest request;
   request.size = n;
+  if (c.dims.size() > 1) request.dims = c.dims;
   request.batch = c.batch;
   request.precision = c.precision;
   request.format = false;  // nothing is written: skip the source layout
@@ -379,7 +408,7 @@ void benchSize(int64_t n, const Devices& d, const Options& o, std::ofstream& csv
     fmt::print(
         "{:>6} {} N={:<8} batch={:<8} fftc {:>9} ms  cuFFT {:>9} ms  ratio {:>6}  linf {:>9} "
         "{}{}\n",
-        r.target, r.precision, n, c.batch, num(r.fftcMs), num(r.cufftMs),
+        r.target, r.precision, r.n, c.batch, num(r.fftcMs), num(r.cufftMs),
         r.fftcMs && r.cufftMs ? fmt::format("{:.2f}", *r.fftcMs / *r.cufftMs) : "-",
         num(r.fftcLinf), !r.checked ? "" : (r.ok ? "ok" : "FAILED"),
         r.error.empty() ? "" : "  error: " + r.error.substr(0, 160));
@@ -395,7 +424,7 @@ Options parse(int argc, char** argv) {
                                           "the CSV file to write")(
       "append", po::bool_switch(&o.append), "append to --out (no header) instead of replacing it")(
       "sizes", po::value(&o.sizes)->default_value(o.sizes),
-      "comma list of N and groups: pow2 (2^3..2^24), smooth, primes, all")(
+      "comma list of N, NxM[xK] (N-D) and groups: pow2 (2^3..2^24), smooth, primes, all")(
       "precision", po::value(&o.precisions)->default_value(o.precisions), "f32,f64 | f32 | f64")(
       "targets", po::value(&o.targets)->default_value(o.targets),
       "fftc targets: cuda,opencl (opencl only where an OpenCL GPU is found)")(
@@ -428,7 +457,7 @@ Options parse(int argc, char** argv) {
 int run(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<int64_t> sizes = sizeList(o.sizes);
+  const std::vector<Size> sizes = sizeList(o.sizes);
   cu::Context cuda = cu::Context::open(o.cudaDevice);
   checkCuda(cudaSetDevice(cuda.device().ordinal), "cudaSetDevice");  // cuFFT: the same device
   cuda.makeCurrent();
@@ -465,7 +494,7 @@ int run(int argc, char** argv) {
   if (!csv) throw fftc::backends::UserError("cannot write " + o.out);
   if (header) csv << kHeader << '\n';
   for (const auto& p : split(o.precisions)) {
-    for (int64_t n : sizes) {
+    for (const Size& n : sizes) {
       cuda.makeCurrent();
       if (p == "f64")
         benchSize<double>(n, d, o, csv);
