@@ -36,7 +36,7 @@ runs=(
   # advanced layouts: strided input, interleaved output; interleaved batches in place
   "--size 16 --batch 3 --istride 2 --idist 40 --ostride 3 --odist 1"
   "--size 1000 --batch 64 --istride 64 --idist 1 --ostride 64 --odist 1 --in-place"
-  "--size 4096 --batch 32 --idist 5000 --ostride 2 --odist 1 --in-place"
+  "--size 4096 --batch 32 --idist 5000 --ostride 32 --odist 1 --in-place"
   "--size 8x6 --batch 2 --inembed 9,7 --onembed 10,8"
   "--size 64x48 --batch 8 --real --inembed 64,50 --in-place"
   "--size 15 --batch 3 --real --direction inverse --idist 9 --onembed 16"

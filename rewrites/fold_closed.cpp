@@ -65,8 +65,12 @@ class Folder {
     out.insert(inner.begin(), inner.end());
   }
 
+  // A map that only rearranges (isViewFun: a view, no loop) computes nothing: folding a closed
+  // expression whose only maps are such views would store every element its generators yield
+  // again (a table as large as the rearranged array instead of the generator's own).
   static bool computes(const FunDecl& f) {
-    return f.is<AbstractMap>() || f.is<AbstractReduce>() || f.kind() == FunKind::Iterate;
+    if (const auto* m = f.as<AbstractMap>()) return !isViewFun(m->f());
+    return f.is<AbstractReduce>() || f.kind() == FunKind::Iterate;
   }
 
   // The table replacing e, or null.

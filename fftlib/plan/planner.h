@@ -109,6 +109,8 @@ struct PlanChoice {
   std::vector<int64_t> passGroups;  // nd.fdl's gs
   std::vector<std::vector<int64_t>> dimRadices;
   std::vector<bool> dimBluestein;
+  // ndLocal: per dimension, n1 of the four-step split n = n1·n2 (two passes), 0 for one pass
+  std::vector<int64_t> fourStepSplits;
 };
 
 // The codegen layout (batch dimension first) of the input (`input`) or output of a request,

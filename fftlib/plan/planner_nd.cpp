@@ -5,6 +5,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
+#include <numeric>
 
 #include "backends/common/device_error.h"
 #include "fftlib/plan/planner.h"
@@ -119,42 +122,98 @@ size_t groupedPasses(const PlanChoice& c) {
   return passes;
 }
 
-// nd.fdl's ndLocal when every dimension is Stockham's, fits local memory and the request
-// leaves the grouping to the planner, and it makes fewer passes than the grouping (one per
-// dimension): each dimension's work-group shape as the 1D local kernels choose theirs.
+// The four-step split n = n1·n2 of a dimension too long for local memory: n1 the largest
+// divisor of n at most sqrt(n) whose two sizes both fit (0 when none does).
+int64_t fourStepSplit(int64_t n, Precision precision) {
+  for (auto n1 = static_cast<int64_t>(std::sqrt(static_cast<double>(n))); n1 >= 2; --n1)
+    if (n % n1 == 0 && localFits(n1, precision) && localFits(n / n1, precision)) return n1;
+  return 0;
+}
+
+// One local pass over lines of n = Π rs elements: `strided` lines (adjacent lines adjacent in
+// memory) on local dimension 0, a tile of adjacent ones at most 128 bytes wide; else
+// contiguous rows on local dimension 1, as stockhamLocal. F divides `rows` (the lines of one
+// block). Returns F; appends the stage's work-group shape.
+int64_t linePass(const FftRequest& r, const std::vector<int64_t>& rs, bool strided, int64_t rows,
+                 std::vector<std::vector<int64_t>>& stageLocal) {
+  const int64_t n = std::accumulate(rs.begin(), rs.end(), int64_t{1}, std::multiplies<>()),
+                perFft = n / *std::min_element(rs.begin(), rs.end());
+  const int64_t elemBytes = r.precision == Precision::F64 ? 16 : 8;
+  if (!strided) {
+    const int64_t f =
+        largestFittingDivisor(n, r.precision, rows, std::max<int64_t>(256 / perFft, 1));
+    stageLocal.push_back({perFft, f});
+    return f;
+  }
+  const int64_t most = std::min<int64_t>(128 / elemBytes, 1024 / perFft);
+  const int64_t f = largestFittingDivisor(n, r.precision, rows, std::max<int64_t>(most, 1));
+  stageLocal.push_back({f, perFft});
+  return f;
+}
+
+// nd.fdl's ndLocal when every dimension is Stockham's and fits local memory in one pass or
+// in the four-step's two, the request leaves the grouping to the planner, and it makes fewer
+// passes than the grouping: each pass's work-group shape by linePass.
 bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
   if (!r.passGroups.empty() || r.workgroupSize > 0 || r.fftsPerGroup > 0) return false;
   const auto& ns = c.dims;
-  for (size_t j = 0; j < ns.size(); ++j)
-    if (c.dimBluestein[j] || ns[j] < 2 || !localFits(ns[j], r.precision)) return false;
-  if (groupedPasses(c) <= ns.size()) return false;
-  const int64_t elemBytes = r.precision == Precision::F64 ? 16 : 8;
-  std::vector<int64_t> fs, lds;
+  const size_t d = ns.size();
+  std::vector<int64_t> splits(d, 0);  // n1 of a four-step dimension, else 0
+  size_t passes = 0;
+  for (size_t j = 0; j < d; ++j) {
+    if (c.dimBluestein[j] || ns[j] < 2) return false;
+    if (!localFits(ns[j], r.precision)) {
+      splits[j] = fourStepSplit(ns[j], r.precision);
+      if (splits[j] == 0) return false;
+    }
+    passes += splits[j] ? 2 : 1;
+  }
+  if (groupedPasses(c) <= passes) return false;
+  std::vector<int64_t> rsAll, offs{0}, mids, hs, fs(d, 1), f2s(d, 1), lds(d, 0);
+  c.dimRadices.clear();
+  for (size_t j = 0; j < d; ++j) {
+    std::vector<int64_t> rs1 = chooseRadices(splits[j] ? splits[j] : ns[j]);
+    std::vector<int64_t> rs2 = splits[j] ? chooseRadices(ns[j] / splits[j]) : std::vector<int64_t>{};
+    rsAll.insert(rsAll.end(), rs1.begin(), rs1.end());
+    mids.push_back(static_cast<int64_t>(rsAll.size()));
+    rsAll.insert(rsAll.end(), rs2.begin(), rs2.end());
+    offs.push_back(static_cast<int64_t>(rsAll.size()));
+    hs.push_back(splits[j] ? 1 : 0);
+    rs1.insert(rs1.end(), rs2.begin(), rs2.end());
+    c.dimRadices.push_back(rs1);
+  }
   c.stageLocal.clear();
-  int64_t total = r.batch;
-  for (int64_t n : ns) total *= n;
-  for (size_t j = ns.size(); j-- > 0;) {  // the passes' order: innermost dimension first
-    const auto& rs = c.dimRadices[j];
-    const int64_t n = ns[j], perFft = n / *std::min_element(rs.begin(), rs.end());
+  for (size_t j = d; j-- > 0;) {  // the passes' order: innermost dimension first
     int64_t t = 1;
-    for (size_t k = j + 1; k < ns.size(); ++k) t *= ns[k];
-    if (t == 1) {  // contiguous lines on local dimension 1, as stockhamLocal
-      const int64_t f =
-          largestFittingDivisor(n, r.precision, total / n, std::max<int64_t>(256 / perFft, 1));
-      fs.insert(fs.begin(), f);
-      lds.insert(lds.begin(), 1);
-      c.stageLocal.push_back({perFft, f});
-    } else {  // strided lines on dimension 0, a tile of adjacent ones (at most 128 bytes wide)
-      const int64_t most = std::min<int64_t>(128 / elemBytes, 1024 / perFft);
-      const int64_t f = largestFittingDivisor(n, r.precision, t, std::max<int64_t>(most, 1));
-      fs.insert(fs.begin(), f);
-      lds.insert(lds.begin(), 0);
-      c.stageLocal.push_back({f, perFft});
+    for (size_t k = j + 1; k < d; ++k) t *= ns[k];
+    const auto at = [&](int64_t a, int64_t b) {
+      return std::vector<int64_t>(rsAll.begin() + a, rsAll.begin() + b);
+    };
+    if (splits[j]) {
+      const int64_t n1 = splits[j], n2 = ns[j] / n1;
+      fs[j] = linePass(r, at(mids[j], offs[j + 1]), true, n1 * t, c.stageLocal);  // pass A
+      f2s[j] = linePass(r, at(offs[j], mids[j]), true, n2 * t, c.stageLocal);     // pass B
+    } else {
+      lds[j] = t == 1 ? 1 : 0;
+      int64_t rows = t;
+      if (t == 1) {  // the contiguous rows of the whole batch
+        rows = r.batch;
+        for (int64_t n : ns) rows *= n;
+        rows /= ns[j];
+      }
+      fs[j] = linePass(r, at(offs[j], offs[j + 1]), t > 1, rows, c.stageLocal);
     }
   }
+  c.radices = rsAll;
   c.kernel = "ndLocal";
+  c.defines["rsAll"] = rsAll;
+  c.defines["offs"] = offs;
+  c.defines["mids"] = mids;
+  c.defines["hs"] = hs;
   c.defines["Fs"] = fs;
+  c.defines["F2s"] = f2s;
   c.defines["lds"] = lds;
+  c.fourStepSplits = splits;
   c.fftsPerGroup = *std::min_element(fs.begin(), fs.end());
   return true;
 }
@@ -222,10 +281,17 @@ std::string describeDims(const PlanChoice& c) {
   if (c.kernel == "r2c" || c.kernel == "c2r")
     s += fmt::format("\nreal ({}): the last dimension's {} reals by a complex FFT of {} size",
                      c.kernel, c.dims.back(), c.dims.back() % 2 ? "the same" : "half the");
-  if (c.kernel == "ndLocal")
-    return s + fmt::format("\none pass per dimension, each line FFT in local memory "
-                           "(ndLocal; lines per work-group {})",
-                           fmt::join(std::get<std::vector<int64_t>>(c.defines.at("Fs")), ", "));
+  if (c.kernel == "ndLocal") {
+    std::string fourStep;
+    for (size_t j = 0; j < c.fourStepSplits.size(); ++j)
+      if (c.fourStepSplits[j])
+        fourStep += fmt::format("; {} as {} x {} in two passes (four-step)", c.dims[j],
+                                c.fourStepSplits[j], c.dims[j] / c.fourStepSplits[j]);
+    return s + fmt::format("\na pass per dimension, each line FFT in local memory "
+                           "(ndLocal; lines per work-group {}){}",
+                           fmt::join(std::get<std::vector<int64_t>>(c.defines.at("Fs")), ", "),
+                           fourStep);
+  }
   return s + fmt::format("\npasses by dimension group (gs = [{}]): {}",
                          fmt::join(c.passGroups, ", "), groups);
 }

@@ -152,6 +152,23 @@ TEST(NdFft, LocalMemoryPassPerDimension) {
   expectAccurate(inv);
 }
 
+// ndLocal with dimensions too long for local memory: the four-step FFT in two local passes
+// (strided columns, and the innermost dimension whose pass B writes transposed)
+TEST(NdFft, FourStepDimensionsInTwoLocalPasses) {
+  auto inv = ndRequest({2, 3072}, 2);
+  inv.direction = Direction::Inverse;
+  inv.scale = true;
+  for (auto r : {ndRequest({4096, 8}, 1), ndRequest({6, 6000}, 1, Precision::F64), inv}) {
+    const auto c = choosePlan(r);
+    ASSERT_EQ(c.kernel, "ndLocal") << r.key();
+    size_t split = 0;
+    for (int64_t n1 : c.fourStepSplits) split += n1 > 0;
+    EXPECT_EQ(split, 1u) << r.key();
+    EXPECT_EQ(planFft(r)->stages.size(), r.dims.size() + 1) << r.key();
+    expectAccurate(r);
+  }
+}
+
 TEST(NdFft, DeviceBuffersInPlace) {
   auto r = ndRequest({6, 8}, 2);
   Plan plan = Plan::create(context(), r);

@@ -91,6 +91,16 @@ TEST(FoldClosed, LeavesWhatReadsTheInputOrDoesNotCompute) {
   EXPECT_EQ(print(f->body()), print(k->body()));
 }
 
+TEST(FoldClosed, LeavesGeneratorsOnlyRearrangedByViewMaps) {
+  // each chirp element repeated 3 times (a map of views over the generator): no table of the
+  // repeated array; the code generator reads the generator (its own table) through the views
+  LambdaPtr k = kernelOf(
+      "kernel k(x: [complex]36) = map(mult) <<: zip(x, join <<: join <<: map(λ(c => pad(0, 2, wrap) <<: "
+      "split(1) <<: c)) <<: split(1) <<: chirpK)");
+  LambdaPtr f = fold(k);
+  EXPECT_TRUE(tables(f->body()).empty()) << print(f->body());
+}
+
 TEST(FoldClosed, FoldsTheOutermostClosedExpressionOnly) {
   // dft's inner generator reads k, bound inside the closed DFT: the whole DFT is one table
   LambdaPtr k = kernelOf(
