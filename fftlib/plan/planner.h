@@ -111,6 +111,7 @@ struct PlanChoice {
   std::vector<bool> dimBluestein;
   // ndLocal: per dimension, n1 of the four-step split n = n1·n2 (two passes), 0 for one pass
   std::vector<int64_t> fourStepSplits;
+  bool planePass = false;  // ndLocal: the innermost two dimensions share one pass
 };
 
 // The codegen layout (batch dimension first) of the input (`input`) or output of a request,

@@ -168,6 +168,20 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
     }
     passes += splits[j] ? 2 : 1;
   }
+  // The innermost two dimensions in one pass when their plane fits local memory (two padded
+  // arrays), has at least 256 elements (a work-group's worth) and its rows' and columns'
+  // butterflies and lines fit 1024 work-items.
+  bool plane = false;
+  if (d >= 2 && !splits[d - 1] && !splits[d - 2]) {
+    const int64_t na = ns[d - 2], nb = ns[d - 1];
+    const auto butterflies = [&](int64_t n) {
+      const auto rs = chooseRadices(n);
+      return n / *std::min_element(rs.begin(), rs.end());
+    };
+    plane = na * nb >= 256 && localFits(na * nb, r.precision) &&
+            std::max(butterflies(na), butterflies(nb)) * std::max(na, nb) <= 1024;
+    if (plane) --passes;
+  }
   if (groupedPasses(c) <= passes) return false;
   std::vector<int64_t> rsAll, offs{0}, mids, hs, fs(d, 1), f2s(d, 1), lds(d, 0);
   c.dimRadices.clear();
@@ -183,7 +197,8 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
     c.dimRadices.push_back(rs1);
   }
   c.stageLocal.clear();
-  for (size_t j = d; j-- > 0;) {  // the passes' order: innermost dimension first
+  if (plane) c.stageLocal.push_back({});  // the plane's pass: the generated kernel's own shape
+  for (size_t j = plane ? d - 2 : d; j-- > 0;) {  // the passes' order: innermost first
     int64_t t = 1;
     for (size_t k = j + 1; k < d; ++k) t *= ns[k];
     const auto at = [&](int64_t a, int64_t b) {
@@ -213,6 +228,8 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
   c.defines["Fs"] = fs;
   c.defines["F2s"] = f2s;
   c.defines["lds"] = lds;
+  c.defines["pl"] = int64_t{plane ? 1 : 0};
+  c.planePass = plane;
   c.fourStepSplits = splits;
   c.fftsPerGroup = *std::min_element(fs.begin(), fs.end());
   return true;
@@ -287,9 +304,13 @@ std::string describeDims(const PlanChoice& c) {
       if (c.fourStepSplits[j])
         fourStep += fmt::format("; {} as {} x {} in two passes (four-step)", c.dims[j],
                                 c.fourStepSplits[j], c.dims[j] / c.fourStepSplits[j]);
+    const auto& fs = std::get<std::vector<int64_t>>(c.defines.at("Fs"));
+    if (c.planePass)
+      fourStep += fmt::format("; the innermost {} x {} plane in one pass", c.dims[c.dims.size() - 2],
+                              c.dims.back());
     return s + fmt::format("\na pass per dimension, each line FFT in local memory "
                            "(ndLocal; lines per work-group {}){}",
-                           fmt::join(std::get<std::vector<int64_t>>(c.defines.at("Fs")), ", "),
+                           fmt::join(fs.begin(), fs.end() - (c.planePass ? 2 : 0), ", "),
                            fourStep);
   }
   return s + fmt::format("\npasses by dimension group (gs = [{}]): {}",

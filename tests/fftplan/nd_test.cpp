@@ -142,14 +142,32 @@ TEST(NdFft, ThreeAndFourDimensions) {
 TEST(NdFft, LocalMemoryPassPerDimension) {
   for (auto r : {ndRequest({16, 32}, 3), ndRequest({32, 48, 5}, 2),
                  ndRequest({64, 64, 64}, 1), ndRequest({12, 20}, 2, Precision::F64)}) {
-    ASSERT_EQ(choosePlan(r).kernel, "ndLocal") << r.key();
-    EXPECT_EQ(planFft(r)->stages.size(), r.dims.size()) << r.key();
+    const auto c = choosePlan(r);
+    ASSERT_EQ(c.kernel, "ndLocal") << r.key();
+    // 16 x 32 is one plane: one pass
+    EXPECT_EQ(planFft(r)->stages.size(), r.dims.size() - (c.planePass ? 1 : 0)) << r.key();
     expectAccurate(r);
   }
   auto inv = ndRequest({32, 16, 8}, 2);
   inv.direction = Direction::Inverse;
   inv.scale = true;
   expectAccurate(inv);
+}
+
+// ndLocal's plane pass: the innermost two dimensions in one pass (a plane per work-group)
+TEST(NdFft, InnerPlaneInOnePass) {
+  auto inv = ndRequest({7, 32, 32}, 1);
+  inv.direction = Direction::Inverse;
+  inv.scale = true;
+  for (auto r : {ndRequest({32, 32, 32}, 1), ndRequest({16, 64}, 3),
+                 ndRequest({10, 32, 16}, 2, Precision::F64), inv}) {
+    const auto c = choosePlan(r);
+    ASSERT_EQ(c.kernel, "ndLocal") << r.key();
+    EXPECT_TRUE(c.planePass) << r.key();
+    EXPECT_EQ(planFft(r)->stages.size(), r.dims.size() - 1) << r.key();  // 32^3: 2 passes
+    expectAccurate(r);
+  }
+  EXPECT_FALSE(choosePlan(ndRequest({64, 64, 64})).planePass);  // 64 x 64 does not fit
 }
 
 // ndLocal with dimensions too long for local memory: the four-step FFT in two local passes
