@@ -154,6 +154,7 @@ inline fe::Program compileLibrary(const FftCase& c) {
   opts.defines = c.defines;
   opts.defines["dir"] = int64_t{c.direction == Direction::Forward ? -1 : 1};
   opts.defines["scale"] = int64_t{c.scaled ? 1 : 0};
+  if (!c.kernel.empty()) opts.kernels = {c.kernel};  // the -D bindings are this kernel's
   if (common) {
     opts.importReader = fe::importFromMemory(
         {{(fftlibDir() / "common.fdl").lexically_normal().generic_string(), *common}});

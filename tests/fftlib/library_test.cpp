@@ -47,15 +47,19 @@ TEST(FftLibrary, NdKernelsCompileWithTheirDefaults) {
     } catch (const ir::CompileError& e) {
       FAIL() << fe::formatError(e);
     }
-    ASSERT_EQ(prog.kernels.size(), 3u);
+    ASSERT_EQ(prog.kernels.size(), 4u);
     auto sized = [](const ir::Type& t) {
       return t.element().str() + "/" + t.element().element().str();
     };
     const fe::Kernel* nd = prog.kernel("nd");
+    const fe::Kernel* ndLocal = prog.kernel("ndLocal");
     const fe::Kernel* r2c = prog.kernel("r2c");
     const fe::Kernel* c2r = prog.kernel("c2r");
-    ASSERT_TRUE(nd && r2c && c2r);
+    ASSERT_TRUE(nd && ndLocal && r2c && c2r);
     EXPECT_EQ(nd->resultType, nd->paramTypes[0]);
+    // (each kernel has its own size variable B: compared as text)
+    EXPECT_EQ(ndLocal->resultType.str(), nd->paramTypes[0].str());
+    EXPECT_EQ(ndLocal->paramTypes[0].str(), nd->paramTypes[0].str());
     EXPECT_EQ(nd->paramTypes[0].element().size().constant(), 48);
     EXPECT_EQ(r2c->paramTypes[0].element().size().constant(), 96) << sized(r2c->paramTypes[0]);
     EXPECT_EQ(r2c->resultType.element().size().constant(), 56) << sized(r2c->resultType);
