@@ -17,6 +17,7 @@
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/device_io.h"
 #include "fftlib/plan/fft_api.h"
+#include "fftlib/plan/fft_check.h"
 #ifdef FFTC_HAVE_CUDA
 #include "fftlib/plan/cuda_plan.h"
 #endif
@@ -115,115 +116,18 @@ boost::json::array toJsonArray(const std::vector<int64_t>& v) {
 
 struct Measured {
   double timeMs = 0;
-  double l2 = 0, linf = 0;
-  int64_t holesWritten = 0;  // output elements outside the output layout that changed
+  fl::FftErrors errors;
 };
 
-// One side's host data in long double: complex values, or reals (r2c input, c2r output).
-struct SideData {
-  std::vector<fl::ComplexL> complex;
-  std::vector<long double> reals;
-};
-
-// The input buffer's contents: every element random in [-0.5, 0.5), rounded to T (holes of
-// an advanced layout too: the plan must not read them); for C2R the half spectrum FFTW's r2c
-// makes of such reals, written through the input layout.
-template <typename T>
-SideData makeInput(const fl::FftRequest& r, std::size_t bytes, uint64_t seed) {
-  const bool realIn = r.real && r.direction == fl::Direction::Forward;
-  const bool c2r = r.real && !realIn;
-  const std::size_t count = bytes / (realIn ? sizeof(T) : 2 * sizeof(T));
-  SideData in;
-  for (const auto& c : fl::uniformInput<T>(realIn ? (count + 1) / 2 : count, seed)) {
-    if (realIn) {
-      in.reals.push_back(c.real());
-      in.reals.push_back(c.imag());
-    } else {
-      in.complex.emplace_back(c.real(), c.imag());
-    }
-  }
-  in.reals.resize(realIn ? count : 0);
-  if (c2r) {
-    const auto dims = fl::requestDims(r);
-    std::vector<long double> reals;
-    for (const auto& c : fl::uniformInput<T>(static_cast<size_t>(r.size * r.batch + 1) / 2, seed + 1)) {
-      reals.push_back(c.real());
-      reals.push_back(c.imag());
-    }
-    reals.resize(static_cast<size_t>(r.size * r.batch));
-    std::vector<fl::ComplexL> spectrum(count, fl::ComplexL(NAN, NAN));
-    fl::referenceR2cMany(reals, spectrum, dims, r.batch, {}, r.inLayout);
-    for (std::size_t i = 0; i < count; ++i)
-      if (!std::isnan(spectrum[i].real()))
-        in.complex[i] = {static_cast<T>(spectrum[i].real()), static_cast<T>(spectrum[i].imag())};
-  }
-  return in;
-}
-
-// FFTW's result on the same input buffer: NaN wherever the output layout has no element.
-SideData referenceOutput(const fl::FftRequest& r, const SideData& in, std::size_t count) {
-  const auto dims = fl::requestDims(r);
-  SideData out;
-  if (r.real && r.direction == fl::Direction::Inverse) {
-    out.reals.assign(count, NAN);
-    fl::referenceC2rMany(in.complex, out.reals, dims, r.batch, r.inLayout, r.outLayout);
-  } else if (r.real) {
-    out.complex.assign(count, fl::ComplexL(NAN, NAN));
-    fl::referenceR2cMany(in.reals, out.complex, dims, r.batch, r.inLayout, r.outLayout);
-  } else {
-    out.complex.assign(count, fl::ComplexL(NAN, NAN));
-    fl::referenceDftMany(in.complex, out.complex, dims, r.batch, r.inLayout, r.outLayout,
-                         r.direction);
-  }
-  if (r.scale) {
-    for (auto& v : out.complex) v /= static_cast<long double>(r.size);
-    for (auto& v : out.reals) v /= static_cast<long double>(r.size);
-  }
-  return out;
-}
-
-// Host buffer of T (2 per complex value) <-> SideData.
-template <typename T>
-std::vector<T> toHost(const SideData& d) {
-  std::vector<T> h;
-  for (const auto& c : d.complex) {
-    h.push_back(static_cast<T>(c.real()));
-    h.push_back(static_cast<T>(c.imag()));
-  }
-  for (long double v : d.reals) h.push_back(static_cast<T>(v));
-  return h;
-}
-
-// The errors at the output layout's elements; out-of-place, the others must still be NaN.
-template <typename T>
-void compare(Measured& m, const std::vector<T>& y, const SideData& ref, bool inPlace) {
-  const bool reals = !ref.reals.empty();
-  std::vector<std::complex<T>> got;
-  std::vector<fl::ComplexL> want;
-  const std::size_t count = reals ? ref.reals.size() : ref.complex.size();
-  for (std::size_t i = 0; i < count; ++i) {
-    const fl::ComplexL w = reals ? fl::ComplexL(ref.reals[i], 0) : ref.complex[i];
-    const std::complex<T> g = reals ? std::complex<T>(y[i], 0) : std::complex<T>(y[2 * i], y[2 * i + 1]);
-    if (std::isnan(w.real())) {
-      if (!inPlace && !std::isnan(g.real())) ++m.holesWritten;
-      continue;
-    }
-    got.push_back(g);
-    want.push_back(w);
-  }
-  m.l2 = fl::l2Error(std::span<const std::complex<T>>(got), want);
-  m.linf = fl::linfError(std::span<const std::complex<T>>(got), want);
-}
-
-// One checked execution (against FFTW in long double, through the request's layouts) and the
-// median of the timed ones, on either runtime (Plan / CudaPlan with its context). In place:
-// one buffer of the larger size holds the input and receives the output.
+// One checked execution (against FFTW in long double through the request's layouts:
+// fft_check.h) and the median of the timed ones, on either runtime (Plan / CudaPlan with its
+// context). In place: one buffer of the larger size holds the input and receives the output.
 template <typename T, typename PlanT, typename ContextT>
 Measured runAndCheck(const PlanT& plan, const ContextT& context, uint64_t seed, bool check,
                      bool inPlace, int warmup, int repeat) {
   const auto& r = plan.request();
-  const SideData input = makeInput<T>(r, plan.inputBytes(), seed);
-  std::vector<T> host = toHost<T>(input);
+  const fl::FftCheck data = fl::makeCheck(r, seed);
+  std::vector<T> host(data.input.begin(), data.input.end());
   host.resize(std::max(plan.inputBytes(), inPlace ? plan.outputBytes() : 0) / sizeof(T), NAN);
   auto in = fl::upload(context, std::span<const T>(host));
   std::vector<T> y(plan.outputBytes() / sizeof(T), NAN);  // the holes' sentinel
@@ -239,8 +143,8 @@ Measured runAndCheck(const PlanT& plan, const ContextT& context, uint64_t seed, 
       plan.execute(in, out);
       fl::download(context, out, std::span<T>(y));
     }
-    const bool c2r = r.real && r.direction == fl::Direction::Inverse;
-    compare(m, y, referenceOutput(r, input, y.size() / (c2r ? 1 : 2)), inPlace);
+    const std::vector<double> got(y.begin(), y.end());
+    m.errors = fl::compareOutput(data, got, !inPlace);
   }
   m.timeMs = fl::median(plan.time(in, out, static_cast<size_t>(warmup), static_cast<size_t>(repeat)));
   return m;
@@ -371,9 +275,9 @@ int runRun(const Args& args) {
     if (!request.outLayout.isDefault()) r["output_layout"] = fl::layoutText(request, false);
     if (inPlace) r["in_place"] = true;
     if (check) {
-      r["l2_error"] = m.l2;
-      r["linf_error"] = m.linf;
-      if (!request.outLayout.isDefault()) r["holes_written"] = m.holesWritten;
+      r["l2_error"] = m.errors.l2;
+      r["linf_error"] = m.errors.linf;
+      if (!request.outLayout.isDefault()) r["holes_written"] = m.errors.holesWritten;
     } else {
       r["l2_error"] = nullptr;
       r["linf_error"] = nullptr;
@@ -388,18 +292,19 @@ int runRun(const Args& args) {
                m.timeMs, repeat, warmup, gflops, gbps);
     if (check)
       fmt::print("error against FFTW (long double): l2 {:.3g}, linf {:.3g} (tolerance {:.3g}){}: {}\n",
-                 m.l2, m.linf, tolerance,
-                 m.holesWritten ? fmt::format(", {} elements outside the output layout changed",
-                                              m.holesWritten)
-                                : "",
-                 m.linf <= tolerance && m.holesWritten == 0 ? "ok" : "FAILED");
+                 m.errors.l2, m.errors.linf, tolerance,
+                 m.errors.holesWritten
+                     ? fmt::format(", {} elements outside the output layout changed",
+                                   m.errors.holesWritten)
+                     : "",
+                 m.errors.ok(tolerance) ? "ok" : "FAILED");
   }
-  if (check && !(m.linf <= tolerance))
+  if (check && !(m.errors.linf <= tolerance))
     throw CheckFailed(fmt::format("{}: linf_error {:.3g} above the tolerance {:.3g}",
-                                  info.compiled.name, m.linf, tolerance));
-  if (check && m.holesWritten > 0)
+                                  info.compiled.name, m.errors.linf, tolerance));
+  if (check && m.errors.holesWritten > 0)
     throw CheckFailed(fmt::format("{}: {} elements outside the output layout changed",
-                                  info.compiled.name, m.holesWritten));
+                                  info.compiled.name, m.errors.holesWritten));
   return kSuccess;
 }
 

@@ -1,0 +1,123 @@
+// Checking a plan against FFTW for every kind of request (fft_check.h).
+#include "fftlib/plan/fft_check.h"
+
+#include <cmath>
+#include <limits>
+
+#include "fftlib/fftw_reference.h"
+
+namespace fftc::fftlib {
+
+namespace {
+
+// A value rounded to the request's precision.
+long double rounded(long double v, Precision p) {
+  return p == Precision::F32 ? static_cast<long double>(static_cast<float>(v))
+                             : static_cast<long double>(static_cast<double>(v));
+}
+
+// Uniform scalars in [-0.5, 0.5), rounded to the precision (uniformInput's values, two a pair).
+std::vector<long double> uniformScalars(std::size_t count, std::uint64_t seed, Precision p) {
+  std::vector<long double> out;
+  for (const auto& c : uniformInput<double>((count + 1) / 2, seed)) {
+    out.push_back(rounded(c.real(), p));
+    out.push_back(rounded(c.imag(), p));
+  }
+  out.resize(count);
+  return out;
+}
+
+std::vector<ComplexL> pairs(const std::vector<long double>& s) {
+  std::vector<ComplexL> out;
+  for (std::size_t i = 0; i + 1 < s.size(); i += 2) out.emplace_back(s[i], s[i + 1]);
+  return out;
+}
+
+std::vector<long double> scalars(const std::vector<ComplexL>& c) {
+  std::vector<long double> out;
+  for (const auto& v : c) {
+    out.push_back(v.real());
+    out.push_back(v.imag());
+  }
+  return out;
+}
+
+}  // namespace
+
+std::size_t bufferScalars(const FftRequest& r, bool input) {
+  const bool complexSide = !r.real || (input == (r.direction == Direction::Inverse));
+  std::int64_t elements = 0;
+  if (auto l = bufferLayout(r, input)) {
+    elements = l->extent();
+  } else {
+    auto dims = requestDims(r);
+    if (r.real && complexSide) dims.back() = dims.back() / 2 + 1;
+    elements = r.batch;
+    for (std::int64_t d : dims) elements *= d;
+  }
+  return static_cast<std::size_t>(elements) * (complexSide ? 2 : 1);
+}
+
+FftCheck makeCheck(const FftRequest& r, std::uint64_t seed) {
+  const auto dims = requestDims(r);
+  const bool r2c = r.real && r.direction == Direction::Forward;
+  const bool c2r = r.real && !r2c;
+  const std::size_t inCount = bufferScalars(r, true), outCount = bufferScalars(r, false);
+  const long double nan = std::numeric_limits<long double>::quiet_NaN();
+
+  std::vector<long double> in = uniformScalars(inCount, seed, r.precision);
+  if (c2r) {  // the half spectrum of real data, through the input layout
+    std::vector<long double> reals =
+        uniformScalars(static_cast<std::size_t>(r.size * r.batch), seed + 1, r.precision);
+    std::vector<ComplexL> spectrum(inCount / 2, ComplexL(nan, nan));
+    referenceR2cMany(reals, spectrum, dims, r.batch, {}, r.inLayout);
+    for (std::size_t i = 0; i < spectrum.size(); ++i)
+      if (!std::isnan(spectrum[i].real())) {
+        in[2 * i] = rounded(spectrum[i].real(), r.precision);
+        in[2 * i + 1] = rounded(spectrum[i].imag(), r.precision);
+      }
+  }
+
+  FftCheck check;
+  check.realOutput = c2r;
+  check.tolerance = fftTolerance(r.size, r.precision);
+  check.input.assign(in.begin(), in.end());
+  if (c2r) {
+    check.reference.assign(outCount, nan);
+    referenceC2rMany(pairs(in), check.reference, dims, r.batch, r.inLayout, r.outLayout);
+  } else {
+    std::vector<ComplexL> out(outCount / 2, ComplexL(nan, nan));
+    if (r2c)
+      referenceR2cMany(in, out, dims, r.batch, r.inLayout, r.outLayout);
+    else
+      referenceDftMany(pairs(in), out, dims, r.batch, r.inLayout, r.outLayout, r.direction);
+    check.reference = scalars(out);
+  }
+  if (r.scale)
+    for (auto& v : check.reference) v /= static_cast<long double>(r.size);
+  return check;
+}
+
+FftErrors compareOutput(const FftCheck& check, std::span<const double> output, bool countHoles) {
+  const std::size_t step = check.realOutput ? 1 : 2;
+  std::vector<std::complex<double>> got;
+  std::vector<ComplexL> want;
+  FftErrors e;
+  for (std::size_t i = 0; i + step <= check.reference.size(); i += step) {
+    const bool inside = !std::isnan(check.reference[i]);
+    const double re = i < output.size() ? output[i] : std::nan("");
+    const double im = step == 2 && i + 1 < output.size() ? output[i + 1] : 0.0;
+    if (!inside) {
+      if (countHoles && !std::isnan(re)) ++e.holesWritten;
+      continue;
+    }
+    got.emplace_back(re, im);
+    want.emplace_back(check.reference[i], step == 2 ? check.reference[i + 1] : 0.0L);
+  }
+  e.compared = static_cast<std::int64_t>(got.size());
+  e.l2 = l2Error(std::span<const std::complex<double>>(got), want);
+  e.linf = linfError(std::span<const std::complex<double>>(got), want);
+  return e;
+}
+
+}  // namespace fftc::fftlib
