@@ -172,9 +172,6 @@ int runTune(const Args& args) {
   request.format = false;
   if (t.repeat < 1 || t.warmup < 0)
     throw backends::UserError("--repeat must be at least 1 and --warmup at least 0");
-  if (!request.dims.empty() || request.real)
-    throw backends::UserError(
-        "tune: multi-dimensional sizes and real transforms are not tuned yet; give one size N");
   try {
     if (request.target == Target::Cuda) {
 #ifdef FFTC_HAVE_CUDA

@@ -23,24 +23,19 @@ std::string firstLine(std::string s) {
   return s;
 }
 
-// One execution (its output) and the timed ones, on either runtime (device_io.h).
+// One execution (its output buffer, which starts as NaN) and the timed ones, on either runtime
+// (device_io.h).
 template <typename T, typename PlanT, typename ContextT>
-Measurement measureAs(const PlanT& plan, const ContextT& context,
-                      std::span<const std::complex<double>> input, std::size_t warmup,
-                      std::size_t repeats) {
-  std::vector<std::complex<T>> x(input.size());
-  std::transform(input.begin(), input.end(), x.begin(), [](const std::complex<double>& v) {
-    return std::complex<T>(static_cast<T>(v.real()), static_cast<T>(v.imag()));
-  });
-  auto in = fftlib::upload(context, std::span<const std::complex<T>>(x));
-  auto out = fftlib::allocate(context, plan.bufferBytes());
+Measurement measureAs(const PlanT& plan, const ContextT& context, std::span<const double> input,
+                      std::size_t warmup, std::size_t repeats) {
+  std::vector<T> x(input.begin(), input.end());
+  auto in = fftlib::upload(context, std::span<const T>(x));
+  std::vector<T> y(plan.outputBytes() / sizeof(T), static_cast<T>(NAN));
+  auto out = fftlib::upload(context, std::span<const T>(y));
   plan.execute(in, out);
-  fftlib::download(context, out, std::span<std::complex<T>>(x));
+  fftlib::download(context, out, std::span<T>(y));
   Measurement m;
-  m.output.resize(x.size());
-  std::transform(x.begin(), x.end(), m.output.begin(), [](const std::complex<T>& v) {
-    return std::complex<double>(v.real(), v.imag());
-  });
+  m.output.assign(y.begin(), y.end());
   m.timesMs = plan.time(in, out, warmup, repeats);
   return m;
 }
@@ -61,8 +56,7 @@ DeviceLimits OpenClExecutor::limits() const {
   return l;
 }
 
-Measurement OpenClExecutor::measure(const FftRequest& request,
-                                    std::span<const std::complex<double>> input,
+Measurement OpenClExecutor::measure(const FftRequest& request, std::span<const double> input,
                                     std::size_t warmup, std::size_t repeats) {
   const Plan plan = Plan::create(*context_, request);
   Measurement m = request.precision == Precision::F64
@@ -90,9 +84,8 @@ DeviceLimits CudaExecutor::limits() const {
   return l;
 }
 
-Measurement CudaExecutor::measure(const FftRequest& request,
-                                  std::span<const std::complex<double>> input, std::size_t warmup,
-                                  std::size_t repeats) {
+Measurement CudaExecutor::measure(const FftRequest& request, std::span<const double> input,
+                                  std::size_t warmup, std::size_t repeats) {
   const CudaPlan plan = CudaPlan::create(*context_, request);
   Measurement m = request.precision == Precision::F64
                       ? measureAs<double>(plan, *context_, input, warmup, repeats)
@@ -103,25 +96,14 @@ Measurement CudaExecutor::measure(const FftRequest& request,
 #endif
 
 FftCost::FftCost(const FftRequest& problem, FftExecutor& executor, CostOptions options)
-    : problem_(problem), executor_(&executor), options_(options) {
-  const auto count = static_cast<std::size_t>(problem.size * problem.batch);
-  if (problem.precision == Precision::F64) {
-    input_ = uniformInput<double>(count, options_.seed);
-  } else {
-    auto x = uniformInput<float>(count, options_.seed);
-    input_.assign(x.begin(), x.end());
-  }
-  reference_ = referenceDft1d(toLongDouble(std::span<const std::complex<double>>(input_)),
-                              problem.size, problem.batch, problem.direction);
-  if (problem.scale)
-    for (auto& v : reference_) v /= static_cast<long double>(problem.size);
-  tolerance_ = fftTolerance(problem.size, problem.precision);
-}
+    : executor_(&executor),
+      options_(options),
+      check_(makeCheck(problem, options.seed)) {}
 
 tuner::Result FftCost::operator()(const FftRequest& request) const {
   Measurement m;
   try {
-    m = executor_->measure(request, input_, options_.warmup, options_.repeats);
+    m = executor_->measure(request, check_.input, options_.warmup, options_.repeats);
   } catch (const backends::UserError& e) {
     return tuner::Result::invalid("rejected: " + firstLine(e.what()));
   } catch (const ir::CompileError& e) {
@@ -129,18 +111,22 @@ tuner::Result FftCost::operator()(const FftRequest& request) const {
   } catch (const backends::DeviceError& e) {
     return tuner::Result::invalid("device error: " + firstLine(e.what()));
   }
-  if (m.output.size() != reference_.size())
-    return tuner::Result::invalid(fmt::format("wrong answer: {} output values, expected {}",
-                                              m.output.size(), reference_.size()));
-  const double linf = linfError(std::span<const std::complex<double>>(m.output), reference_);
-  const double l2 = l2Error(std::span<const std::complex<double>>(m.output), reference_);
+  if (m.output.size() != check_.reference.size())
+    return tuner::Result::invalid(fmt::format("wrong answer: {} output scalars, expected {}",
+                                              m.output.size(), check_.reference.size()));
+  const FftErrors e = compareOutput(check_, m.output, true);
   boost::json::object extra;
-  extra["linf_error"] = linf;
-  extra["l2_error"] = l2;
-  if (!(linf <= tolerance_))  // NaN fails too
+  extra["linf_error"] = e.linf;
+  extra["l2_error"] = e.l2;
+  if (!(e.linf <= check_.tolerance))  // NaN fails too
     return tuner::Result::invalid(
-        fmt::format("wrong answer: linf_error {:.3g} above the tolerance {:.3g}", linf,
-                    tolerance_),
+        fmt::format("wrong answer: linf_error {:.3g} above the tolerance {:.3g}", e.linf,
+                    check_.tolerance),
+        extra);
+  if (e.holesWritten > 0)
+    return tuner::Result::invalid(
+        fmt::format("wrong answer: {} elements outside the output layout written",
+                    e.holesWritten),
         extra);
   if (m.timesMs.empty()) return tuner::Result::invalid("no timed run", extra);
   const double ms = median(m.timesMs);

@@ -18,6 +18,7 @@
 #ifdef FFTC_HAVE_CUDA
 #include "backends/cuda/context.h"
 #endif
+#include "fftlib/plan/fft_check.h"
 #include "fftlib/plan/planner.h"
 #include "fftlib/tune/fft_space.h"
 #include "tuner/cost_function.h"
@@ -33,7 +34,9 @@ struct DeviceIdentity {
 // One run of a plan: the output of its first execution and the times of the timed ones.
 struct Measurement {
   std::shared_ptr<const CompiledFft> plan;
-  std::vector<std::complex<double>> output;  // batch x N, converted from the plan's precision
+  // the output buffer as scalars (complex values as re, im), converted from the plan's
+  // precision; it started as NaN, so elements outside an output layout read NaN unless written
+  std::vector<double> output;
   std::vector<double> timesMs;
 };
 
@@ -44,12 +47,12 @@ class FftExecutor {
   virtual ~FftExecutor() = default;
   virtual DeviceIdentity identity() const = 0;
   virtual DeviceLimits limits() const = 0;
-  // Plans and builds `request`, executes it once on `input` (batch x N values, exact in the
-  // request's precision), then `warmup` untimed and `repeats` timed executions. Throws what the
-  // planner, the compiler and the runtime throw (UserError, CompileError, DeviceError).
-  virtual Measurement measure(const FftRequest& request,
-                              std::span<const std::complex<double>> input, std::size_t warmup,
-                              std::size_t repeats) = 0;
+  // Plans and builds `request`, executes it once on `input` (the input buffer's scalars,
+  // exact in the request's precision: fft_check.h), then `warmup` untimed and `repeats` timed
+  // executions. Throws what the planner, the compiler and the runtime throw (UserError,
+  // CompileError, DeviceError).
+  virtual Measurement measure(const FftRequest& request, std::span<const double> input,
+                              std::size_t warmup, std::size_t repeats) = 0;
 };
 
 // OpenCL through fftlib::Plan (fft_api.h).
@@ -58,7 +61,7 @@ class OpenClExecutor : public FftExecutor {
   explicit OpenClExecutor(const backends::opencl::Context& context) : context_(&context) {}
   DeviceIdentity identity() const override;
   DeviceLimits limits() const override;
-  Measurement measure(const FftRequest& request, std::span<const std::complex<double>> input,
+  Measurement measure(const FftRequest& request, std::span<const double> input,
                       std::size_t warmup, std::size_t repeats) override;
 
  private:
@@ -74,7 +77,7 @@ class CudaExecutor : public FftExecutor {
   explicit CudaExecutor(const backends::cuda::Context& context);
   DeviceIdentity identity() const override { return identity_; }
   DeviceLimits limits() const override;
-  Measurement measure(const FftRequest& request, std::span<const std::complex<double>> input,
+  Measurement measure(const FftRequest& request, std::span<const double> input,
                       std::size_t warmup, std::size_t repeats) override;
 
  private:
@@ -89,22 +92,20 @@ struct CostOptions {
   std::uint64_t seed = 1;  // of the uniform inputs (CLI.md), as fftc run --seed
 };
 
-// A tuner cost for requests of one problem (size, batch, precision, direction, scale): the
-// input and its FFTW reference are computed once. The cost is the median time in ms; `extra`
+// A tuner cost for requests of one problem (size, dims, batch, precision, direction, scale,
+// real, layouts): the input and its FFTW reference are computed once (fft_check.h); a
+// configuration whose answer is wrong or that writes outside the output layout is invalid. The cost is the median time in ms; `extra`
 // holds gbps, gflops, linf_error, l2_error, stages and the strategy that lowered the plan.
 class FftCost {
  public:
   FftCost(const FftRequest& problem, FftExecutor& executor, CostOptions options = {});
   tuner::Result operator()(const FftRequest& request) const;
-  double tolerance() const { return tolerance_; }
+  double tolerance() const { return check_.tolerance; }
 
  private:
-  FftRequest problem_;
   FftExecutor* executor_;
   CostOptions options_;
-  std::vector<std::complex<double>> input_;
-  std::vector<ComplexL> reference_;
-  double tolerance_ = 0;
+  FftCheck check_;
 };
 
 }  // namespace fftc::fftlib::tune

@@ -21,9 +21,14 @@ constexpr const char* kRadices = "radices";
 constexpr const char* kWorkgroup = "workgroupSize";
 constexpr const char* kPerGroup = "fftsPerGroup";
 constexpr const char* kRewrite = "rewrite";
+constexpr const char* kGroups = "passGroups";
 constexpr const char* kDefaultRewrite = "lowerFft";
 
 std::int64_t elementBytes(Precision p) { return p == Precision::F64 ? 16 : 8; }
+
+// N-D and real requests: the space's variant is "auto" and its radices [] (each dimension's
+// are the planner's); what varies is how the dimensions share passes.
+bool isMultiOrReal(const FftRequest& r) { return r.dims.size() >= 2 || r.real; }
 
 std::int64_t product(const IntList& v) {
   std::int64_t p = 1;
@@ -121,7 +126,7 @@ bool plannerAccepts(const FftRequest& r) {
 
 const std::vector<std::string>& fftParameterNames() {
   static const std::vector<std::string> names = {kVariant, kRadices, kWorkgroup, kPerGroup,
-                                                 kRewrite};
+                                                 kRewrite, kGroups};
   return names;
 }
 
@@ -155,16 +160,29 @@ FftRequest requestFor(const FftRequest& base, const boost::json::object& config)
   r.fftsPerGroup = integer(kPerGroup);
   const std::string rewrite = text(kRewrite);
   r.strategy = rewrite == kDefaultRewrite ? "" : rewrite;
+  r.passGroups.clear();
+  // (absent in wisdom written before it was a parameter: the planner's choice)
+  const auto* gsField = config.if_contains(kGroups);
+  const boost::json::value gs = gsField ? *gsField : boost::json::value(boost::json::array());
+  if (!gs.is_array()) throw tuner::TunerError("\"passGroups\" must be a list of integers");
+  for (const auto& x : gs.get_array()) {
+    if (!x.is_int64()) throw tuner::TunerError("\"passGroups\" must be a list of integers");
+    r.passGroups.push_back(x.get_int64());
+  }
   return r;
 }
 
 boost::json::object heuristicConfig(const FftRequest& base) {
   const PlanChoice c = choosePlan(base);
   boost::json::array rs;
-  for (auto r : c.radices) rs.emplace_back(r);
+  if (!isMultiOrReal(base))
+    for (auto r : c.radices) rs.emplace_back(r);
   boost::json::object o;
-  o[kVariant] = variantName(c.variant);
+  o[kVariant] = isMultiOrReal(base) ? variantName(Variant::Auto) : variantName(c.variant);
   o[kRadices] = std::move(rs);
+  boost::json::array gs;
+  for (auto g : base.passGroups) gs.emplace_back(g);
+  o[kGroups] = std::move(gs);
   o[kWorkgroup] = base.workgroupSize;
   o[kPerGroup] = base.fftsPerGroup;
   o[kRewrite] = base.strategy.empty() ? std::string(kDefaultRewrite) : base.strategy;
@@ -177,8 +195,11 @@ FftSpace::FftSpace(const FftRequest& base, FftSpaceOptions options)
   if (!options_.validate) options_.validate = plannerAccepts;
   const std::int64_t n = base_.size;
 
+  const bool multi = isMultiOrReal(base_);
   std::vector<Variant> variants;
-  if (base_.variant != Variant::Auto)
+  if (multi)  // N-D and real plans: each dimension's radices are the planner's
+    variants = {Variant::Auto};
+  else if (base_.variant != Variant::Auto)
     variants = {base_.variant};
   else if (!options_.variants.empty())
     variants = options_.variants;
@@ -220,10 +241,10 @@ FftSpace::FftSpace(const FftRequest& base, FftSpaceOptions options)
       kRadices,
       tuner::generator(
           {kVariant},
-          [b, o, n, heuristicRadices](const Configuration& c) {
+          [b, o, n, multi, heuristicRadices](const Configuration& c) {
             const Variant v = parseVariant(c.getString(kVariant));
             if (!b.radices.empty()) return tuner::asValues(std::vector<IntList>{b.radices});
-            if (n == 1) return tuner::asValues(std::vector<IntList>{IntList{}});
+            if (n == 1 || multi) return tuner::asValues(std::vector<IntList>{IntList{}});
             const IntList keep = heuristicRadices(v);
             if (v != Variant::Bluestein)
               return tuner::asValues(
@@ -311,9 +332,27 @@ FftSpace::FftSpace(const FftRequest& base, FftSpaceOptions options)
       b.strategy.empty() ? o.rewrites : std::vector<std::string>{b.strategy};
   tuner::Parameter rewrite(kRewrite, tuner::stringSet(rewrites));
 
+  // N-D complex plans: the planner's choice ([]: ndLocal where it applies, else its grouping)
+  // or every grouping of consecutive dimensions into passes (nd.fdl's gs), as the planner
+  // accepts them; a request's own groups fix the parameter.
+  std::vector<IntList> groupings{b.passGroups};
+  if (b.passGroups.empty() && b.dims.size() >= 2 && !b.real) {
+    const auto d = static_cast<std::int64_t>(b.dims.size());
+    for (std::int64_t mask = 0; mask < (std::int64_t{1} << (d - 1)); ++mask) {
+      IntList gs{0};  // a bound after dimension k when bit k is set
+      for (std::int64_t k = 1; k < d; ++k)
+        if (mask >> (k - 1) & 1) gs.push_back(k);
+      gs.push_back(d);
+      FftRequest r = b;
+      r.passGroups = gs;
+      if (o.validate(r)) groupings.push_back(gs);
+    }
+  }
+  tuner::Parameter groups(kGroups, tuner::listSet(groupings));
+
   space_ = std::make_unique<tuner::SearchSpace>(std::vector<tuner::Parameter>{
       std::move(variant), std::move(radices), std::move(workgroup), std::move(perGroup),
-      std::move(rewrite)});
+      std::move(rewrite), std::move(groups)});
 }
 
 FftRequest FftSpace::request(const Configuration& c) const { return requestFor(base_, c.toJson()); }

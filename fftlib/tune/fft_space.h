@@ -54,9 +54,12 @@ struct FftSpaceOptions {
 // choosePlan(r) without a UserError.
 bool plannerAccepts(const FftRequest& r);
 
-// The parameter names, in order: variant, radices, workgroupSize, fftsPerGroup, rewrite.
-// workgroupSize and fftsPerGroup are 0 ("the planner chooses") for the variants without a
-// work-group shape; a tuning log and a wisdom entry name exactly these.
+// The parameter names, in order: variant, radices, workgroupSize, fftsPerGroup, rewrite,
+// passGroups. workgroupSize and fftsPerGroup are 0 ("the planner chooses") for the variants
+// without a work-group shape; N-D and real requests have variant "auto" and radices [] (each
+// dimension's are the planner's), and N-D complex ones every grouping of their dimensions
+// into passes (passGroups; [] is the planner's choice, ndLocal where it applies); a tuning log
+// and a wisdom entry name exactly these.
 const std::vector<std::string>& fftParameterNames();
 
 // The request for a configuration ({"variant": "local", "radices": [4, 4], ...}) on top of

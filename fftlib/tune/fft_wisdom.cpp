@@ -28,9 +28,13 @@ std::string buildIdentity() {
 std::string problemName(const FftRequest& r) {
   // N-D problems name their dimensions (n=8x8), real ones their kind (r2c, c2r): issue 7
   const char* kind = !r.real ? "c2c" : r.direction == Direction::Forward ? "r2c" : "c2r";
-  return fmt::format("fft {} {} n={} batch={} {} {}{}", kind, precisionName(r.precision),
+  // advanced layouts name theirs (the plans read and write other addresses)
+  std::string layouts;
+  if (!r.inLayout.isDefault()) layouts += " in=[" + layoutText(r, true) + "]";
+  if (!r.outLayout.isDefault()) layouts += " out=[" + layoutText(r, false) + "]";
+  return fmt::format("fft {} {} n={} batch={} {} {}{}{}", kind, precisionName(r.precision),
                      fmt::join(requestDims(r), "x"), r.batch, directionName(r.direction),
-                     compiler::pipeline::targetName(r.target), r.scale ? " scaled" : "");
+                     compiler::pipeline::targetName(r.target), r.scale ? " scaled" : "", layouts);
 }
 
 tuner::WisdomKey wisdomKey(const FftRequest& r, const DeviceIdentity& device) {
@@ -51,7 +55,7 @@ std::optional<std::filesystem::path> defaultWisdomPath() {
 
 bool plannerDecides(const FftRequest& r) {
   return r.variant == Variant::Auto && r.radices.empty() && r.workgroupSize == 0 &&
-         r.fftsPerGroup == 0 && r.strategy.empty();
+         r.fftsPerGroup == 0 && r.strategy.empty() && r.passGroups.empty();
 }
 
 WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
@@ -72,8 +76,8 @@ WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
     return use;
   }
   if (!plannerDecides(r)) {
-    use.note = fmt::format("wisdom for '{}' not used: the variant, radices, work-group shape or "
-                           "rewrite were given",
+    use.note = fmt::format("wisdom for '{}' not used: the variant, radices, work-group shape, "
+                           "pass groups or rewrite were given",
                            problem);
     return use;
   }
@@ -96,10 +100,13 @@ WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
   use.request = tuned;
   use.used = true;
   use.entry = found.entry;
-  use.note = fmt::format("wisdom from {}: variant {}, radices [{}], work-group {} x {} FFTs ({:.4g} "
-                         "ms when tuned, {})",
+  use.note = fmt::format("wisdom from {}: variant {}, radices [{}], work-group {} x {} FFTs{} "
+                         "({:.4g} ms when tuned, {})",
                          file.string(), variantName(tuned.variant),
                          fmt::join(tuned.radices, ", "), tuned.workgroupSize, tuned.fftsPerGroup,
+                         tuned.passGroups.empty()
+                             ? ""
+                             : fmt::format(", pass groups [{}]", fmt::join(tuned.passGroups, ", ")),
                          found.entry->cost, found.entry->recorded);
   return use;
 }

@@ -44,19 +44,22 @@ class FakeExecutor : public FftExecutor {
  public:
   DeviceIdentity identity() const override { return {"Fake GPU", "fake driver 1"}; }
   DeviceLimits limits() const override { return {}; }
-  Measurement measure(const FftRequest& r, std::span<const std::complex<double>> input,
-                      std::size_t, std::size_t repeats) override {
+  Measurement measure(const FftRequest& r, std::span<const double> input, std::size_t,
+                      std::size_t repeats) override {
     ++calls;
     measured.insert(r.key());
     if (r.variant == Variant::StockhamTwiddle) throw fftc::backends::DeviceError("launch failed");
     if (r.variant == Variant::Hierarchical) throw fftc::backends::UserError("no such shape");
     Measurement m;
-    auto ref = referenceDft1d(toLongDouble(input), r.size, r.batch, r.direction);
-    for (const auto& v : ref)
-      m.output.emplace_back(static_cast<double>(v.real()), static_cast<double>(v.imag()));
+    std::vector<ComplexL> x;  // the scalars as complex values (dense 1D requests here)
+    for (size_t i = 0; i + 1 < input.size(); i += 2) x.emplace_back(input[i], input[i + 1]);
+    for (const auto& v : referenceDft1d(x, r.size, r.batch, r.direction)) {
+      m.output.push_back(static_cast<double>(v.real()));
+      m.output.push_back(static_cast<double>(v.imag()));
+    }
     double ms = 1.0 + static_cast<double>(r.radices.size()) + 0.01 * static_cast<double>(r.workgroupSize);
     if (r.variant == Variant::CooleyTukey) {
-      m.output[3] += std::complex<double>(1e-3, 0);
+      m.output[6] += 1e-3;  // element 3's real part
       ms = 1e-6;
     }
     if (r.variant == Variant::Stockham && r.radices.size() == 1) ms *= stockhamFactor;
@@ -231,6 +234,80 @@ TEST(FftCostOpenCl, MeasuresAndChecksOnTheDevice) {
   EXPECT_EQ(rejected.reason().rfind("rejected: ", 0), 0u) << rejected.reason();
 }
 
+// N-D, real and advanced-layout problems: the cost checks them against FFTW through
+// fft_check.h; a plan writing outside the output layout is invalid however fast.
+TEST(FftCostOpenCl, NdRealAndLayoutProblems) {
+  auto context = fftc::backends::opencl::Context::fromSelector("");
+  OpenClExecutor device(context);
+  FftRequest nd = request(8 * 6, 2);
+  nd.dims = {8, 6};
+  FftRequest real = request(12, 3);
+  real.real = true;
+  FftRequest strided = request(16, 4);
+  strided.inLayout = {{}, 4, 1};
+  strided.outLayout = {{}, 2, 40};
+  for (const auto& r : {nd, real, strided}) {
+    FftCost cost(r, device, {.warmup = 1, .repeats = 2, .seed = 1});
+    auto ok = cost(r);
+    EXPECT_TRUE(ok.isValid()) << r.key() << ": " << ok.reason();
+  }
+}
+
+// A device whose plans are right but also write outside the output layout.
+class HoleWriter : public FakeExecutor {
+ public:
+  Measurement measure(const FftRequest& r, std::span<const double> input, std::size_t warmup,
+                      std::size_t repeats) override {
+    FftRequest dense = r;
+    dense.outLayout = {};
+    Measurement m = FakeExecutor::measure(dense, input, warmup, repeats);
+    // the buffer's extent, (batch - 1) * dist + N complex values
+    std::vector<double> strided(2 * static_cast<size_t>((r.batch - 1) * r.outLayout.dist + r.size),
+                                0.0);
+    for (int64_t b = 0; b < r.batch; ++b)  // stride 1: transform b at b * dist; the rest 0
+      for (int64_t i = 0; i < 2 * r.size; ++i)
+        strided[static_cast<size_t>(2 * b * r.outLayout.dist + i)] =
+            m.output[static_cast<size_t>(2 * b * r.size + i)];
+    m.output = std::move(strided);
+    return m;
+  }
+};
+
+TEST(FftCost, WritingOutsideTheOutputLayoutIsInvalid) {
+  HoleWriter device;
+  FftRequest r = request(16, 2);
+  r.outLayout = {{}, 1, 20};  // 4 holes after each transform
+  r.variant = Variant::Stockham;
+  r.radices = {4, 4};
+  FftCost cost(r, device, {.warmup = 0, .repeats = 2, .seed = 1});
+  auto res = cost(r);
+  EXPECT_FALSE(res.isValid());
+  EXPECT_NE(res.reason().find("outside the output layout"), std::string::npos) << res.reason();
+}
+
+TEST(FftSpace, NdSpacesHoldThePlannersChoiceAndEveryGrouping) {
+  FftRequest r = request(16 * 16 * 8, 2);
+  r.dims = {16, 16, 8};
+  FftSpace space(r);
+  // [] (the planner's: ndLocal or its grouping) and the four groupings of three dimensions
+  ASSERT_EQ(space.space().size(), 5u);
+  std::set<std::vector<int64_t>> groups;
+  for (std::uint64_t k = 0; k < space.space().size(); ++k) {
+    const FftRequest c = space.request(space.space().at(k));
+    EXPECT_EQ(c.variant, Variant::Auto);
+    EXPECT_TRUE(c.radices.empty());
+    EXPECT_TRUE(plannerAccepts(c));
+    groups.insert(c.passGroups);
+  }
+  EXPECT_EQ(groups, (std::set<std::vector<int64_t>>{
+                        {}, {0, 1, 2, 3}, {0, 1, 3}, {0, 2, 3}, {0, 3}}));
+  EXPECT_EQ(space.request(space.space().at(*space.heuristicIndex())).passGroups,
+            std::vector<int64_t>{});
+  FftRequest real = request(12, 3);
+  real.real = true;
+  EXPECT_EQ(FftSpace(real).space().size(), 1u);  // the planner's plan: real plans have no knobs yet
+}
+
 struct Spawned {
   int status = -1;
   std::string out, err;
@@ -299,6 +376,23 @@ TEST(TuneCli, TuneWritesWisdomThatRunUses) {
   EXPECT_FALSE(boost::json::parse(refused.out).as_object().at("wisdom").as_bool());
   EXPECT_NE(refused.err.find("recorded on device 'Some Other GPU'"), std::string::npos) << refused.err;
   EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+}
+
+TEST(TuneCli, NdRealAndLayoutProblemsAreTunedAndTheirWisdomUsed) {
+  const auto dir = tempDir("nd");
+  const auto wisdom = (dir / "wisdom.json").string();
+  for (const std::string problem :
+       {"--size 8x6x4 --batch 2", "--size 12 --batch 3 --real --direction inverse",
+        "--size 16 --batch 4 --istride 4 --idist 1 --ostride 2 --odist 40"}) {
+    SCOPED_TRACE(problem);
+    auto t = fftc("tune " + problem + " --evaluations 3 --repeat 2 --warmup 1 --json --no-log"
+                  " --wisdom " + wisdom, dir);
+    ASSERT_EQ(t.status, 0) << t.out << t.err;
+    EXPECT_TRUE(boost::json::parse(t.out).as_object().at("recorded").as_bool());
+    auto run = fftc("run " + problem + " --check --json --wisdom " + wisdom, dir);
+    ASSERT_EQ(run.status, 0) << run.out << run.err;
+    EXPECT_TRUE(boost::json::parse(run.out).as_object().at("wisdom").as_bool()) << run.err;
+  }
 }
 
 TEST(TuneCli, BadOptionsExitOne) {
