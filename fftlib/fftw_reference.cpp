@@ -29,9 +29,11 @@ std::pair<long double, long double> sums(std::span<const std::complex<T>> y,
     throw std::invalid_argument("error metric: " + std::to_string(y.size()) + " results but " +
                                 std::to_string(ref.size()) + " reference values");
   long double num = 0, den = 0;
+  bool nan = false;  // a NaN result is an error however the maximum below treats it
   for (size_t i = 0; i < y.size(); ++i) {
     ComplexL d = ComplexL(y[i].real(), y[i].imag()) - ref[i];
     long double e = std::abs(d), r = std::abs(ref[i]);
+    nan = nan || std::isnan(e);
     if (l2) {
       num += e * e;
       den += r * r;
@@ -40,6 +42,7 @@ std::pair<long double, long double> sums(std::span<const std::complex<T>> y,
       den = std::max(den, r);
     }
   }
+  if (nan) num = std::numeric_limits<long double>::quiet_NaN();
   return {num, den};
 }
 

@@ -65,7 +65,8 @@ std::vector<ComplexL> toLongDouble(std::span<const std::complex<double>> x);
 std::vector<ComplexL> toLongDouble(std::span<const std::complex<float>> x);
 
 // l2 = sqrt(sum |y - ref|^2 / sum |ref|^2); linf = max |y - ref| / max |ref|. 0 when both are
-// zero; +inf when only ref is zero. Throws std::invalid_argument on different lengths.
+// zero; +inf when only ref is zero; NaN when a result is NaN. Throws std::invalid_argument on
+// different lengths.
 double l2Error(std::span<const std::complex<double>> y, std::span<const ComplexL> ref);
 double linfError(std::span<const std::complex<double>> y, std::span<const ComplexL> ref);
 double l2Error(std::span<const std::complex<float>> y, std::span<const ComplexL> ref);

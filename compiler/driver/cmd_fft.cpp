@@ -18,6 +18,7 @@
 #include "fftlib/plan/device_io.h"
 #include "fftlib/plan/fft_api.h"
 #include "fftlib/plan/fft_check.h"
+#include "fftlib/plan/run_checked.h"
 #ifdef FFTC_HAVE_CUDA
 #include "fftlib/plan/cuda_plan.h"
 #endif
@@ -120,32 +121,17 @@ struct Measured {
 };
 
 // One checked execution (against FFTW in long double through the request's layouts:
-// fft_check.h) and the median of the timed ones, on either runtime (Plan / CudaPlan with its
-// context). In place: one buffer of the larger size holds the input and receives the output.
+// run_checked.h) and the median of the timed ones, on either runtime (Plan / CudaPlan with its
+// context).
 template <typename T, typename PlanT, typename ContextT>
 Measured runAndCheck(const PlanT& plan, const ContextT& context, uint64_t seed, bool check,
                      bool inPlace, int warmup, int repeat) {
-  const auto& r = plan.request();
-  const fl::FftCheck data = fl::makeCheck(r, seed);
-  std::vector<T> host(data.input.begin(), data.input.end());
-  host.resize(std::max(plan.inputBytes(), inPlace ? plan.outputBytes() : 0) / sizeof(T), NAN);
-  auto in = fl::upload(context, std::span<const T>(host));
-  std::vector<T> y(plan.outputBytes() / sizeof(T), NAN);  // the holes' sentinel
-  auto out = fl::upload(context, std::span<const T>(y));
+  const fl::FftCheck data = fl::makeCheck(plan.request(), seed);
   Measured m;
-  if (check) {
-    if (inPlace) {
-      plan.execute(in);
-      y.resize(host.size());
-      fl::download(context, in, std::span<T>(y));
-      y.resize(plan.outputBytes() / sizeof(T));
-    } else {
-      plan.execute(in, out);
-      fl::download(context, out, std::span<T>(y));
-    }
-    const std::vector<double> got(y.begin(), y.end());
-    m.errors = fl::compareOutput(data, got, !inPlace);
-  }
+  if (check) m.errors = fl::runChecked<T>(plan, context, data, inPlace);
+  const std::vector<T> host(data.input.begin(), data.input.end());
+  auto in = fl::upload(context, std::span<const T>(host));
+  auto out = fl::allocate(context, plan.outputBytes());
   m.timeMs = fl::median(plan.time(in, out, static_cast<size_t>(warmup), static_cast<size_t>(repeat)));
   return m;
 }

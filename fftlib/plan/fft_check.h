@@ -23,9 +23,9 @@ namespace fftc::fftlib {
 std::size_t bufferScalars(const FftRequest& request, bool input);
 
 struct FftCheck {
-  // The input buffer: every scalar uniform in [-0.5, 0.5) and rounded to the precision (the
-  // elements outside an input layout too: a plan must not read them). C2R: where the layout
-  // places the half spectrum, FFTW's R2C of such reals, so that the input is Hermitian.
+  // The input buffer: every scalar uniform in [-0.5, 0.5) and rounded to the precision, NaN
+  // outside an input layout (a plan that reads there gives NaN). C2R: where the layout places
+  // the half spectrum, FFTW's R2C of such reals, so that the input is Hermitian.
   std::vector<double> input;
   // FFTW's output buffer for that input (scaled by 1/N when the request scales): NaN outside
   // the output layout.

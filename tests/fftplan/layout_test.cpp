@@ -1,9 +1,10 @@
 // Advanced layouts (FftRequest::inLayout / outLayout: FFTW's plan_many embed, stride, dist;
 // issue 7) through the planner and the API on OpenCL (PoCL here), against FFTW's plan_many
-// in long double on the same buffers. FFTW itself places the data: the input buffer is NaN
-// except where FFTW writes through the input layout, so a plan that reads a hole produces NaN;
-// the output buffer starts as NaN, and every element FFTW does not write must still be NaN
-// after the plan (out of place), so a plan that writes a hole is caught.
+// in long double on the same buffers (fft_check.h, run_checked.h): the input buffer is NaN
+// outside the input layout, so a plan that reads a hole produces NaN; the output buffer starts
+// as NaN, and every element FFTW does not write must still be NaN after the plan (out of
+// place), so a plan that writes a hole is caught. The check's own negative controls are at the
+// end.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,7 +16,9 @@
 #include "backends/opencl/runtime.h"
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/fft_api.h"
+#include "fftlib/plan/fft_check.h"
 #include "fftlib/plan/planner.h"
+#include "fftlib/plan/run_checked.h"
 #include "tests/support/opencl_device.h"
 
 namespace fftc::fftlib::test {
@@ -42,141 +45,22 @@ FftRequest request(Dims dims, int64_t batch, DataLayout in, DataLayout out, bool
   return r;
 }
 
-struct Outcome {
-  double linf = 0;
-  int64_t compared = 0, holesChanged = 0;
-};
-
-// One side's buffer in long double: complex values, or reals (each stored as a complex with
-// imaginary part 0 in `complex` for the comparison).
-struct Side {
-  std::vector<ComplexL> complex;
-  std::vector<long double> reals;
-  bool isReal = false;
-};
-
-template <typename T>
-std::vector<T> toHost(const Side& s) {
-  std::vector<T> h;
-  if (s.isReal)
-    for (long double v : s.reals) h.push_back(static_cast<T>(v));
-  else
-    for (const auto& c : s.complex) {
-      h.push_back(static_cast<T>(c.real()));
-      h.push_back(static_cast<T>(c.imag()));
-    }
-  return h;
-}
-
-template <typename T>
-Side fromHost(const std::vector<T>& h, bool isReal) {
-  Side s;
-  s.isReal = isReal;
-  if (isReal)
-    s.reals.assign(h.begin(), h.end());
-  else
-    for (size_t i = 0; i + 1 < h.size(); i += 2) s.complex.emplace_back(h[i], h[i + 1]);
-  return s;
-}
-
-// Runs the plan on buffers placed by FFTW and compares (see the file comment).
-template <typename T>
-Outcome run(const FftRequest& r, bool inPlace) {
-  Plan plan = Plan::create(context(), r);
+// The elements of the output side: batch x the dims (the half spectrum for R2C).
+int64_t outputElements(const FftRequest& r) {
   const auto dims = requestDims(r);
-  const bool r2c = r.real && r.direction == Direction::Forward;
-  const bool c2r = r.real && !r2c;
-  const size_t inCount = plan.inputBytes() / (r2c ? sizeof(T) : 2 * sizeof(T));
-  const size_t outCount = plan.outputBytes() / (c2r ? sizeof(T) : 2 * sizeof(T));
-  const long double nan = NAN;
-
-  // the input: NaN but where FFTW writes through the input layout
-  Side in;
-  in.isReal = r2c;
-  const auto dense = uniformInput<double>(static_cast<size_t>(r.size * r.batch), 11);
-  std::vector<ComplexL> denseL(dense.begin(), dense.end());
-  if (r2c) {
-    in.reals.assign(inCount, nan);
-    std::vector<long double> reals;
-    for (const auto& c : denseL) reals.push_back(c.real());
-    // (a C2R of a half spectrum into the layout: any reals will do)
-    std::vector<ComplexL> half(static_cast<size_t>(r.batch * r.size / dims.back() *
-                                                    (dims.back() / 2 + 1)));
-    referenceR2cMany(reals, half, dims, r.batch, {}, {});
-    referenceC2rMany(half, in.reals, dims, r.batch, {}, r.inLayout);
-  } else if (c2r) {
-    in.complex.assign(inCount, ComplexL(nan, nan));
-    std::vector<long double> reals;
-    for (const auto& c : denseL) reals.push_back(c.real());
-    referenceR2cMany(reals, in.complex, dims, r.batch, {}, r.inLayout);  // a Hermitian input
-  } else {
-    in.complex.assign(inCount, ComplexL(nan, nan));
-    referenceDftMany(denseL, in.complex, dims, r.batch, {}, r.inLayout, Direction::Forward);
-  }
-  std::vector<T> host = toHost<T>(in);
-  in = fromHost(host, r2c);  // rounded to T, as the plan reads it
-
-  // FFTW's result through both layouts, NaN where it writes nothing
-  Side ref;
-  ref.isReal = c2r;
-  if (c2r) {
-    ref.reals.assign(outCount, nan);
-    referenceC2rMany(in.complex, ref.reals, dims, r.batch, r.inLayout, r.outLayout);
-  } else if (r2c) {
-    ref.complex.assign(outCount, ComplexL(nan, nan));
-    referenceR2cMany(in.reals, ref.complex, dims, r.batch, r.inLayout, r.outLayout);
-  } else {
-    ref.complex.assign(outCount, ComplexL(nan, nan));
-    referenceDftMany(in.complex, ref.complex, dims, r.batch, r.inLayout, r.outLayout,
-                     r.direction);
-  }
-
-  std::vector<T> y((c2r ? 1 : 2) * outCount, static_cast<T>(NAN));
-  if (inPlace) {
-    host.resize(std::max(host.size(), y.size()), static_cast<T>(NAN));
-    cl::Buffer buf = cl::Buffer::from(context(), std::span<const T>(host));
-    plan.execute(buf);
-    std::vector<T> all(host.size());
-    buf.read(context(), std::span<T>(all));
-    std::copy_n(all.begin(), y.size(), y.begin());
-  } else {
-    cl::Buffer a = cl::Buffer::from(context(), std::span<const T>(host));
-    cl::Buffer b = cl::Buffer::from(context(), std::span<const T>(y));
-    plan.execute(a, b);
-    b.read(context(), std::span<T>(y));
-  }
-  const Side got = fromHost(y, c2r);
-
-  Outcome o;
-  std::vector<std::complex<T>> g;
-  std::vector<ComplexL> w;
-  for (size_t i = 0; i < outCount; ++i) {
-    const ComplexL want = c2r ? ComplexL(ref.reals[i], 0) : ref.complex[i];
-    const ComplexL have = c2r ? ComplexL(got.reals[i], 0) : got.complex[i];
-    if (std::isnan(want.real())) {
-      if (!inPlace && !std::isnan(have.real())) ++o.holesChanged;
-      continue;
-    }
-    g.emplace_back(static_cast<T>(have.real()), static_cast<T>(have.imag()));
-    w.push_back(want);
-  }
-  o.compared = static_cast<int64_t>(g.size());
-  o.linf = linfError(std::span<const std::complex<T>>(g), w);
-  return o;
+  const int64_t last = r.real && r.direction == Direction::Forward ? dims.back() / 2 + 1 : dims.back();
+  return r.batch * r.size / dims.back() * last;
 }
 
 template <typename T = float>
 void expectAccurate(const FftRequest& r, bool inPlace = false) {
   SCOPED_TRACE(r.key() + (inPlace ? " in place" : ""));
-  const Outcome o = run<T>(r, inPlace);
-  const int64_t elements =
-      r.batch * (r.real ? r.size / requestDims(r).back() *
-                              (r.direction == Direction::Forward ? requestDims(r).back() / 2 + 1
-                                                                 : requestDims(r).back())
-                        : r.size);
-  EXPECT_EQ(o.compared, elements);  // every output element compared (and finite in FFTW's)
-  EXPECT_LE(o.linf, fftTolerance(r.size, r.precision));
-  EXPECT_EQ(o.holesChanged, 0);
+  Plan plan = Plan::create(context(), r);
+  const FftCheck check = makeCheck(r, 11);
+  const FftErrors e = runChecked<T>(plan, context(), check, inPlace);
+  EXPECT_EQ(e.compared, outputElements(r));  // every output element compared
+  EXPECT_LE(e.linf, check.tolerance);
+  EXPECT_EQ(e.holesWritten, 0);
 }
 
 TEST(Layouts, StridedInputInterleavedOutput1d) {
@@ -245,6 +129,31 @@ TEST(Layouts, BadLayoutsAreUserErrors) {
   Plan p = Plan::create(context(), request({16}, 3, {{}, 2, 40}, {}));
   cl::Buffer small(context(), p.inputBytes() - 8), out(context(), p.outputBytes());
   EXPECT_THROW(p.execute(small, out), backends::UserError);
+}
+
+// The check can fail: a wrong value, a written hole, a value read from a hole (NaN).
+TEST(Layouts, TheCheckCatchesWrongValuesAndWrittenHoles) {
+  auto r = request({16}, 2, {{}, 2, 40}, {{}, 1, 20});
+  const FftCheck check = makeCheck(r, 3);
+  std::vector<double> y(check.reference.begin(), check.reference.end());  // FFTW's own answer
+  auto e = compareOutput(check, y, true);
+  EXPECT_EQ(e.compared, 32);
+  EXPECT_LE(e.linf, 1e-15);  // FFTW's long double answer rounded to double
+  EXPECT_EQ(e.holesWritten, 0);
+  // the input: NaN but at the layout's 2 x 16 complex elements
+  int64_t finite = 0;
+  for (double v : check.input) finite += !std::isnan(v);
+  EXPECT_EQ(finite, 64);
+  auto wrong = y;
+  wrong[2 * 20 + 1] += 0.5;  // transform 1, element 0, imaginary part
+  EXPECT_GT(compareOutput(check, wrong, true).linf, 1e-3);
+  auto hole = y;
+  hole[2 * 17] = 0;  // after transform 0's 16 elements
+  EXPECT_EQ(compareOutput(check, hole, true).holesWritten, 1);
+  EXPECT_EQ(compareOutput(check, hole, false).holesWritten, 0);  // in place: not counted
+  auto nan = y;
+  nan[0] = std::nan("");
+  EXPECT_FALSE(compareOutput(check, nan, true).ok(check.tolerance));
 }
 
 }  // namespace

@@ -79,6 +79,11 @@ TEST(FftwReference, ErrorMetrics) {
   EXPECT_DOUBLE_EQ(linfError(y2, ref2), 0.2);
   EXPECT_DOUBLE_EQ(l2Error(y2, ref2), std::sqrt(1.0 / 25));
   EXPECT_THROW(l2Error(y, ref2 = {1}), std::invalid_argument);
+  // a NaN result is no small error: the maximum must not skip it
+  std::vector<std::complex<double>> withNan = {{1, 0}, {std::nan(""), 0}, {1, 0}};
+  std::vector<ComplexL> ref3 = {1, 1, 1};
+  EXPECT_TRUE(std::isnan(linfError(withNan, ref3)));
+  EXPECT_TRUE(std::isnan(l2Error(withNan, ref3)));
 }
 
 TEST(FftwReference, BadShapesAreRejected) {
