@@ -32,8 +32,16 @@ struct FftCheck {
   std::vector<long double> reference;
   double tolerance = 0;  // fftTolerance(N, precision)
   bool realOutput = false;  // C2R: the output buffer holds reals, else complex values
+  // Only the output's first this many scalars are checked (the first transforms of a large
+  // dense batch; the rest of `reference` is NaN and not a hole); 0: all.
+  std::size_t checkedScalars = 0;
 };
-FftCheck makeCheck(const FftRequest& request, std::uint64_t seed);
+// With `maxCheckedElements` > 0 and the dense layouts, only the first transforms of the batch
+// holding at most that many elements (at least one transform) are computed by FFTW and
+// checked: the tuner's cost, whose batches of 2^26 elements would take FFTW in long double
+// longer than the search.
+FftCheck makeCheck(const FftRequest& request, std::uint64_t seed,
+                   std::size_t maxCheckedElements = 0);
 
 struct FftErrors {
   double l2 = 0, linf = 0;     // over the output layout's elements (fftw_reference.h)

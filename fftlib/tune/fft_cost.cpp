@@ -98,7 +98,7 @@ Measurement CudaExecutor::measure(const FftRequest& request, std::span<const dou
 FftCost::FftCost(const FftRequest& problem, FftExecutor& executor, CostOptions options)
     : executor_(&executor),
       options_(options),
-      check_(makeCheck(problem, options.seed)) {}
+      check_(makeCheck(problem, options.seed, options.checkElements)) {}
 
 tuner::Result FftCost::operator()(const FftRequest& request) const {
   Measurement m;

@@ -90,6 +90,10 @@ struct CostOptions {
   std::size_t warmup = 5;
   std::size_t repeats = 20;
   std::uint64_t seed = 1;  // of the uniform inputs (CLI.md), as fftc run --seed
+  // The answer is checked on the batch's first transforms of at most this many elements (at
+  // least one transform; dense layouts), as bench/fft_bench checks its rows: FFTW in long
+  // double on the 2^26 elements of a benchmark batch took longer than a short search.
+  std::size_t checkElements = std::size_t{1} << 18;
 };
 
 // A tuner cost for requests of one problem (size, dims, batch, precision, direction, scale,

@@ -7,6 +7,7 @@
 // end.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <string>
@@ -154,6 +155,26 @@ TEST(Layouts, TheCheckCatchesWrongValuesAndWrittenHoles) {
   auto nan = y;
   nan[0] = std::nan("");
   EXPECT_FALSE(compareOutput(check, nan, true).ok(check.tolerance));
+}
+
+// The tuner's check of the first transforms only (at most maxCheckedElements elements).
+TEST(Layouts, TheCheckCanCoverTheFirstTransformsOnly) {
+  auto r = request({16}, 100, {}, {});
+  const FftCheck part = makeCheck(r, 5, 64);  // 4 transforms of 16
+  const FftCheck all = makeCheck(r, 5);
+  EXPECT_EQ(part.checkedScalars, 4u * 16 * 2);
+  ASSERT_EQ(part.input.size(), all.input.size());
+  EXPECT_TRUE(std::equal(part.input.begin(), part.input.begin() + 128, all.input.begin()));
+  std::vector<double> y(all.reference.begin(), all.reference.end());
+  auto e = compareOutput(part, y, true);
+  EXPECT_EQ(e.compared, 64);
+  EXPECT_EQ(e.holesWritten, 0);  // the unchecked transforms are no holes
+  EXPECT_LE(e.linf, 1e-15);
+  y[2 * 16 * 3] += 1;  // transform 3: checked
+  EXPECT_GT(compareOutput(part, y, true).linf, 1e-3);
+  // with a layout every element is checked
+  auto strided = request({16}, 100, {{}, 1, 20}, {});
+  EXPECT_EQ(makeCheck(strided, 5, 64).checkedScalars, 0u);
 }
 
 }  // namespace
