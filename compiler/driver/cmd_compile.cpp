@@ -61,6 +61,7 @@ int runCompile(const Args& args) {
   compiler::frontend::ElaborateOptions elaborate;
   elaborate.precision = parsePrecision(precision);
   elaborate.defines = parseDefines(defines);
+  if (!kernel.empty()) elaborate.kernels = {kernel};  // the -D bindings need suit it alone
   std::set<std::string> kinds;
   for (const auto& e : splitList(emit)) {
     if (!kEmitKinds.count(e))

@@ -62,6 +62,7 @@ int runExec(const Args& args) {
   compiler::frontend::ElaborateOptions elaborate;
   elaborate.precision = parsePrecision(precision);
   elaborate.defines = parseDefines(defines);
+  if (!kernel.empty()) elaborate.kernels = {kernel};  // the -D bindings need suit it alone
   auto program = compiler::frontend::parseFile(file, elaborate);
   const auto& k = onlyKernel(program, kernel);
   auto built = compiler::pipeline::build(k, rewrite, tgt, {});

@@ -235,6 +235,38 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
   return true;
 }
 
+// nd.fdl's r2cLocal / c2rLocal when every complex FFT (the other dimensions', and the real
+// lines' of size n_last/2 or n_last) is Stockham's, at least 2 and fits local memory: every
+// pass in local memory (the real lines on local dimension 1, Fr per work-group; the others as
+// ndLocal's strided passes), instead of a pass per radix.
+void useLocalRealPasses(const FftRequest& r, PlanChoice& c, const std::vector<int64_t>& ns) {
+  if (r.workgroupSize > 0 || r.fftsPerGroup > 0) return;
+  for (size_t j = 0; j < ns.size(); ++j)
+    if (c.dimBluestein[j] || ns[j] < 2 || !localFits(ns[j], r.precision)) return;
+  const size_t last = ns.size() - 1;
+  const int64_t hr = c.dims.back() / 2 + 1;
+  int64_t lines = r.batch;  // the real lines
+  for (size_t j = 0; j < last; ++j) lines *= ns[j];
+  std::vector<std::vector<int64_t>> lineStage, complexStages;
+  const int64_t fr = linePass(r, c.dimRadices[last], false, lines, lineStage);
+  std::vector<int64_t> fs(ns.size(), 1), lds(ns.size(), 0);
+  for (size_t j = last; j-- > 0;) {  // innermost complex dimension first
+    int64_t t = hr;
+    for (size_t k = j + 1; k < last; ++k) t *= ns[k];
+    fs[j] = linePass(r, c.dimRadices[j], true, t, complexStages);
+  }
+  // R2C: the real lines, then the others; C2R: the others, then the real lines
+  const bool r2c = r.direction == Direction::Forward;
+  c.stageLocal = r2c ? lineStage : complexStages;
+  const auto& rest = r2c ? complexStages : lineStage;
+  c.stageLocal.insert(c.stageLocal.end(), rest.begin(), rest.end());
+  c.kernel += "Local";
+  c.defines["Fr"] = fr;
+  c.defines["Fs"] = fs;
+  c.defines["lds"] = lds;
+  c.fftsPerGroup = fr;
+}
+
 }  // namespace
 
 PlanChoice chooseNdPlan(const FftRequest& r) {
@@ -269,6 +301,7 @@ PlanChoice chooseRealPlan(const FftRequest& r) {
   bindDimensions(c, ns, r);
   c.defines["nr"] = nr;
   c.defines["ev"] = int64_t{even ? 1 : 0};
+  useLocalRealPasses(r, c, ns);
   return c;
 }
 
@@ -295,7 +328,7 @@ std::string describeDims(const PlanChoice& c) {
       s += fmt::format(" {} [{}]", c.dims[d], fmt::join(c.dimRadices[d], ", "));
     if (d + 1 < c.dims.size()) s += " x";
   }
-  if (c.kernel == "r2c" || c.kernel == "c2r")
+  if (c.kernel.rfind("r2c", 0) == 0 || c.kernel.rfind("c2r", 0) == 0)
     s += fmt::format("\nreal ({}): the last dimension's {} reals by a complex FFT of {} size",
                      c.kernel, c.dims.back(), c.dims.back() % 2 ? "the same" : "half the");
   if (c.kernel == "ndLocal") {

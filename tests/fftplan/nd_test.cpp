@@ -264,15 +264,19 @@ TEST(RealPlan, TwoAndThreeDimensions) {
   expectRealRoundTrip<float>({6, 8}, 2, Precision::F32);
   expectRealRoundTrip<float>({5, 7}, 1, Precision::F32);
   expectRealRoundTrip<double>({4, 3, 6}, 2, Precision::F64, true);
+  expectRealRoundTrip<float>({17, 8}, 2, Precision::F32);  // Bluestein: nd.fdl's r2c / c2r
 }
 
 TEST(RealPlan, ChoiceAndErrors) {
   auto c = choosePlan(realRequest({6, 10}, Direction::Forward));
-  EXPECT_EQ(c.kernel, "r2c");
+  EXPECT_EQ(c.kernel, "r2cLocal");  // every pass in local memory: two stages
+  EXPECT_EQ(planFft(realRequest({6, 10}, Direction::Forward))->stages.size(), 2u);
   EXPECT_EQ(std::get<std::vector<int64_t>>(c.defines.at("ns")), (Dims{6, 5}));  // half size
   EXPECT_EQ(std::get<int64_t>(c.defines.at("ev")), 1);
   auto odd = choosePlan(realRequest({9}, Direction::Inverse));
-  EXPECT_EQ(odd.kernel, "c2r");
+  EXPECT_EQ(odd.kernel, "c2rLocal");
+  // a Bluestein dimension: the passes over global memory of nd.fdl's r2c
+  EXPECT_EQ(choosePlan(realRequest({17, 8}, Direction::Forward)).kernel, "r2c");
   EXPECT_EQ(std::get<int64_t>(odd.defines.at("ev")), 0);
   Plan p = Plan::create(context(), realRequest({8}, Direction::Forward, 2));
   EXPECT_EQ(p.inputBytes(), 16u * 4u);
