@@ -47,7 +47,7 @@ TEST(FftLibrary, NdKernelsCompileWithTheirDefaults) {
     } catch (const ir::CompileError& e) {
       FAIL() << fe::formatError(e);
     }
-    ASSERT_EQ(prog.kernels.size(), 4u);
+    ASSERT_EQ(prog.kernels.size(), 6u);  // nd, ndLocal, r2cLocal, c2rLocal, r2c, c2r
     auto sized = [](const ir::Type& t) {
       return t.element().str() + "/" + t.element().element().str();
     };
@@ -56,6 +56,13 @@ TEST(FftLibrary, NdKernelsCompileWithTheirDefaults) {
     const fe::Kernel* r2c = prog.kernel("r2c");
     const fe::Kernel* c2r = prog.kernel("c2r");
     ASSERT_TRUE(nd && ndLocal && r2c && c2r);
+    for (const char* local : {"r2cLocal", "c2rLocal"}) {
+      const fe::Kernel* k = prog.kernel(local);
+      ASSERT_TRUE(k) << local;
+      const fe::Kernel* global = std::string(local) == "r2cLocal" ? r2c : c2r;
+      EXPECT_EQ(k->paramTypes[0].str(), global->paramTypes[0].str()) << local;
+      EXPECT_EQ(k->resultType.str(), global->resultType.str()) << local;
+    }
     EXPECT_EQ(nd->resultType, nd->paramTypes[0]);
     // (each kernel has its own size variable B: compared as text)
     EXPECT_EQ(ndLocal->resultType.str(), nd->paramTypes[0].str());
