@@ -151,6 +151,21 @@ int64_t linePass(const FftRequest& r, const std::vector<int64_t>& rs, bool strid
   return f;
 }
 
+// Whether the one-pass tile of strided dimension j (lines on local dimension 0) would be
+// narrower than a 32-byte memory sector: few lines of a long dimension fit local memory (2048
+// f32: one), and each load then uses a quarter of its sector. The four-step's two passes with
+// wide tiles beat it (H100, 2026-11-21: 2048x2048 in one pass of one-line tiles took 3.2x
+// cuFFT's time).
+bool narrowTile(const FftRequest& r, const std::vector<int64_t>& ns, size_t j) {
+  const int64_t elemBytes = r.precision == Precision::F64 ? 16 : 8;
+  int64_t t = 1;
+  for (size_t k = j + 1; k < ns.size(); ++k) t *= ns[k];
+  const auto rs = chooseRadices(ns[j]);
+  const int64_t perFft = ns[j] / *std::min_element(rs.begin(), rs.end());
+  const int64_t most = std::max<int64_t>(std::min<int64_t>(128 / elemBytes, 1024 / perFft), 1);
+  return largestFittingDivisor(ns[j], r.precision, t, most) * elemBytes < 32;
+}
+
 // nd.fdl's ndLocal when every dimension is Stockham's and fits local memory in one pass or
 // in the four-step's two, the request leaves the grouping to the planner, and it makes fewer
 // passes than the grouping: each pass's work-group shape by linePass.
@@ -165,6 +180,8 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
     if (!localFits(ns[j], r.precision)) {
       splits[j] = fourStepSplit(ns[j], r.precision);
       if (splits[j] == 0) return false;
+    } else if (j + 1 < d && narrowTile(r, ns, j)) {
+      splits[j] = fourStepSplit(ns[j], r.precision);  // 0: one pass after all
     }
     passes += splits[j] ? 2 : 1;
   }

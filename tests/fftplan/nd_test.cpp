@@ -176,7 +176,10 @@ TEST(NdFft, FourStepDimensionsInTwoLocalPasses) {
   auto inv = ndRequest({2, 3072}, 2);
   inv.direction = Direction::Inverse;
   inv.scale = true;
-  for (auto r : {ndRequest({4096, 8}, 1), ndRequest({6, 6000}, 1, Precision::F64), inv}) {
+  // 2048 fits local memory, but only one strided line of it: 8-byte tiles; the four-step's
+  // two passes have wide ones
+  for (auto r : {ndRequest({4096, 8}, 1), ndRequest({6, 6000}, 1, Precision::F64), inv,
+                 ndRequest({2048, 4}, 1)}) {
     const auto c = choosePlan(r);
     ASSERT_EQ(c.kernel, "ndLocal") << r.key();
     size_t split = 0;
