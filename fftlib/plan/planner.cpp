@@ -247,6 +247,17 @@ void chooseLocalShape(const FftRequest& r, int64_t n, PlanChoice& c) {
   c.stageLocal = {{wg, f}};
 }
 
+// The variants whose kernels are passes over global memory, a work-item per butterfly: a
+// work-group shape is not theirs to take (it was silently ignored before).
+void refuseShape(const FftRequest& r, Variant v) {
+  if (r.workgroupSize > 0 || r.fftsPerGroup > 0)
+    throw UserError(fmt::format(
+        "variant {}: its passes over global memory take one work-item per butterfly; the "
+        "work-group shape (work-group size, FFTs per group) applies to local, hierarchical and "
+        "bluestein in local memory",
+        v == Variant::Bluestein ? "bluestein (M beyond local memory)" : variantName(v)));
+}
+
 // ---- Hierarchical: hierarchical.fdl hierarchicalLocal (two levels) or hierarchicalLocal3.
 
 // The rows of a tile: the largest F <= 128 bytes of elements that divides the rows and fits
@@ -417,6 +428,7 @@ PlanChoice choosePlan(const FftRequest& r) {
                  : c.variant == Variant::Local           ? "stockhamLocal"
                                                          : "cooleyTukey";
       c.defines["rs"] = c.radices;
+      if (c.variant != Variant::Local) refuseShape(r, c.variant);
       if (c.variant == Variant::Local) {
         chooseLocalShape(r, r.size, c);
         if (c.radices.size() == 1 && c.workgroupSize == 1) {  // one work-item per row:
@@ -450,6 +462,7 @@ PlanChoice choosePlan(const FftRequest& r) {
         c.kernel = "bluesteinLocal";
         chooseLocalShape(r, c.bluesteinM, c);
       } else {
+        refuseShape(r, c.variant);
         c.kernel = "bluesteinGlobal";
       }
       break;

@@ -84,6 +84,9 @@ void checkShape(const FftRequest& r, const std::vector<int64_t>& dims) {
                     variantName(r.variant)));
   if (!r.radices.empty())
     throw UserError("radices: N-D and real transforms choose each dimension's radices themselves");
+  if (r.workgroupSize > 0 || r.fftsPerGroup > 0)
+    throw UserError(
+        "work-group shape: N-D and real transforms choose each pass's work-groups themselves");
 }
 
 // nd.fdl's bindings for the 1D FFT sizes `ns` (Stockham when smooth, else Bluestein).
@@ -170,7 +173,7 @@ bool narrowTile(const FftRequest& r, const std::vector<int64_t>& ns, size_t j) {
 // in the four-step's two, the request leaves the grouping to the planner, and it makes fewer
 // passes than the grouping: each pass's work-group shape by linePass.
 bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
-  if (!r.passGroups.empty() || r.workgroupSize > 0 || r.fftsPerGroup > 0) return false;
+  if (!r.passGroups.empty()) return false;
   const auto& ns = c.dims;
   const size_t d = ns.size();
   std::vector<int64_t> splits(d, 0);  // n1 of a four-step dimension, else 0
@@ -257,7 +260,6 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
 // pass in local memory (the real lines on local dimension 1, Fr per work-group; the others as
 // ndLocal's strided passes), instead of a pass per radix.
 void useLocalRealPasses(const FftRequest& r, PlanChoice& c, const std::vector<int64_t>& ns) {
-  if (r.workgroupSize > 0 || r.fftsPerGroup > 0) return;
   for (size_t j = 0; j < ns.size(); ++j)
     if (c.dimBluestein[j] || ns[j] < 2 || !localFits(ns[j], r.precision)) return;
   const size_t last = ns.size() - 1;

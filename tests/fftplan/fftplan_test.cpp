@@ -344,8 +344,22 @@ TEST(FftPlan, LocalVariantShape) {
   EXPECT_THROW(choosePlan(req(8192, Variant::Local)), backends::UserError);  // 2 x 64 KiB
   EXPECT_EQ(choosePlan(req(8192)).variant, Variant::Hierarchical);
   r = req(8192);
-  r.workgroupSize = 64;  // a shape only the one-kernel variants take: the twiddle variant
-  EXPECT_EQ(choosePlan(r).variant, Variant::StockhamTwiddle);
+  r.workgroupSize = 64;  // a shape no variant that fits takes: refused, no longer ignored
+  EXPECT_THROW(choosePlan(r), backends::UserError);
+  for (auto v : {Variant::Stockham, Variant::StockhamTwiddle, Variant::CooleyTukey}) {
+    auto global = req(64, v);
+    global.fftsPerGroup = 2;
+    try {
+      (void)choosePlan(global);
+      ADD_FAILURE() << variantName(v) << " took a work-group shape";
+    } catch (const backends::UserError& e) {
+      EXPECT_NE(std::string(e.what()).find("work-group shape"), std::string::npos) << e.what();
+    }
+  }
+  auto nd = req(64);
+  nd.dims = {8, 8};
+  nd.fftsPerGroup = 2;
+  EXPECT_THROW(choosePlan(nd), backends::UserError);
   EXPECT_EQ(choosePlan(req(17)).variant, Variant::Bluestein);
   // six passes through local memory share two arrays (the code generator's reuse), each of
   // 64 elements padded by one in 16: 2 x 67 x 8 bytes; the answer still FFTW's
