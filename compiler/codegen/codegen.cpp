@@ -23,8 +23,6 @@ int64_t BufferLayout::extent() const {
   return n;
 }
 
-ArithExpr BufferLayout::physical(const ArithExpr& e) const { return stridedIndex(dims, strides, e); }
-
 const BufferInfo* CompiledKernel::buffer(const std::string& n) const {
   for (const auto& b : buffers)
     if (b.name == n) return &b;

@@ -32,8 +32,7 @@ namespace fftc::compiler::codegen {
 struct BufferLayout {
   std::vector<int64_t> dims;
   std::vector<int64_t> strides;
-  int64_t extent() const;                        // the buffer's element count
-  ir::ArithExpr physical(const ir::ArithExpr& e) const;  // the address of logical index e
+  int64_t extent() const;  // the buffer's element count
   bool operator==(const BufferLayout&) const = default;
 };
 
