@@ -47,15 +47,11 @@ std::vector<long double> scalars(const std::vector<ComplexL>& c) {
 
 std::size_t bufferScalars(const FftRequest& r, bool input) {
   const bool complexSide = !r.real || (input == (r.direction == Direction::Inverse));
-  std::int64_t elements = 0;
-  if (auto l = bufferLayout(r, input)) {
+  std::int64_t elements = r.batch;
+  if (auto l = bufferLayout(r, input))
     elements = l->extent();
-  } else {
-    auto dims = requestDims(r);
-    if (r.real && complexSide) dims.back() = dims.back() / 2 + 1;
-    elements = r.batch;
-    for (std::int64_t d : dims) elements *= d;
-  }
+  else
+    for (std::int64_t d : sideDims(r, input)) elements *= d;
   return static_cast<std::size_t>(elements) * (complexSide ? 2 : 1);
 }
 
@@ -85,10 +81,8 @@ FftCheck makeCheck(const FftRequest& r, std::uint64_t seed, std::size_t maxCheck
     // where FFTW writes through the layout taken as an output layout (C2R: below).
     std::vector<long double> mask(inCount, nan);
     if (r2c) {
-      auto half = dims;
-      half.back() = half.back() / 2 + 1;
-      std::int64_t count = r.batch;
-      for (std::int64_t h : half) count *= h;
+      std::int64_t count = r.batch;  // the half spectrum's elements
+      for (std::int64_t h : sideDims(r, false)) count *= h;
       referenceC2rMany(std::vector<ComplexL>(static_cast<std::size_t>(count)), mask, dims,
                        r.batch, {}, r.inLayout);
     } else {

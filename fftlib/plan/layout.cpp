@@ -14,15 +14,14 @@ namespace fftc::fftlib {
 
 using backends::UserError;
 
-namespace {
-
-// The side's logical dims (without the batch): the reals, or the half spectrum.
 std::vector<int64_t> sideDims(const FftRequest& r, bool input) {
   auto dims = requestDims(r);
   const bool halfSide = r.real && (input == (r.direction == Direction::Inverse));
   if (halfSide) dims.back() = dims.back() / 2 + 1;
   return dims;
 }
+
+namespace {
 
 const char* sideName(bool input) { return input ? "input" : "output"; }
 

@@ -114,6 +114,9 @@ struct PlanChoice {
   bool planePass = false;  // ndLocal: the innermost two dimensions share one pass
 };
 
+// The dims of the request's input (`input`) or output array without the batch: requestDims,
+// with n_last/2 + 1 on the complex side of a real transform (the half spectrum).
+std::vector<int64_t> sideDims(const FftRequest& request, bool input);
 // The codegen layout (batch dimension first) of the input (`input`) or output of a request,
 // none for the default layout. UserError: an embed of the wrong length or smaller than a
 // dimension, a stride below 1, a negative dist, an output layout that maps two elements to one
