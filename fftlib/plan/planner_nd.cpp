@@ -114,15 +114,28 @@ void bindDimensions(PlanChoice& c, const std::vector<int64_t>& ns, const FftRequ
 }
 
 // Passes over global memory of nd's grouping: a group of several dimensions is one pass (one
-// work-item per block), a dimension alone one pass per radix.
+// work-item per block), a dimension alone one pass per radix, or for Bluestein at least two
+// (its forward and inverse FFTs; 17x16 makes 2 + 1).
 size_t groupedPasses(const PlanChoice& c) {
   size_t passes = 0;
   for (size_t p = 0; p + 1 < c.passGroups.size(); ++p) {
     const auto first = static_cast<size_t>(c.passGroups[p]);
     const bool alone = c.passGroups[p + 1] - c.passGroups[p] == 1;
-    passes += alone && !c.dimBluestein[first] ? std::max<size_t>(c.dimRadices[first].size(), 1) : 1;
+    if (!alone)
+      passes += 1;
+    else if (c.dimBluestein[first])
+      passes += 2;
+    else
+      passes += std::max<size_t>(c.dimRadices[first].size(), 1);
   }
   return passes;
+}
+
+// Whether Bluestein's vectors of size M = Π rsM fit local memory in one work-group (as the
+// planner's bluesteinLocal: two arrays, at most 1024 butterflies).
+bool bluesteinFitsLocal(const FftRequest& r, const std::vector<int64_t>& rsM) {
+  const int64_t m = std::accumulate(rsM.begin(), rsM.end(), int64_t{1}, std::multiplies<>());
+  return localFits(m, r.precision) && m / *std::min_element(rsM.begin(), rsM.end()) <= 1024;
 }
 
 // The four-step split n = n1·n2 of a dimension too long for local memory: n1 the largest
@@ -179,8 +192,10 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
   std::vector<int64_t> splits(d, 0);  // n1 of a four-step dimension, else 0
   size_t passes = 0;
   for (size_t j = 0; j < d; ++j) {
-    if (c.dimBluestein[j] || ns[j] < 2) return false;
-    if (!localFits(ns[j], r.precision)) {
+    if (ns[j] < 2) return false;
+    if (c.dimBluestein[j]) {  // one pass when M fits, never four-step
+      if (!bluesteinFitsLocal(r, c.dimRadices[j])) return false;
+    } else if (!localFits(ns[j], r.precision)) {
       splits[j] = fourStepSplit(ns[j], r.precision);
       if (splits[j] == 0) return false;
     } else if (j + 1 < d && narrowTile(r, ns, j)) {
@@ -192,7 +207,8 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
   // arrays), has at least 256 elements (a work-group's worth) and its rows' and columns'
   // butterflies and lines fit 1024 work-items.
   bool plane = false;
-  if (d >= 2 && !splits[d - 1] && !splits[d - 2]) {
+  if (d >= 2 && !splits[d - 1] && !splits[d - 2] && !c.dimBluestein[d - 1] &&
+      !c.dimBluestein[d - 2]) {
     const int64_t na = ns[d - 2], nb = ns[d - 1];
     const auto butterflies = [&](int64_t n) {
       const auto rs = chooseRadices(n);
@@ -204,9 +220,11 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
   }
   if (groupedPasses(c) <= passes) return false;
   std::vector<int64_t> rsAll, offs{0}, mids, hs, fs(d, 1), f2s(d, 1), lds(d, 0);
+  const auto bound = std::move(c.dimRadices);  // bindDimensions': Bluestein keeps M's
   c.dimRadices.clear();
   for (size_t j = 0; j < d; ++j) {
-    std::vector<int64_t> rs1 = chooseRadices(splits[j] ? splits[j] : ns[j]);
+    std::vector<int64_t> rs1 = c.dimBluestein[j] ? bound[j]
+                                                 : chooseRadices(splits[j] ? splits[j] : ns[j]);
     std::vector<int64_t> rs2 = splits[j] ? chooseRadices(ns[j] / splits[j]) : std::vector<int64_t>{};
     rsAll.insert(rsAll.end(), rs1.begin(), rs1.end());
     mids.push_back(static_cast<int64_t>(rsAll.size()));
@@ -256,12 +274,15 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
 }
 
 // nd.fdl's r2cLocal / c2rLocal when every complex FFT (the other dimensions', and the real
-// lines' of size n_last/2 or n_last) is Stockham's, at least 2 and fits local memory: every
+// lines' of size n_last/2 or n_last) is at least 2 and fits local memory (Bluestein's: its M):
+// every
 // pass in local memory (the real lines on local dimension 1, Fr per work-group; the others as
 // ndLocal's strided passes), instead of a pass per radix.
 void useLocalRealPasses(const FftRequest& r, PlanChoice& c, const std::vector<int64_t>& ns) {
   for (size_t j = 0; j < ns.size(); ++j)
-    if (c.dimBluestein[j] || ns[j] < 2 || !localFits(ns[j], r.precision)) return;
+    if (ns[j] < 2 || (c.dimBluestein[j] ? !bluesteinFitsLocal(r, c.dimRadices[j])
+                                        : !localFits(ns[j], r.precision)))
+      return;
   const size_t last = ns.size() - 1;
   const int64_t hr = c.dims.back() / 2 + 1;
   int64_t lines = r.batch;  // the real lines

@@ -72,10 +72,13 @@ void expectAccurate(const FftRequest& r) {
 TEST(NdPlanner, ChoosesEachDimensionAndThePasses) {
   auto c = choosePlan(ndRequest({8, 17, 6}));
   EXPECT_EQ(c.file, "nd.fdl");
-  EXPECT_EQ(c.kernel, "nd");
+  EXPECT_EQ(c.kernel, "ndLocal");  // a local pass per dimension, Bluestein's 17 too
   EXPECT_EQ(c.dimBluestein, (std::vector<bool>{false, true, false}));
   EXPECT_EQ(c.dimRadices[1], chooseRadices(smoothSizeAtLeast(33)));  // Bluestein's M >= 2n - 1
-  EXPECT_EQ(c.passGroups, (Dims{0, 1, 2, 3}));                       // small: a pass per dimension
+  EXPECT_EQ(c.passGroups, (Dims{0, 1, 2, 3}));                       // a pass per dimension
+  auto given = ndRequest({8, 17, 6});
+  given.passGroups = {0, 1, 2, 3};  // the request's grouping: nd.fdl's nd
+  EXPECT_EQ(choosePlan(given).kernel, "nd");
   // many small planes: the inner two dimensions share a pass (a 16 x 16 plane per work-item),
   // two passes in all, fewer than ndLocal's three
   EXPECT_EQ(choosePlan(ndRequest({16, 16, 16}, 64)).passGroups, (Dims{0, 1, 3}));
@@ -168,6 +171,16 @@ TEST(NdFft, InnerPlaneInOnePass) {
     expectAccurate(r);
   }
   EXPECT_FALSE(choosePlan(ndRequest({64, 64, 64})).planePass);  // 64 x 64 does not fit
+}
+
+// ndLocal with Bluestein dimensions whose M fits: one pass each, bluesteinLocal on the lines
+TEST(NdFft, BluesteinDimensionsInOneLocalPass) {
+  for (auto r : {ndRequest({17, 16}, 2), ndRequest({257, 8}, 1), ndRequest({8, 17, 6}, 2)}) {
+    const auto c = choosePlan(r);
+    ASSERT_EQ(c.kernel, "ndLocal") << r.key();
+    EXPECT_EQ(planFft(r)->stages.size(), r.dims.size()) << r.key();
+    expectAccurate(r);
+  }
 }
 
 // ndLocal with dimensions too long for local memory: the four-step FFT in two local passes
@@ -267,7 +280,8 @@ TEST(RealPlan, TwoAndThreeDimensions) {
   expectRealRoundTrip<float>({6, 8}, 2, Precision::F32);
   expectRealRoundTrip<float>({5, 7}, 1, Precision::F32);
   expectRealRoundTrip<double>({4, 3, 6}, 2, Precision::F64, true);
-  expectRealRoundTrip<float>({17, 8}, 2, Precision::F32);  // Bluestein: nd.fdl's r2c / c2r
+  expectRealRoundTrip<float>({17, 8}, 2, Precision::F32);  // Bluestein in local memory
+  expectRealRoundTrip<float>({3, 1447}, 1, Precision::F32);  // Bluestein: nd.fdl's r2c / c2r
 }
 
 TEST(RealPlan, ChoiceAndErrors) {
@@ -278,8 +292,10 @@ TEST(RealPlan, ChoiceAndErrors) {
   EXPECT_EQ(std::get<int64_t>(c.defines.at("ev")), 1);
   auto odd = choosePlan(realRequest({9}, Direction::Inverse));
   EXPECT_EQ(odd.kernel, "c2rLocal");
-  // a Bluestein dimension: the passes over global memory of nd.fdl's r2c
-  EXPECT_EQ(choosePlan(realRequest({17, 8}, Direction::Forward)).kernel, "r2c");
+  // a Bluestein dimension in local memory (M = 35), and one beyond it (1447: M = 2916 > 2890):
+  // the passes over global memory of nd.fdl's r2c
+  EXPECT_EQ(choosePlan(realRequest({17, 8}, Direction::Forward)).kernel, "r2cLocal");
+  EXPECT_EQ(choosePlan(realRequest({3, 1447}, Direction::Forward)).kernel, "r2c");
   EXPECT_EQ(std::get<int64_t>(odd.defines.at("ev")), 0);
   Plan p = Plan::create(context(), realRequest({8}, Direction::Forward, 2));
   EXPECT_EQ(p.inputBytes(), 16u * 4u);
