@@ -55,6 +55,11 @@ std::size_t bufferScalars(const FftRequest& r, bool input) {
   return static_cast<std::size_t>(elements) * (complexSide ? 2 : 1);
 }
 
+std::vector<double> timingInput(const FftRequest& r, std::uint64_t seed) {
+  const auto s = uniformScalars(bufferScalars(r, true), seed, r.precision);
+  return {s.begin(), s.end()};
+}
+
 FftCheck makeCheck(const FftRequest& r, std::uint64_t seed, std::size_t maxCheckedElements) {
   const auto total = static_cast<std::size_t>(r.batch * r.size);
   if (maxCheckedElements > 0 && total > maxCheckedElements && r.batch > 1 &&

@@ -43,6 +43,10 @@ struct FftCheck {
 FftCheck makeCheck(const FftRequest& request, std::uint64_t seed,
                    std::size_t maxCheckedElements = 0);
 
+// An input buffer for timing only: uniform scalars in [-0.5, 0.5), rounded to the precision
+// (no reference computed; for C2R not a Hermitian spectrum).
+std::vector<double> timingInput(const FftRequest& request, std::uint64_t seed);
+
 struct FftErrors {
   double l2 = 0, linf = 0;     // over the output layout's elements (fftw_reference.h)
   std::int64_t compared = 0;   // those elements
