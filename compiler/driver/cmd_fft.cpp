@@ -50,6 +50,8 @@ void addFftOptions(po::options_description& desc, FftOptions& o, bool withOutput
        "auto | local | stockham | twiddle | cooley-tukey | hierarchical | bluestein")
       ("radices", po::value(&o.radices),
        "R1,R2,...: the radix list (product N; bluestein: product M >= 2N-1)")
+      ("levels", po::value(&o.levels)->default_value(o.levels),
+       "hierarchical: 2 or 3 levels, one kernel each (0: the planner chooses)")
       ("target", po::value(&o.target)->default_value(o.target), "opencl | cuda")
       ("inembed", po::value(&o.inembed),
        "N,M,...: the input's embedding array, one entry per dimension (FFTW's inembed; "
@@ -98,6 +100,7 @@ fl::FftRequest makeRequest(const FftOptions& o) {
   for (const auto& t : splitList(o.radices)) r.radices.push_back(parseInteger(t, "--radices"));
   r.target = parseTarget(o.target);
   r.strategy = o.rewrite;
+  r.levels = o.levels;
   for (const auto& t : splitList(o.inembed)) r.inLayout.embed.push_back(parseInteger(t, "--inembed"));
   for (const auto& t : splitList(o.onembed)) r.outLayout.embed.push_back(parseInteger(t, "--onembed"));
   r.inLayout.stride = o.istride;

@@ -16,6 +16,7 @@ struct FftOptions {
   std::string size, precision = "f32", direction = "forward", variant = "auto", radices,
                     target = "opencl", wisdom, rewrite, outDir = ".";
   int64_t batch = 1;
+  int64_t levels = 0;  // --levels: the hierarchical variant's 2 or 3 (0: the planner's)
   bool scale = false;
   bool real = false;  // --real: R2C (forward) or C2R (inverse), FFTW's half-spectrum layout
   // FFTW's plan_many layouts (--inembed, --istride, --idist and the same for the output)

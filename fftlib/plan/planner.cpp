@@ -137,6 +137,7 @@ std::string FftRequest::key() const {
                      scale ? 1 : 0, variantName(variant), listText(radices),
                      compiler::pipeline::targetName(target), workgroupSize, fftsPerGroup,
                      format ? 1 : 0, strategy) +
+         (levels ? fmt::format(" levels={}", levels) : "") +
          (dims.size() >= 2 ? fmt::format(" dims={} groups={}", listText(dims), listText(passGroups))
                             : "") +
          (real ? " real" : "") +
@@ -326,7 +327,9 @@ void chooseHierarchicalShape(const FftRequest& r, PlanChoice& c) {
   const int64_t minWidth = r.precision == Precision::F64 ? 4 : 8;
   std::vector<std::vector<int64_t>> best;
   std::vector<int64_t> bestF;
-  for (int k : {2, 3}) {
+  std::vector<int> counts = {2, 3};
+  if (r.levels != 0) counts = {static_cast<int>(r.levels)};  // validated by choosePlan
+  for (int k : counts) {
     auto levels = splitLevels(r, k);
     if (levels.empty()) continue;
     // stage s transforms level k-1-s; its rows are the batch times the other levels' sizes
@@ -346,9 +349,10 @@ void chooseHierarchicalShape(const FftRequest& r, PlanChoice& c) {
   }
   if (best.empty())
     throw UserError(fmt::format(
-        "hierarchical variant: N = {} {} has no split into 2 or 3 levels whose tiles fit in {} "
+        "hierarchical variant: N = {} {} has no split into {} levels whose tiles fit in {} "
         "bytes of local memory{}",
-        r.size, precisionName(r.precision), kLocalMemoryBytes,
+        r.size, precisionName(r.precision), r.levels ? std::to_string(r.levels) : "2 or 3",
+        kLocalMemoryBytes,
         r.fftsPerGroup > 0 ? fmt::format(" with {} columns per work-group", r.fftsPerGroup) : ""));
   const int k = static_cast<int>(best.size());
   c.rs1 = best[0];
@@ -397,6 +401,9 @@ PlanChoice choosePlan(const FftRequest& r) {
     throw UserError(fmt::format("N x batch = {} x {}: more than 2^30 elements (32-bit indices)",
                                 r.size, r.batch));
 
+  if (r.levels != 0 && r.levels != 2 && r.levels != 3)
+    throw UserError(fmt::format("levels {}: the hierarchical FFT has 2 or 3 (0: the planner "
+                                "chooses)", r.levels));
   PlanChoice c;
   c.variant = r.variant;
   if (c.variant == Variant::Auto) {
@@ -469,6 +476,9 @@ PlanChoice choosePlan(const FftRequest& r) {
     }
     case Variant::Auto: break;
   }
+  if (r.levels != 0 && c.variant != Variant::Hierarchical)
+    throw UserError(fmt::format("levels {}: a parameter of the hierarchical variant, not of {}",
+                                r.levels, variantName(c.variant)));
   c.defines["dir"] = int64_t{r.direction == Direction::Forward ? -1 : 1};
   c.defines["scale"] = int64_t{r.scale ? 1 : 0};
   c.defines["B"] = r.batch;

@@ -71,6 +71,9 @@ struct FftRequest {
   // parameters (tuner/, issue 9); the planner rejects values the kernel cannot use.
   int64_t workgroupSize = 0;
   int64_t fftsPerGroup = 0;
+  // Hierarchical: the number of levels (kernels), 2 or 3; 0: the planner chooses. A tuning
+  // parameter; refused for the other variants.
+  int64_t levels = 0;
   // The advanced layouts of the input and the output (FFTW's plan_many); default: dense, the
   // batch outermost. The output's must not map two elements to one address.
   DataLayout inLayout, outLayout;

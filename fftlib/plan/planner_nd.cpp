@@ -87,6 +87,8 @@ void checkShape(const FftRequest& r, const std::vector<int64_t>& dims) {
   if (r.workgroupSize > 0 || r.fftsPerGroup > 0)
     throw UserError(
         "work-group shape: N-D and real transforms choose each pass's work-groups themselves");
+  if (r.levels != 0)
+    throw UserError("levels: a parameter of the 1D hierarchical variant, not of N-D or real plans");
 }
 
 // nd.fdl's bindings for the 1D FFT sizes `ns` (Stockham when smooth, else Bluestein).

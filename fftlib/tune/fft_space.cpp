@@ -22,6 +22,7 @@ constexpr const char* kWorkgroup = "workgroupSize";
 constexpr const char* kPerGroup = "fftsPerGroup";
 constexpr const char* kRewrite = "rewrite";
 constexpr const char* kGroups = "passGroups";
+constexpr const char* kLevels = "levels";
 constexpr const char* kDefaultRewrite = "lowerFft";
 
 std::int64_t elementBytes(Precision p) { return p == Precision::F64 ? 16 : 8; }
@@ -126,7 +127,7 @@ bool plannerAccepts(const FftRequest& r) {
 
 const std::vector<std::string>& fftParameterNames() {
   static const std::vector<std::string> names = {kVariant, kRadices, kWorkgroup, kPerGroup,
-                                                 kRewrite, kGroups};
+                                                 kRewrite, kGroups, kLevels};
   return names;
 }
 
@@ -160,8 +161,12 @@ FftRequest requestFor(const FftRequest& base, const boost::json::object& config)
   r.fftsPerGroup = integer(kPerGroup);
   const std::string rewrite = text(kRewrite);
   r.strategy = rewrite == kDefaultRewrite ? "" : rewrite;
+  // (levels and passGroups absent in wisdom written before they were parameters: the
+  // planner's choice)
+  const auto* levels = config.if_contains(kLevels);
+  if (levels && !levels->is_int64()) throw tuner::TunerError("\"levels\" must be an integer");
+  r.levels = levels ? levels->get_int64() : 0;
   r.passGroups.clear();
-  // (absent in wisdom written before it was a parameter: the planner's choice)
   const auto* gsField = config.if_contains(kGroups);
   const boost::json::value gs = gsField ? *gsField : boost::json::value(boost::json::array());
   if (!gs.is_array()) throw tuner::TunerError("\"passGroups\" must be a list of integers");
@@ -183,6 +188,9 @@ boost::json::object heuristicConfig(const FftRequest& base) {
   boost::json::array gs;
   for (auto g : base.passGroups) gs.emplace_back(g);
   o[kGroups] = std::move(gs);
+  o[kLevels] = base.levels != 0                            ? base.levels
+               : c.variant == Variant::Hierarchical ? (c.rs3.empty() ? 2 : 3)
+                                                    : 0;
   o[kWorkgroup] = base.workgroupSize;
   o[kPerGroup] = base.fftsPerGroup;
   o[kRewrite] = base.strategy.empty() ? std::string(kDefaultRewrite) : base.strategy;
@@ -350,9 +358,35 @@ FftSpace::FftSpace(const FftRequest& base, FftSpaceOptions options)
   }
   tuner::Parameter groups(kGroups, tuner::listSet(groupings));
 
+  // The hierarchical FFT's levels (one kernel each): 2 or 3, as the planner accepts them with
+  // the configuration's radices and shape; the other variants have none (0).
+  tuner::Parameter levels(
+      kLevels,
+      tuner::generator(
+          {kVariant},
+          [b](const Configuration& c) {
+            if (b.levels != 0) return intValues({b.levels});
+            if (c.getString(kVariant) != variantName(Variant::Hierarchical)) return intValues({0});
+            return intValues({2, 3});
+          },
+          "hierarchical: 2 or 3 levels"));
+  levels.where(tuner::predicate(
+      {kVariant, kRadices, kWorkgroup, kPerGroup},
+      [b, o](const Configuration& c) {
+        if (c.getInt(kLevels) == 0) return true;
+        FftRequest r = b;
+        r.variant = parseVariant(c.getString(kVariant));
+        r.radices = c.getList(kRadices);
+        r.workgroupSize = c.getInt(kWorkgroup);
+        r.fftsPerGroup = c.getInt(kPerGroup);
+        r.levels = c.getInt(kLevels);
+        return o.validate(r);
+      },
+      "the planner accepts the levels"));
+
   space_ = std::make_unique<tuner::SearchSpace>(std::vector<tuner::Parameter>{
       std::move(variant), std::move(radices), std::move(workgroup), std::move(perGroup),
-      std::move(rewrite), std::move(groups)});
+      std::move(rewrite), std::move(groups), std::move(levels)});
 }
 
 FftRequest FftSpace::request(const Configuration& c) const { return requestFor(base_, c.toJson()); }

@@ -55,7 +55,7 @@ std::optional<std::filesystem::path> defaultWisdomPath() {
 
 bool plannerDecides(const FftRequest& r) {
   return r.variant == Variant::Auto && r.radices.empty() && r.workgroupSize == 0 &&
-         r.fftsPerGroup == 0 && r.strategy.empty() && r.passGroups.empty();
+         r.fftsPerGroup == 0 && r.strategy.empty() && r.passGroups.empty() && r.levels == 0;
 }
 
 WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
@@ -77,7 +77,7 @@ WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
   }
   if (!plannerDecides(r)) {
     use.note = fmt::format("wisdom for '{}' not used: the variant, radices, work-group shape, "
-                           "pass groups or rewrite were given",
+                           "pass groups, levels or rewrite were given",
                            problem);
     return use;
   }
@@ -104,9 +104,10 @@ WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
                          "({:.4g} ms when tuned, {})",
                          file.string(), variantName(tuned.variant),
                          fmt::join(tuned.radices, ", "), tuned.workgroupSize, tuned.fftsPerGroup,
-                         tuned.passGroups.empty()
-                             ? ""
-                             : fmt::format(", pass groups [{}]", fmt::join(tuned.passGroups, ", ")),
+                         (tuned.passGroups.empty()
+                              ? ""
+                              : fmt::format(", pass groups [{}]", fmt::join(tuned.passGroups, ", "))) +
+                             (tuned.levels ? fmt::format(", {} levels", tuned.levels) : ""),
                          found.entry->cost, found.entry->recorded);
   return use;
 }

@@ -433,6 +433,24 @@ TEST(Planner, HierarchicalShape) {
   r.fftsPerGroup = 0;
   r.workgroupSize = 64;  // the levels' radices set the work-items per row
   EXPECT_THROW(choosePlan(r), backends::UserError);
+  // the number of levels (a tuning parameter): 4096 in three kernels, 2^19 in two
+  auto three = req(4096, Variant::Hierarchical);
+  three.levels = 3;
+  c = choosePlan(three);
+  EXPECT_EQ(c.kernel, "hierarchicalLocal3");
+  EXPECT_FALSE(c.rs3.empty());
+  expectAccurate(three);
+  auto two = req(int64_t{1} << 19, Variant::Hierarchical);
+  two.levels = 2;
+  EXPECT_EQ(choosePlan(two).kernel, "hierarchicalLocal");
+  for (int64_t bad : {1, 4}) {
+    auto wrong = req(4096, Variant::Hierarchical);
+    wrong.levels = bad;
+    EXPECT_THROW(choosePlan(wrong), backends::UserError);
+  }
+  auto local = req(256, Variant::Local);
+  local.levels = 2;  // not a parameter of the other variants
+  EXPECT_THROW(choosePlan(local), backends::UserError);
 }
 
 // Both kernels against FFTW: two levels (f32 and f64, inverse and scaled), three levels, and

@@ -169,6 +169,29 @@ TEST(FftSpace, RequestOptionsNarrowTheSpace) {
   EXPECT_THROW(FftSpace(request(0, 1)), fftc::backends::UserError);
 }
 
+// The hierarchical variant's levels: 2 and 3 for the radix sequences the planner splits so;
+// the other variants none.
+TEST(FftSpace, HierarchicalLevelsAreAParameter) {
+  FftRequest r = request(65536, 4);
+  r.variant = Variant::Hierarchical;
+  FftSpace space(r);
+  std::set<int64_t> levels;
+  for (std::uint64_t k = 0; k < space.space().size(); ++k) {
+    const FftRequest c = space.request(space.space().at(k));
+    levels.insert(c.levels);
+    EXPECT_TRUE(plannerAccepts(c)) << c.key();
+    EXPECT_EQ(choosePlan(c).rs3.empty(), c.levels == 2) << c.key();
+  }
+  EXPECT_EQ(levels, (std::set<int64_t>{2, 3}));
+  ASSERT_TRUE(space.heuristicIndex());
+  EXPECT_EQ(space.request(space.space().at(*space.heuristicIndex())).levels,
+            choosePlan(r).rs3.empty() ? 2 : 3);
+  const FftSpace all(request(64, 4));
+  for (std::uint64_t k = 0; k < all.space().size(); ++k)
+    EXPECT_EQ(all.request(all.space().at(k)).levels == 0,
+              all.space().at(k).getString("variant") != "hierarchical");
+}
+
 TEST(FftSpace, ConfigurationsRoundTripThroughJson) {
   FftSpace s(request(16, 4));
   for (uint64_t k = 0; k < s.space().size(); ++k) {
