@@ -336,6 +336,12 @@ PlanChoice chooseRealPlan(const FftRequest& r) {
   c.kernel = r.direction == Direction::Forward ? "r2c" : "c2r";
   c.dims = dims;
   for (size_t j = 0; j <= dims.size(); ++j) c.passGroups.push_back(static_cast<int64_t>(j));
+  // A real plan's passes are one per dimension; naming them (passGroups = [0, 1, ..., D])
+  // asks for nd.fdl's passes over global memory instead of the local-memory kernels.
+  if (!r.passGroups.empty() && r.passGroups != c.passGroups)
+    throw UserError(fmt::format("pass groups [{}]: a real transform takes [] or one pass per "
+                                "dimension, [{}]",
+                                fmt::join(r.passGroups, ", "), fmt::join(c.passGroups, ", ")));
   const int64_t nr = dims.back();
   const bool even = nr % 2 == 0;
   std::vector<int64_t> ns(dims.begin(), dims.end() - 1);
@@ -343,7 +349,7 @@ PlanChoice chooseRealPlan(const FftRequest& r) {
   bindDimensions(c, ns, r);
   c.defines["nr"] = nr;
   c.defines["ev"] = int64_t{even ? 1 : 0};
-  useLocalRealPasses(r, c, ns);
+  if (r.passGroups.empty()) useLocalRealPasses(r, c, ns);
   return c;
 }
 

@@ -344,6 +344,14 @@ FftSpace::FftSpace(const FftRequest& base, FftSpaceOptions options)
   // or every grouping of consecutive dimensions into passes (nd.fdl's gs), as the planner
   // accepts them; a request's own groups fix the parameter.
   std::vector<IntList> groupings{b.passGroups};
+  if (b.passGroups.empty() && b.real) {  // the global passes against the local kernels
+    IntList gs;
+    for (std::int64_t k = 0; k <= static_cast<std::int64_t>(requestDims(b).size()); ++k)
+      gs.push_back(k);
+    FftRequest r = b;
+    r.passGroups = gs;
+    if (o.validate(r)) groupings.push_back(gs);
+  }
   if (b.passGroups.empty() && b.dims.size() >= 2 && !b.real) {
     const auto d = static_cast<std::int64_t>(b.dims.size());
     for (std::int64_t mask = 0; mask < (std::int64_t{1} << (d - 1)); ++mask) {

@@ -296,6 +296,11 @@ TEST(RealPlan, ChoiceAndErrors) {
   // the passes over global memory of nd.fdl's r2c
   EXPECT_EQ(choosePlan(realRequest({17, 8}, Direction::Forward)).kernel, "r2cLocal");
   EXPECT_EQ(choosePlan(realRequest({3, 1447}, Direction::Forward)).kernel, "r2c");
+  auto global = realRequest({6, 10}, Direction::Forward);
+  global.passGroups = {0, 1, 2};  // one pass per dimension, named: the global passes
+  EXPECT_EQ(choosePlan(global).kernel, "r2c");
+  global.passGroups = {0, 2};  // real plans do not fuse dimensions
+  EXPECT_THROW((void)choosePlan(global), backends::UserError);
   EXPECT_EQ(std::get<int64_t>(odd.defines.at("ev")), 0);
   Plan p = Plan::create(context(), realRequest({8}, Direction::Forward, 2));
   EXPECT_EQ(p.inputBytes(), 16u * 4u);

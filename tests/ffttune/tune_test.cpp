@@ -305,7 +305,14 @@ TEST(FftSpace, NdSpacesHoldThePlannersChoiceAndEveryGrouping) {
             std::vector<int64_t>{});
   FftRequest real = request(12, 3);
   real.real = true;
-  EXPECT_EQ(FftSpace(real).space().size(), 1u);  // the planner's plan: real plans have no knobs yet
+  // real: the planner's plan (r2cLocal here) or nd.fdl's global passes ([0, 1])
+  FftSpace realSpace(real);
+  ASSERT_EQ(realSpace.space().size(), 2u);
+  EXPECT_EQ(choosePlan(realSpace.request(realSpace.space().at(0))).kernel.substr(0, 3), "r2c");
+  std::set<std::string> kernels;
+  for (std::uint64_t k = 0; k < 2; ++k)
+    kernels.insert(choosePlan(realSpace.request(realSpace.space().at(k))).kernel);
+  EXPECT_EQ(kernels, (std::set<std::string>{"r2c", "r2cLocal"}));
 }
 
 struct Spawned {
