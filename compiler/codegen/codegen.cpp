@@ -17,12 +17,6 @@ using backends::CExpr;
 using ir::ArithExpr;
 using ir::Type;
 
-int64_t BufferLayout::extent() const {
-  int64_t n = 1;
-  for (size_t d = 0; d < dims.size() && d < strides.size(); ++d) n += (dims[d] - 1) * strides[d];
-  return n;
-}
-
 const BufferInfo* CompiledKernel::buffer(const std::string& n) const {
   for (const auto& b : buffers)
     if (b.name == n) return &b;
@@ -71,8 +65,7 @@ void KernelGen::applyLayout(Memory& m, const BufferLayout& l) const {
     throw ir::CompileError({}, "the layout of '" + m.name + "' (" + std::to_string(l.dims.size()) +
                                    " dims, product " + std::to_string(product) +
                                    ") does not fit its " + m.count.str() + " elements");
-  m.layoutDims = l.dims;
-  m.layoutStrides = l.strides;
+  m.layout = l;
   m.count = l.extent();
 }
 
@@ -177,7 +170,7 @@ CompiledKernel KernelGen::run(const ir::LambdaPtr& kernel, const std::vector<std
     bi.count = b->count;
     bi.elementBytes = byteSize(b->element);
     bi.type = b->type;
-    if (!b->layoutDims.empty()) bi.layout = BufferLayout{b->layoutDims, b->layoutStrides};
+    bi.layout = b->layout;
     if (b->role == MemRole::Table) {
       bi.data = tableBytes(tableData_.at(b.get()), b->element);
       bi.dataFile = name_ + "_" + b->name + ".bin";

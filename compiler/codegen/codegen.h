@@ -17,24 +17,11 @@
 #include <vector>
 
 #include "backends/common/c_printer.h"
+#include "compiler/codegen/memory.h"  // BufferLayout
 #include "compiler/frontend/frontend.h"
 #include "ir/expr.h"
 
 namespace fftc::compiler::codegen {
-
-// How a kernel parameter or the result is laid out in its buffer when not row-major and dense
-// (Halide's buffer strides, FFTW's plan_many `embed`/`stride`/`dist`): the value's elements in
-// row-major order, flat index e, are viewed as an array of `dims` (outermost first, product =
-// the element count), and element (i_0, ..., i_k) is stored at sum_d i_d * strides[d]. The
-// buffer holds 1 + sum_d (dims[d] - 1) * strides[d] elements; the others (holes) are neither
-// read nor written. The program's semantics are those of the logical value: a layout only
-// changes the addresses (docs/codegen.md).
-struct BufferLayout {
-  std::vector<int64_t> dims;
-  std::vector<int64_t> strides;
-  int64_t extent() const;  // the buffer's element count
-  bool operator==(const BufferLayout&) const = default;
-};
 
 struct CodegenOptions {
   std::shared_ptr<const backends::CDialect> dialect;  // required (OpenCL or CUDA)

@@ -13,6 +13,24 @@
 
 namespace fftc::compiler::codegen {
 
+// How a kernel parameter or the result is laid out in its buffer when not row-major and dense
+// (Halide's buffer strides, FFTW's plan_many `embed`/`stride`/`dist`): the value's elements in
+// row-major order, flat index e, are viewed as an array of `dims` (outermost first, product =
+// the element count), and element (i_0, ..., i_k) is stored at sum_d i_d * strides[d]. The
+// buffer holds 1 + sum_d (dims[d] - 1) * strides[d] elements; the others (holes) are neither
+// read nor written. The program's semantics are those of the logical value: a layout only
+// changes the addresses (docs/codegen.md).
+struct BufferLayout {
+  std::vector<int64_t> dims;
+  std::vector<int64_t> strides;
+  // (both defined in view.cpp) the buffer's element count, and the address of flat index e:
+  // Σ_d ((e / P_d) % dims[d]) * strides[d], P_d the product of the dims inside d (no modulo
+  // for the outermost)
+  int64_t extent() const;
+  ir::ArithExpr address(const ir::ArithExpr& e) const;
+  bool operator==(const BufferLayout&) const = default;
+};
+
 enum class MemRole : uint8_t { Input, Output, Temp, Table, Local, Private, Variable };
 
 struct Memory {
@@ -25,9 +43,7 @@ struct Memory {
   ir::ArithExpr count;     // number of elements of `element`
   int stage = -1;          // the stage that allocated it (temps, locals, privates)
   int64_t padEvery = 0;    // locals: element i is stored at i + i / padEvery
-  // inputs/outputs with a strided layout (CodegenOptions): element i is stored at
-  // Σ_d ((i / P_d) % dims[d]) * strides[d], P_d the product of the dims inside d
-  std::vector<int64_t> layoutDims, layoutStrides;
+  std::optional<BufferLayout> layout;  // inputs/outputs with a strided layout (CodegenOptions)
   int localOrder = -1;     // locals: allocation order; storage: the order of the owner
   int storage = -1;
 
@@ -40,11 +56,6 @@ struct Memory {
 };
 
 using MemoryPtr = std::shared_ptr<Memory>;
-
-// The address of flat index e in a strided layout (BufferLayout, codegen.h): Σ_d ((e / P_d) %
-// dims[d]) * strides[d], P_d the product of the dims inside d (no modulo for the outermost).
-ir::ArithExpr stridedIndex(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides,
-                           const ir::ArithExpr& e);
 
 // Bytes and alignment of a value type in device memory (int 4, float 4, double 8, float2 8,
 // double2 16, tuples as C structs); the host packs buffers with the same layout.

@@ -14,8 +14,13 @@ using backends::CExpr;
 using ir::ArithExpr;
 using ir::Type;
 
-ArithExpr stridedIndex(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides,
-                       const ArithExpr& e) {
+int64_t BufferLayout::extent() const {
+  int64_t n = 1;
+  for (size_t d = 0; d < dims.size() && d < strides.size(); ++d) n += (dims[d] - 1) * strides[d];
+  return n;
+}
+
+ArithExpr BufferLayout::address(const ArithExpr& e) const {
   ArithExpr index = 0;
   int64_t inner = 1;
   for (size_t d = dims.size(); d-- > 0;) {
@@ -302,7 +307,7 @@ struct Walker {
     if (!arr.empty()) fail("too many indices for memory " + m.name);
     if (r.onAccess) r.onAccess(m, index);
     if (m.padEvery > 0) index = index + index / ArithExpr(m.padEvery);
-    if (!m.layoutDims.empty()) index = stridedIndex(m.layoutDims, m.layoutStrides, index);
+    if (m.layout) index = m.layout->address(index);
     CExpr base = backends::cVar(m.name);
     CExpr e = backends::cSubscript(base, index, m.elemC);
     return members(e, elem);
