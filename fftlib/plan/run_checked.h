@@ -1,8 +1,8 @@
-// One checked execution of a plan on either runtime (Plan with an OpenCL context, CudaPlan with
+// One (checked) execution of a plan on either runtime (Plan with an OpenCL context, CudaPlan with
 // a CUDA context; device_io.h): the input of fft_check.h uploaded in the plan's precision, the
 // plan run out of place into an output buffer that starts as NaN, or in place in one buffer of
-// the larger size, and the result compared with FFTW's. `fftc run --check` and the layout
-// tests use it.
+// the larger size, and the result compared with FFTW's. `fftc run --check`, the tuner's cost
+// (fftlib/tune/fft_cost.cpp) and the layout tests use it.
 #pragma once
 
 #include <algorithm>
@@ -14,11 +14,13 @@
 
 namespace fftc::fftlib {
 
-// T: float for f32 plans, double for f64 ones.
+// One execution on `input` (the input buffer's scalars): the output buffer's scalars, which
+// started as NaN out of place; in place the one buffer has the larger of the two sizes. T:
+// float for f32 plans, double for f64 ones.
 template <typename T, typename PlanT, typename ContextT>
-FftErrors runChecked(const PlanT& plan, const ContextT& context, const FftCheck& check,
-                     bool inPlace) {
-  std::vector<T> host(check.input.begin(), check.input.end());
+std::vector<double> runOnce(const PlanT& plan, const ContextT& context,
+                            std::span<const double> input, bool inPlace) {
+  std::vector<T> host(input.begin(), input.end());
   std::vector<T> y(plan.outputBytes() / sizeof(T), static_cast<T>(NAN));
   if (inPlace) {
     host.resize(std::max(host.size(), y.size()), static_cast<T>(NAN));
@@ -32,8 +34,14 @@ FftErrors runChecked(const PlanT& plan, const ContextT& context, const FftCheck&
     plan.execute(in, out);
     download(context, out, std::span<T>(y));
   }
-  const std::vector<double> got(y.begin(), y.end());
-  return compareOutput(check, got, !inPlace);
+  return {y.begin(), y.end()};
+}
+
+// runOnce on the check's input, compared with FFTW's output.
+template <typename T, typename PlanT, typename ContextT>
+FftErrors runChecked(const PlanT& plan, const ContextT& context, const FftCheck& check,
+                     bool inPlace) {
+  return compareOutput(check, runOnce<T>(plan, context, check.input, inPlace), !inPlace);
 }
 
 }  // namespace fftc::fftlib

@@ -8,6 +8,7 @@
 #include "backends/common/device_error.h"
 #include "fftlib/plan/device_io.h"
 #include "fftlib/plan/fft_api.h"
+#include "fftlib/plan/run_checked.h"
 #ifdef FFTC_HAVE_CUDA
 #include "fftlib/plan/cuda_plan.h"
 #endif
@@ -23,19 +24,16 @@ std::string firstLine(std::string s) {
   return s;
 }
 
-// One execution (its output buffer, which starts as NaN) and the timed ones, on either runtime
-// (device_io.h).
+// One execution (run_checked.h: its output buffer, which starts as NaN) and the timed ones, on
+// either runtime (device_io.h).
 template <typename T, typename PlanT, typename ContextT>
 Measurement measureAs(const PlanT& plan, const ContextT& context, std::span<const double> input,
                       std::size_t warmup, std::size_t repeats) {
-  std::vector<T> x(input.begin(), input.end());
-  auto in = fftlib::upload(context, std::span<const T>(x));
-  std::vector<T> y(plan.outputBytes() / sizeof(T), static_cast<T>(NAN));
-  auto out = fftlib::upload(context, std::span<const T>(y));
-  plan.execute(in, out);
-  fftlib::download(context, out, std::span<T>(y));
   Measurement m;
-  m.output.assign(y.begin(), y.end());
+  m.output = runOnce<T>(plan, context, input, false);
+  const std::vector<T> x(input.begin(), input.end());
+  auto in = fftlib::upload(context, std::span<const T>(x));
+  auto out = fftlib::allocate(context, plan.outputBytes());
   m.timesMs = plan.time(in, out, warmup, repeats);
   return m;
 }
