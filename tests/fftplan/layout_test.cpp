@@ -20,6 +20,7 @@
 #include "fftlib/plan/fft_check.h"
 #include "fftlib/plan/planner.h"
 #include "fftlib/plan/run_checked.h"
+#include "tests/fftplan/requests.h"
 #include "tests/support/opencl_device.h"
 
 namespace fftc::fftlib::test {
@@ -32,17 +33,11 @@ cl::Context& context() { return fftc::testing::openclContext(); }
 
 FftRequest request(Dims dims, int64_t batch, DataLayout in, DataLayout out, bool real = false,
                    Direction direction = Direction::Forward, Precision p = Precision::F32) {
-  FftRequest r;
-  r.size = 1;
-  for (int64_t d : dims) r.size *= d;
-  if (dims.size() > 1) r.dims = dims;
-  r.batch = batch;
+  FftRequest r = shapeRequest(std::move(dims), batch, p);
   r.real = real;
   r.direction = direction;
-  r.precision = p;
   r.inLayout = std::move(in);
   r.outLayout = std::move(out);
-  r.format = false;
   return r;
 }
 

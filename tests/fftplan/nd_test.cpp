@@ -18,6 +18,7 @@
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/fft_api.h"
 #include "fftlib/plan/planner.h"
+#include "tests/fftplan/requests.h"
 #include "tests/support/opencl_device.h"
 
 namespace fftc::fftlib::test {
@@ -28,15 +29,9 @@ using Dims = std::vector<int64_t>;
 
 cl::Context& context() { return fftc::testing::openclContext(); }
 
+// N-D requests (two or more dimensions)
 FftRequest ndRequest(Dims dims, int64_t batch = 1, Precision p = Precision::F32) {
-  FftRequest r;
-  r.size = 1;
-  for (int64_t d : dims) r.size *= d;
-  r.dims = std::move(dims);
-  r.batch = batch;
-  r.precision = p;
-  r.format = false;
-  return r;
+  return shapeRequest(std::move(dims), batch, p);
 }
 
 // linf error of the plan's result against FFTW's DFT over `refDims` (the request's own dims,
@@ -226,8 +221,7 @@ TEST(NdFft, CheckCanFail) {
 // ---- real transforms (R2C forward, C2R inverse) through the API
 
 FftRequest realRequest(Dims dims, Direction d, int64_t batch = 1, Precision p = Precision::F32) {
-  FftRequest r = ndRequest(std::move(dims), batch, p);
-  if (r.dims.size() == 1) r.dims.clear();
+  FftRequest r = shapeRequest(std::move(dims), batch, p);
   r.real = true;
   r.direction = d;
   return r;

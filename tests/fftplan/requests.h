@@ -1,0 +1,26 @@
+// The FftRequest the plan tests start from: the transform of `dims` (outermost first; one
+// entry is 1D, several N-D), batched, in a precision, with the source left unformatted
+// (faster compiles; the code is the same). nd_test.cpp and layout_test.cpp share it.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "fftlib/plan/planner.h"
+
+namespace fftc::fftlib::test {
+
+inline FftRequest shapeRequest(std::vector<int64_t> dims, int64_t batch = 1,
+                               Precision p = Precision::F32) {
+  FftRequest r;
+  r.size = 1;
+  for (int64_t d : dims) r.size *= d;
+  if (dims.size() > 1) r.dims = std::move(dims);
+  r.batch = batch;
+  r.precision = p;
+  r.format = false;
+  return r;
+}
+
+}  // namespace fftc::fftlib::test
