@@ -402,6 +402,18 @@ TEST(TuneCli, NdRealAndLayoutProblemsAreTunedAndTheirWisdomUsed) {
   }
 }
 
+TEST(TuneCli, BadLayoutsAndLevelsExitOneWithOneLine) {
+  const auto dir = tempDir("badlayout");
+  for (const std::string args : {"--size 16 --batch 3 --odist 8", "--size 8x6 --inembed 8",
+                                  "--size 4096 --levels 5", "--size 8x8 --levels 2"}) {
+    SCOPED_TRACE(args);
+    auto t = fftc("tune " + args + " --evaluations 1 --no-log --wisdom " +
+                      (dir / "w.json").string(), dir);
+    EXPECT_EQ(t.status, 1) << t.out << t.err;
+    EXPECT_EQ(std::count(t.err.begin(), t.err.end(), '\n'), 1) << t.err;
+  }
+}
+
 TEST(TuneCli, BadOptionsExitOne) {
   const auto dir = tempDir("bad");
   EXPECT_EQ(fftc("tune --size 16 --technique nope --no-log --wisdom " + (dir / "w").string(), dir).status, 1);

@@ -86,6 +86,22 @@ TEST(FftwReference, ErrorMetrics) {
   EXPECT_TRUE(std::isnan(l2Error(withNan, ref3)));
 }
 
+// The plan_many forms: FFTW places the data through the layouts; one reaching past its buffer
+// is refused before FFTW writes anything.
+TEST(FftwReference, ManyLayoutsPlaceTheDataAndRefuseShortBuffers) {
+  const std::vector<int64_t> dims = {4};
+  std::vector<ComplexL> in = {1, 0, 0, 0, 0, 0, 0, 0};  // stride 2: elements 1, 0, 0, 0
+  std::vector<ComplexL> out(4, ComplexL(7, 7));
+  referenceDftMany(in, out, dims, 1, {{}, 2, 0}, {}, Direction::Forward);
+  for (const auto& v : out) EXPECT_EQ(v, ComplexL(1, 0));  // the impulse's DFT
+  std::vector<ComplexL> shortOut(3);
+  EXPECT_THROW(referenceDftMany(in, shortOut, dims, 1, {{}, 2, 0}, {}, Direction::Forward),
+               std::invalid_argument);
+  std::vector<ComplexL> shortIn(6);
+  EXPECT_THROW(referenceDftMany(shortIn, out, dims, 1, {{}, 2, 0}, {}, Direction::Forward),
+               std::invalid_argument);
+}
+
 TEST(FftwReference, BadShapesAreRejected) {
   std::vector<ComplexL> x(5);
   EXPECT_THROW(referenceDft1d(x, 4, 1, Direction::Forward), std::invalid_argument);
