@@ -97,19 +97,8 @@ std::vector<Size> sizeList(const std::string& spec) {
       for (int64_t n : kPrimes) one(n);
     if (t != "pow2" && t != "all" && t != "smooth" && t != "primes") {
       Size sz;
-      std::string rest = t;
-      for (;;) {
-        const auto x = rest.find('x');
-        std::size_t used = 0;
-        const std::string part = rest.substr(0, x);
-        const int64_t n = part.empty() ? 0 : std::stoll(part, &used);
-        if (used != part.size() || n < 1 || sz.n > (int64_t{1} << 30) / n)
-          throw fftc::backends::UserError("--sizes: bad size " + t);
-        sz.dims.push_back(n);
-        sz.n *= n;
-        if (x == std::string::npos) break;
-        rest = rest.substr(x + 1);
-      }
+      sz.dims = fl::parseDims(t, "--sizes");
+      for (int64_t n : sz.dims) sz.n *= n;
       out.push_back(sz);
     }
   }

@@ -81,15 +81,9 @@ static int64_t parseInteger(const std::string& text, const char* what) {
 fl::FftRequest makeRequest(const FftOptions& o) {
   fl::FftRequest r;
   // N or NxM[xK[xL]]: the dimensions outermost first, the last contiguous (CLI.md)
-  std::string rest = o.size;
-  for (size_t x; (x = rest.find_first_of("xX")) != std::string::npos; rest = rest.substr(x + 1))
-    r.dims.push_back(parseInteger(rest.substr(0, x), "--size"));
-  r.dims.push_back(parseInteger(rest, "--size"));
+  r.dims = fl::parseDims(o.size, "--size");
   r.size = 1;
-  for (int64_t d : r.dims) r.size = d > 0 && r.size <= (int64_t{1} << 40) / d ? r.size * d : 0;
-  if (r.size < 1)
-    throw backends::UserError(fmt::format("--size {}: dimensions must be at least 1 and their "
-                                          "product at most 2^40", o.size));
+  for (int64_t d : r.dims) r.size *= d;
   if (r.dims.size() == 1) r.dims.clear();
   r.batch = o.batch;
   r.precision = fl::parsePrecision(o.precision);

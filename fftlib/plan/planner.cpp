@@ -4,6 +4,7 @@
 #include "fftlib/plan/library_sources.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <exception>
 #include <limits>
@@ -113,6 +114,29 @@ std::string variantName(Variant v) {
     case Variant::Local: return "local";
   }
   return "?";
+}
+
+std::vector<int64_t> parseDims(std::string_view text, std::string_view what) {
+  std::vector<int64_t> dims;
+  int64_t product = 1;
+  std::string_view rest = text;
+  for (bool more = true; more;) {
+    const size_t x = rest.find_first_of("xX");
+    more = x != std::string_view::npos;
+    const std::string_view part = rest.substr(0, x);
+    const bool digits = !part.empty() && part.size() <= 18 &&
+                        std::all_of(part.begin(), part.end(),
+                                    [](unsigned char c) { return std::isdigit(c); });
+    const int64_t d = digits ? std::stoll(std::string(part)) : 0;
+    if (d < 1 || product > (int64_t{1} << 40) / d)
+      throw UserError(fmt::format("{} {}: dimensions must be positive integers and their product "
+                                  "at most 2^40",
+                                  what, text));
+    product *= d;
+    dims.push_back(d);
+    if (more) rest = rest.substr(x + 1);
+  }
+  return dims;
 }
 
 Variant parseVariant(std::string_view text) {

@@ -40,6 +40,9 @@ enum class Variant { Auto, Stockham, StockhamTwiddle, CooleyTukey, Hierarchical,
 std::string variantName(Variant v);
 // Accepts those names and "stockham-twiddle", "cooleytukey", "ct"; UserError otherwise.
 Variant parseVariant(std::string_view text);
+// "N" or "NxM[xK...]" (x or X; outermost first): the dimensions. UserError naming `what` (an
+// option) unless each is a positive integer and their product at most 2^40.
+std::vector<int64_t> parseDims(std::string_view text, std::string_view what);
 
 struct FftRequest {
   int64_t size = 1;           // N >= 1 (for N-D transforms: the product of dims)
