@@ -16,6 +16,10 @@
 # Time per size: about the budget + 30 s (compiling the last configuration, three FFTW checks
 # in long double on 2^26 elements, 2 x ROUNDS timed runs); 60 s budget: ~1.5 min a size, so
 # pass at most ~5 sizes to one device command of 10 minutes. Needs python3 (JSON to CSV).
+# tuned_is_heuristic: the tuner recorded the heuristic configuration (no gain of 2% held), so
+# both runs build the same kernels and their speedup is timing noise; confirmed_speedup: the
+# tuner's own confirmation (heuristic median / recorded median, 3 alternate rounds; empty when
+# no candidate gained 2% in the search).
 # Results append to OUT/tune_vs_heuristic.csv (a header when new); wisdom in OUT/wisdom.json,
 # tuning logs in OUT/tune-logs/ (a rerun with the same OUT resumes them).
 set -euo pipefail
@@ -40,7 +44,7 @@ while [[ $# -gt 0 ]]; do
     --rounds) rounds=$2; shift 2 ;;
     --technique) technique=$2; shift 2 ;;
     --total) total=$2; shift 2 ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "tune_vs_heuristic.sh: unknown option $1 (--help lists them)" >&2; exit 1 ;;
   esac
 done
@@ -57,7 +61,7 @@ if [[ -z "$total" ]]; then
 fi
 
 if [[ ! -s "$csv" ]]; then
-  echo "device,precision,size,batch,heuristic_variant,heuristic_radices,heuristic_ms,heuristic_gbps,heuristic_linf,tuned_variant,tuned_radices,tuned_workgroup,tuned_ffts_per_group,tuned_ms,tuned_gbps,tuned_linf,speedup,tune_evaluations,tune_invalid,space_size,tune_seconds" > "$csv"
+  echo "device,precision,size,batch,heuristic_variant,heuristic_radices,heuristic_ms,heuristic_gbps,heuristic_linf,tuned_variant,tuned_radices,tuned_workgroup,tuned_ffts_per_group,tuned_ms,tuned_gbps,tuned_linf,speedup,tuned_is_heuristic,confirmed_speedup,tune_evaluations,tune_invalid,space_size,tune_seconds" > "$csv"
 fi
 
 # One `fftc run --json` -> the fields named, comma-separated.
@@ -99,6 +103,8 @@ for n in "${list[@]}"; do
   row+=",$(field "$h0" variant radices),$hm,$(field "$h0" gbps linf_error)"
   row+=",$(field "$t0" variant radices workgroup_size ffts_per_group),$tm,$(field "$t0" gbps linf_error)"
   row+=",$(awk -v a="$hm" -v b="$tm" 'BEGIN {printf "%.4f", (b > 0 ? a / b : 0)}')"
+  row+=",$(field "$tune" best_is_heuristic),$(field "$tune" confirmed_heuristic_ms confirmed_ms |
+            awk -F, '$2 > 0 {printf "%.4f", $1 / $2}')"
   row+=",$(field "$tune" evaluations invalid space_size),$tuneSeconds"
   echo "$row" >> "$csv"
   echo "   heuristic $hm ms, tuned $tm ms ($(field "$t0" wisdom) wisdom), ${tuneSeconds} s tuning" >&2

@@ -103,9 +103,13 @@ int tuneOn(ft::FftExecutor& executor, const fl::FftRequest& request, const FftOp
       fmt::print(info, " (heuristic plan {}, {:.2f}x)", cost(*report.heuristicCost),
                  *report.heuristicCost / res.best->result.cost());
     fmt::print(info, "\n");
+    if (report.confirmedHeuristicMs)
+      fmt::print(info, "confirmed ({} rounds, alternately): heuristic plan {}, recorded plan {}\n",
+                 opt.confirmRounds, cost(*report.confirmedHeuristicMs),
+                 cost(*report.confirmedBestMs));
     if (report.keptHeuristic)
-      fmt::print(info, "recording the heuristic plan: the best gains less than {:.0f}%\n",
-                 100 * opt.minGain);
+      fmt::print(info, "recording the heuristic plan: no plan gained {:.0f}% or more{}\n",
+                 100 * opt.minGain, report.confirmedHeuristicMs ? " when timed again" : "");
     if (wisdomPath.empty())
       throw backends::UserError("no wisdom file: give --wisdom FILE or set FFTC_WISDOM or HOME");
     recorded = tuner::Wisdom::update(wisdomPath, report.key, *report.wisdom);
@@ -113,6 +117,9 @@ int tuneOn(ft::FftExecutor& executor, const fl::FftRequest& request, const FftOp
                wisdomPath);
   }
   if (t.json) {
+    auto optional = [](const std::optional<double>& v) {
+      return v ? boost::json::value(*v) : boost::json::value(nullptr);
+    };
     boost::json::object j;
     j["problem"] = report.problem;
     j["device"] = id.device;
@@ -124,8 +131,11 @@ int tuneOn(ft::FftExecutor& executor, const fl::FftRequest& request, const FftOp
     j["stop_reason"] = res.stopReason;
     j["best"] = report.wisdom ? boost::json::value(report.wisdom->config) : nullptr;
     j["best_ms"] = report.wisdom ? boost::json::value(report.wisdom->cost) : nullptr;
-    j["heuristic_ms"] = report.heuristicCost ? boost::json::value(*report.heuristicCost) : nullptr;
+    j["heuristic_ms"] = optional(report.heuristicCost);
     j["kept_heuristic"] = report.keptHeuristic;
+    j["best_is_heuristic"] = report.bestIsHeuristic;
+    j["confirmed_heuristic_ms"] = optional(report.confirmedHeuristicMs);
+    j["confirmed_ms"] = optional(report.confirmedBestMs);
     j["wisdom"] = wisdomPath;
     j["recorded"] = recorded;
     fmt::print("{}\n", boost::json::serialize(j));

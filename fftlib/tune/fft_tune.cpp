@@ -1,11 +1,13 @@
 // Tuning one FFT problem (fft_tune.h).
 #include "fftlib/tune/fft_tune.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <fmt/format.h>
 
 #include "backends/opencl/binary_cache.h"
+#include "fftlib/plan/device_io.h"
 #include "fftlib/tune/fft_wisdom.h"
 #include "tuner/start_with.h"
 
@@ -61,26 +63,72 @@ FftTuneReport FftTuner::run() {
         heuristicEval = &e;
       }
   const tuner::Evaluation* best = report.result.best ? &*report.result.best : nullptr;
-  if (best && heuristicEval &&
-      best->result.cost() > heuristicEval->result.cost() * (1 - options_.minGain)) {
-    report.keptHeuristic = best->index != heuristicEval->index;
-    best = heuristicEval;
+  if (best && heuristicEval && best != heuristicEval) {
+    best = confirm(report, cost, *heuristicEval);
+    report.keptHeuristic = best == heuristicEval;
   }
   if (best) {
+    report.bestIsHeuristic = heuristicEval && best->index == heuristicEval->index;
     report.best = space_->request(best->config);
     tuner::WisdomEntry w;
     w.config = best->config.toJson();
-    w.cost = best->result.cost();
+    w.cost = report.confirmedBestMs.value_or(best->result.cost());
     boost::json::object extra;
     if (best->result.extra().is_object()) extra = best->result.extra().get_object();
     if (report.keptHeuristic) extra["kept_heuristic"] = true;
     if (report.heuristicCost) extra["heuristic_ms"] = *report.heuristicCost;
+    if (report.confirmedHeuristicMs) {
+      extra["confirmed_heuristic_ms"] = *report.confirmedHeuristicMs;
+      extra["confirmed_ms"] = *report.confirmedBestMs;
+    }
     extra["evaluations"] = report.result.evaluations.size();
     extra["space_size"] = space_->space().size();
     w.extra = std::move(extra);
     report.wisdom = std::move(w);
   }
   return report;
+}
+
+const tuner::Evaluation* FftTuner::confirm(FftTuneReport& report, const FftCost& cost,
+                                           const tuner::Evaluation& heuristic) const {
+  const double bar = 1 - options_.minGain;
+  std::vector<const tuner::Evaluation*> candidates;
+  for (const auto& e : report.result.evaluations)
+    if (&e != &heuristic && e.result.isValid() &&
+        e.result.cost() <= heuristic.result.cost() * bar)
+      candidates.push_back(&e);
+  std::stable_sort(candidates.begin(), candidates.end(), [](const auto* a, const auto* b) {
+    return a->result.cost() < b->result.cost();
+  });
+  if (candidates.size() > options_.confirmCandidates) candidates.resize(options_.confirmCandidates);
+  if (candidates.empty()) return &heuristic;
+  if (options_.confirmRounds == 0) return candidates.front();
+
+  // Alternately, so that a drift of the device (clocks, temperature) touches every one alike.
+  std::vector<std::vector<double>> ms(candidates.size() + 1);
+  std::vector<bool> failed(candidates.size() + 1, false);
+  for (std::size_t round = 0; round < options_.confirmRounds; ++round)
+    for (std::size_t i = 0; i <= candidates.size(); ++i) {
+      if (failed[i]) continue;
+      const tuner::Evaluation& e = i == 0 ? heuristic : *candidates[i - 1];
+      const tuner::Result r = cost(space_->request(e.config));
+      if (r.isValid())
+        ms[i].push_back(r.cost());
+      else
+        failed[i] = true;  // valid once, not again: never recorded
+    }
+  if (failed[0]) return &heuristic;  // no reference to gain on: the planner's plan stands
+  const double heuristicMs = median(ms[0]);
+  report.confirmedHeuristicMs = heuristicMs;
+  const tuner::Evaluation* chosen = &heuristic;
+  double chosenMs = heuristicMs * bar;
+  for (std::size_t i = 1; i <= candidates.size(); ++i)
+    if (!failed[i] && median(ms[i]) <= chosenMs) {
+      chosen = candidates[i - 1];
+      chosenMs = median(ms[i]);
+    }
+  report.confirmedBestMs = chosen == &heuristic ? heuristicMs : chosenMs;
+  return chosen;
 }
 
 std::optional<std::filesystem::path> defaultLogPath(const std::string& problem,

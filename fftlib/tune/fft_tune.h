@@ -35,6 +35,13 @@ struct FftTuneOptions {
   // least this fraction faster (timing noise is not a gain: otherwise the heuristic plan,
   // which `fftc run` then builds exactly as without wisdom).
   double minGain = 0.02;
+  // Confirmation after the search: the `confirmCandidates` fastest configurations that gained
+  // at least minGain are timed again with the heuristic one, alternately, `confirmRounds` times
+  // each (a fresh plan and build each time, as `fftc run` makes); the wisdom records the
+  // candidate whose median time still gains minGain on the heuristic's median, the fastest such.
+  // One lucky measurement during the search is not a gain. 0 rounds: the search's times decide.
+  std::size_t confirmRounds = 3;
+  std::size_t confirmCandidates = 3;
   tuner::ProgressCallback progress;
   // Called after each measured (not replayed) configuration, e.g. for a verbose listing.
   std::function<void(const tuner::Configuration&, const tuner::Result&)> onMeasured;
@@ -47,7 +54,14 @@ struct FftTuneReport {
   std::optional<FftRequest> best;         // the request of the best valid configuration
   std::optional<tuner::WisdomEntry> wisdom;  // the entry to record (none: nothing valid)
   std::optional<double> heuristicCost;    // when the heuristic configuration was valid
-  bool keptHeuristic = false;  // the best beat the heuristic by less than minGain: recorded it
+  // the best beat the heuristic by less than minGain, or no candidate kept its gain in the
+  // confirmation: the heuristic configuration is recorded
+  bool keptHeuristic = false;
+  // the recorded configuration is the heuristic one (kept, or the fastest measured)
+  bool bestIsHeuristic = false;
+  // The confirmation's medians (ms) of the heuristic and of the recorded configuration, when
+  // one ran.
+  std::optional<double> confirmedHeuristicMs, confirmedBestMs;
 };
 
 class FftTuner {
@@ -63,6 +77,10 @@ class FftTuner {
   FftTuneReport run();
 
  private:
+  // The confirmation (FftTuneOptions::confirmRounds): the configuration to record.
+  const tuner::Evaluation* confirm(FftTuneReport& report, const FftCost& cost,
+                                   const tuner::Evaluation& heuristic) const;
+
   FftRequest request_;
   FftExecutor* executor_;
   FftTuneOptions options_;

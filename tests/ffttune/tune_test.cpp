@@ -47,7 +47,7 @@ class FakeExecutor : public FftExecutor {
   Measurement measure(const FftRequest& r, std::span<const double> input, std::size_t,
                       std::size_t repeats) override {
     ++calls;
-    measured.insert(r.key());
+    const bool again = !measured.insert(r.key()).second;
     if (r.variant == Variant::StockhamTwiddle) throw fftc::backends::DeviceError("launch failed");
     if (r.variant == Variant::Hierarchical) throw fftc::backends::UserError("no such shape");
     Measurement m;
@@ -62,13 +62,18 @@ class FakeExecutor : public FftExecutor {
       m.output[6] += 1e-3;  // element 3's real part
       ms = 1e-6;
     }
-    if (r.variant == Variant::Stockham && r.radices.size() == 1) ms *= stockhamFactor;
+    if (r.variant == Variant::Stockham && r.radices.size() == 1) {
+      if (again && stockhamFailsAgain) throw fftc::backends::DeviceError("out of resources");
+      if (!(again && stockhamLuckyOnce)) ms *= stockhamFactor;
+    }
     m.timesMs.assign(repeats, ms);
     return m;
   }
   int calls = 0;
   std::set<std::string> measured;
   double stockhamFactor = 1.0;  // the one-pass Stockham plan's time, relative
+  bool stockhamLuckyOnce = false;   // stockhamFactor on its first measurement only
+  bool stockhamFailsAgain = false;  // it fails on any later measurement
 };
 
 TEST(FftCost, WrongFailingOrRejectedConfigurationsAreInvalid) {
@@ -137,6 +142,49 @@ TEST(FftTuner, SmallGainsKeepTheHeuristicPlan) {
     // the heuristic plan is the local one; the fake's fastest is Stockham in one pass
     EXPECT_EQ(report.best->variant, kept ? Variant::Local : Variant::Stockham);
     EXPECT_DOUBLE_EQ(report.wisdom->cost, kept ? *report.heuristicCost : 2.0 * factor);
+  }
+}
+
+// The candidates are timed again with the heuristic plan: a gain measured once, or a plan that
+// fails when built again, is not recorded; a gain that holds is, with its confirmed time.
+TEST(FftTuner, OnlyConfirmedGainsAreRecorded) {
+  struct Case {
+    bool luckyOnce, failsAgain;
+    std::size_t rounds;
+    bool kept;
+  };
+  for (const auto& c : {Case{false, false, 3, false}, Case{true, false, 3, true},
+                        Case{true, false, 0, false}, Case{false, true, 3, true},
+                        Case{false, false, 1, false}}) {
+    SCOPED_TRACE(::testing::Message() << c.luckyOnce << c.failsAgain << c.rounds);
+    FakeExecutor device;
+    device.stockhamFactor = 0.5;
+    device.stockhamLuckyOnce = c.luckyOnce;
+    device.stockhamFailsAgain = c.failsAgain;
+    FftTuneOptions o;
+    o.technique = "exhaustive";
+    o.cost = {0, 2, 1};
+    o.confirmRounds = c.rounds;
+    FftTuner tuner(request(16, 2), device, o);
+    const auto report = tuner.run();
+    const auto searched = static_cast<int>(report.result.measured);
+    ASSERT_TRUE(report.best && report.wisdom && report.heuristicCost);
+    EXPECT_EQ(report.keptHeuristic, c.kept);
+    EXPECT_EQ(report.bestIsHeuristic, c.kept);
+    EXPECT_EQ(report.best->variant, c.kept ? Variant::Local : Variant::Stockham);
+    if (c.rounds == 0) {
+      EXPECT_EQ(device.calls, searched);
+      EXPECT_FALSE(report.confirmedHeuristicMs);
+      EXPECT_DOUBLE_EQ(report.wisdom->cost, 1.0);  // the search's time
+      continue;
+    }
+    // One candidate (the only one 2% faster): it and the heuristic, each round, until it fails.
+    EXPECT_EQ(device.calls, searched + static_cast<int>(c.failsAgain ? c.rounds + 1 : 2 * c.rounds));
+    ASSERT_TRUE(report.confirmedHeuristicMs && report.confirmedBestMs);
+    EXPECT_DOUBLE_EQ(*report.confirmedHeuristicMs, 2.0);
+    EXPECT_DOUBLE_EQ(*report.confirmedBestMs, c.kept ? 2.0 : 1.0);
+    EXPECT_DOUBLE_EQ(report.wisdom->cost, *report.confirmedBestMs);
+    EXPECT_DOUBLE_EQ(report.wisdom->extra.at("confirmed_heuristic_ms").as_double(), 2.0);
   }
 }
 
@@ -353,6 +401,14 @@ TEST(TuneCli, TuneWritesWisdomThatRunUses) {
   EXPECT_EQ(j.at("evaluations").as_int64(), 4);
   EXPECT_EQ(lines(log), 4u);
   EXPECT_TRUE(j.at("recorded").as_bool());
+  // A plan other than the heuristic one is recorded only with its confirmation's medians.
+  const bool confirmed = j.at("confirmed_ms").is_double();
+  EXPECT_EQ(j.at("confirmed_heuristic_ms").is_double(), confirmed);
+  if (!j.at("best_is_heuristic").as_bool()) {
+    ASSERT_TRUE(confirmed);
+    EXPECT_LE(j.at("confirmed_ms").as_double(), 0.98 * j.at("confirmed_heuristic_ms").as_double());
+    EXPECT_EQ(j.at("best_ms"), j.at("confirmed_ms"));
+  }
   const auto& best = j.at("best").as_object();
 
   auto run = fftc("run " + problem + " --check --json --wisdom " + wisdom, dir);
