@@ -12,10 +12,12 @@
 # --budget SECONDS per size [60] --sizes N,N,... [the benchmark's] --precision f32|f64 [f32]
 # --device SELECTOR [fftc's default: the first OpenCL GPU] --rounds K [3] --technique [bandit]
 # --total ELEMENTS [2^26 for f32, 2^25 for f64 (PERFORMANCE.md); small for a PoCL smoke test]
+# --check-elements E [2^18: the first transforms of the batch, as fft_bench and the tuner check]
 # Batch: total / N transforms, at least 1.
-# Time per size: about the budget + 30 s (compiling the last configuration, three FFTW checks
-# in long double on 2^26 elements, 2 x ROUNDS timed runs); 60 s budget: ~1.5 min a size, so
-# pass at most ~5 sizes to one device command of 10 minutes. Needs python3 (JSON to CSV).
+# Time per size on the H100: about the budget + 30 s (the tuner's confirmation: 3 rounds of up
+# to 4 plans) + 2 x ROUNDS runs of fftc (a few seconds each: inputs of 2^26 elements); 60 s
+# budget: ~2 min a size, so pass at most 4 sizes to one device command of 10 minutes. Needs
+# python3 (JSON to CSV).
 # tuned_is_heuristic: the tuner recorded the heuristic configuration (no gain of 2% held), so
 # both runs build the same kernels and their speedup is timing noise; confirmed_speedup: the
 # tuner's own confirmation (heuristic median / recorded median, 3 alternate rounds; empty when
@@ -33,6 +35,7 @@ device=""
 rounds=3
 technique=bandit
 total=""
+checkElements=$((1 << 18))
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --fftc) fftc=$2; shift 2 ;;
@@ -44,7 +47,8 @@ while [[ $# -gt 0 ]]; do
     --rounds) rounds=$2; shift 2 ;;
     --technique) technique=$2; shift 2 ;;
     --total) total=$2; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    --check-elements) checkElements=$2; shift 2 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) echo "tune_vs_heuristic.sh: unknown option $1 (--help lists them)" >&2; exit 1 ;;
   esac
 done
@@ -88,7 +92,7 @@ for n in "${list[@]}"; do
   tuneSeconds=$(( $(date +%s) - start ))
   hms=(); tms=()
   for ((k = 0; k < rounds; ++k)); do
-    check=(); (( k == 0 )) && check=(--check)
+    check=(); (( k == 0 )) && check=(--check --check-elements "$checkElements")
     h=$(FFTC_WISDOM=$nowisdom "$fftc" run "${common[@]}" "${check[@]}" --json 2>/dev/null) || {
       echo "   heuristic run failed" >&2; h=""; break; }
     t=$("$fftc" run "${common[@]}" "${check[@]}" --json --wisdom "$wisdom" 2>/dev/null) || {

@@ -69,6 +69,7 @@ FftCheck makeCheck(const FftRequest& r, std::uint64_t seed, std::size_t maxCheck
         1, static_cast<std::int64_t>(maxCheckedElements) / std::max<std::int64_t>(r.size, 1));
     FftCheck c = makeCheck(first, seed);
     c.checkedScalars = c.reference.size();
+    c.checkedBatch = first.batch;
     const auto rest = uniformScalars(bufferScalars(r, true) - c.input.size(), seed + 2, r.precision);
     c.input.insert(c.input.end(), rest.begin(), rest.end());
     c.reference.resize(bufferScalars(r, false), std::numeric_limits<long double>::quiet_NaN());
@@ -111,6 +112,7 @@ FftCheck makeCheck(const FftRequest& r, std::uint64_t seed, std::size_t maxCheck
   }
 
   FftCheck check;
+  check.checkedBatch = r.batch;
   check.realOutput = c2r;
   check.tolerance = fftTolerance(r.size, r.precision);
   check.input.assign(in.begin(), in.end());

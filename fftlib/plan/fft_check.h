@@ -35,11 +35,12 @@ struct FftCheck {
   // Only the output's first this many scalars are checked (the first transforms of a large
   // dense batch; the rest of `reference` is NaN and not a hole); 0: all.
   std::size_t checkedScalars = 0;
+  std::int64_t checkedBatch = 0;  // the transforms checked: the batch's first this many
 };
 // With `maxCheckedElements` > 0 and the dense layouts, only the first transforms of the batch
 // holding at most that many elements (at least one transform) are computed by FFTW and
 // checked: the tuner's cost, whose batches of 2^26 elements would take FFTW in long double
-// longer than the search.
+// longer than the search, and `fftc run --check-elements`.
 FftCheck makeCheck(const FftRequest& request, std::uint64_t seed,
                    std::size_t maxCheckedElements = 0);
 

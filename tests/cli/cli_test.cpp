@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <boost/json.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <sys/wait.h>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -238,6 +240,25 @@ TEST(Cli, RunChecksAdvancedLayouts) {
     EXPECT_EQ(r.out.find("\"holes_written\":0") != std::string::npos, outputLayout) << r.out;
     EXPECT_NE(r.out.find("\"linf_error\""), std::string::npos) << r.out;
   }
+}
+
+// --check-elements: FFTW checks the batch's first transforms holding at most E elements
+// (1000 / 64 = 15 of 100), at least one; with a strided layout, all of them.
+TEST(Cli, RunChecksTheFirstTransformsWithCheckElements) {
+  for (const auto& [args, checked] : std::vector<std::pair<std::string, int>>{
+           {"--size 64 --batch 100 --check-elements 1000", 15},
+           {"--size 64 --batch 100", 100},
+           {"--size 64 --batch 100 --check-elements 10", 1},
+           {"--size 64 --batch 100 --check-elements 1000 --istride 2 --idist 128", 100}}) {
+    SCOPED_TRACE(args);
+    auto r = fftc("run " + args + " --check --json --repeat 1 --warmup 0");
+    ASSERT_EQ(r.status, 0) << r.out;
+    const auto j = boost::json::parse(r.out).as_object();
+    EXPECT_EQ(j.at("checked_batch").as_int64(), checked);
+    EXPECT_LT(j.at("linf_error").as_double(), 1e-5);
+  }
+  auto text = fftc("run --size 64 --batch 100 --check --check-elements 1000 --repeat 1 --warmup 0");
+  EXPECT_NE(text.out.find("the first 15 of 100 transforms"), std::string::npos) << text.out;
 }
 
 TEST(Cli, BadLayoutsExitOneWithOneLine) {
