@@ -273,7 +273,7 @@ int runRun(const Args& args) {
     if (check) {
       r["l2_error"] = m.errors.l2;
       r["linf_error"] = m.errors.linf;
-      r["checked_batch"] = m.checkedBatch;
+      if (checkElements > 0) r["checked_batch"] = m.checkedBatch;
       if (!request.outLayout.isDefault()) r["holes_written"] = m.errors.holesWritten;
     } else {
       r["l2_error"] = nullptr;

@@ -299,26 +299,29 @@ int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, con
   return largestFittingDivisor(n, r.precision, rows, most);
 }
 
-// The radices split into k levels, outermost first: with the request's radices, group g ends
-// where the running product first reaches N^((g+1)/k); else n_1 = the largest divisor of N at
-// most N^(1/k), the rest likewise, each by chooseRadices.
+// The radices split into k levels, outermost first, by one rule with or without the request's
+// radices: n_1 = the largest (product of a prefix of the radices | divisor of N) at most
+// N^(1/k), then the rest likewise (n_2 at most (N/n_1)^(1/(k-1)), ...); each level takes at
+// least one radix. Without radices each n_g is then split by chooseRadices. So the heuristic
+// plan's radices, given back, split as the heuristic did (the tuner's space holds that plan).
 std::vector<std::vector<int64_t>> splitLevels(const FftRequest& r, int k) {
   std::vector<std::vector<int64_t>> levels;
   if (!r.radices.empty()) {
+    if (r.radices.size() < static_cast<size_t>(k)) return {};
     size_t i = 0;
-    double p = 1;
+    int64_t rest = r.size;
     for (int g = 0; g < k; ++g) {
-      const double goal = std::pow(static_cast<double>(r.size), (g + 1.0) / k) * (1 - 1e-9);
+      const double goal = std::pow(static_cast<double>(rest), 1.0 / (k - g)) * (1 + 1e-9);
       std::vector<int64_t> rs;
-      while (i < r.radices.size() && (p < goal || rs.empty()) &&
-             r.radices.size() - i > static_cast<size_t>(k - g - 1)) {
-        p *= static_cast<double>(r.radices[i]);
+      int64_t p = 1;
+      while (i < r.radices.size() &&
+             (g + 1 == k || (r.radices.size() - i > static_cast<size_t>(k - g - 1) &&
+                             (rs.empty() || static_cast<double>(p * r.radices[i]) <= goal)))) {
+        p *= r.radices[i];
         rs.push_back(r.radices[i++]);
       }
-      if (g + 1 == k)
-        while (i < r.radices.size()) rs.push_back(r.radices[i++]);
-      if (rs.empty()) return {};
       levels.push_back(rs);
+      rest /= p;
     }
     return levels;
   }

@@ -19,8 +19,9 @@ std::string buildIdentity() {
   static const std::string id = [] {
     backends::opencl::Fnv1a64 h;
     for (std::string_view file : libraryFiles()) h.addField(librarySource(file));
-    return fmt::format("fftc {} fdl:{:08x}", FFTC_VERSION,
-                       static_cast<std::uint32_t>(h.value() ^ (h.value() >> 32)));
+    return fmt::format("fftc {} fdl:{:08x} planner:{}", FFTC_VERSION,
+                       static_cast<std::uint32_t>(h.value() ^ (h.value() >> 32)),
+                       FFTC_PLANNER_HASH);
   }();
   return id;
 }

@@ -18,8 +18,9 @@
 
 namespace fftc::fftlib::tune {
 
-// "fftc VERSION fdl:HASH": the version and a hash of the FFT library's .fdl programs, so wisdom
-// from a build whose FFT programs differ is refused.
+// "fftc VERSION fdl:HASH planner:HASH": the version, a hash of the FFT library's .fdl programs
+// and one of the planner's sources (fftlib/CMakeLists.txt), so wisdom from a build whose FFT
+// programs or whose reading of a configuration differ is refused.
 std::string buildIdentity();
 
 // "fft c2c f32 n=4096 batch=16 forward opencl" (" scaled" appended with scale): what a wisdom

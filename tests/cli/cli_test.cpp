@@ -247,7 +247,7 @@ TEST(Cli, RunChecksAdvancedLayouts) {
 TEST(Cli, RunChecksTheFirstTransformsWithCheckElements) {
   for (const auto& [args, checked] : std::vector<std::pair<std::string, int>>{
            {"--size 64 --batch 100 --check-elements 1000", 15},
-           {"--size 64 --batch 100", 100},
+           {"--size 64 --batch 100 --check-elements 6400", 100},
            {"--size 64 --batch 100 --check-elements 10", 1},
            {"--size 64 --batch 100 --check-elements 1000 --istride 2 --idist 128", 100}}) {
     SCOPED_TRACE(args);
@@ -257,6 +257,8 @@ TEST(Cli, RunChecksTheFirstTransformsWithCheckElements) {
     EXPECT_EQ(j.at("checked_batch").as_int64(), checked);
     EXPECT_LT(j.at("linf_error").as_double(), 1e-5);
   }
+  auto all = fftc("run --size 64 --batch 100 --check --json --repeat 1 --warmup 0");
+  EXPECT_FALSE(boost::json::parse(all.out).as_object().contains("checked_batch")) << all.out;
   auto text = fftc("run --size 64 --batch 100 --check --check-elements 1000 --repeat 1 --warmup 0");
   EXPECT_NE(text.out.find("the first 15 of 100 transforms"), std::string::npos) << text.out;
 }

@@ -420,10 +420,19 @@ TEST(Planner, HierarchicalShape) {
   EXPECT_EQ(n, int64_t{1} << 19);
   ASSERT_EQ(c.stageLocal.size(), 3u);
   for (const auto& l : c.stageLocal) EXPECT_GE(l.at(0), 4);
-  // the request's radices, split where the running product reaches sqrt(N)
+  // the request's radices, split as N itself: n1 the largest prefix product at most sqrt(N)
   c = choosePlan(req(4096, Variant::Hierarchical, {4, 4, 16, 16}));
-  EXPECT_EQ(c.rs1, (Radices{4, 4, 16}));
-  EXPECT_EQ(c.rs2, (Radices{16}));
+  EXPECT_EQ(c.rs1, (Radices{4, 4}));
+  EXPECT_EQ(c.rs2, (Radices{16, 16}));
+  c = choosePlan(req(4096, Variant::Hierarchical, {128, 2, 16}));  // one radix at least
+  EXPECT_EQ(c.rs1, (Radices{128}));
+  EXPECT_EQ(c.rs2, (Radices{2, 16}));
+  auto split3 = req(int64_t{1} << 20, Variant::Hierarchical, {8, 8, 16, 8, 16, 8});
+  split3.levels = 3;  // 64 <= 2^(20/3) ~ 101.6, then 128 <= sqrt(2^14), the rest
+  c = choosePlan(split3);
+  EXPECT_EQ(c.rs1, (Radices{8, 8}));
+  EXPECT_EQ(c.rs2, (Radices{16, 8}));
+  EXPECT_EQ(c.rs3, (Radices{16, 8}));
   // a given tile width applies to every stage; one that divides no stage's columns is refused
   auto r = req(4096, Variant::Hierarchical);
   r.fftsPerGroup = 8;

@@ -123,6 +123,53 @@ TEST(FftSpace, HoldsTheHeuristicPlanAndStartsThere) {
             (std::vector<int64_t>{10, 10, 10}));
 }
 
+// The heuristic configuration, planned as the tuner plans it (explicit variant, radices,
+// levels), is exactly the plan that variant auto builds: every field of the choice, kernels'
+// defines and work-group shapes included. Otherwise the tuner measures something else as "the
+// heuristic plan" (on the H100 the hierarchical 2^20's split [8,8,16] x [8,16] x [8] instead of
+// [8,8] x [16,8] x [16,8] took 1.8x as long) and may record a plan slower than the planner's.
+TEST(FftSpace, TheHeuristicConfigurationPlansTheHeuristicPlan) {
+  std::vector<FftRequest> problems;
+  for (int64_t n : {2, 16, 64, 128, 256, 512, 1000, 1009, 1024, 2048, 4096, 8192, 16384, 32768,
+                    65536, 1 << 17, 1 << 18, 1 << 19, 1 << 20, 1 << 22, 3 * 4096, 5 * 5 * 5 * 128,
+                    4099})
+    for (int64_t batch : {1, 64})
+      for (auto precision : {Precision::F32, Precision::F64}) {
+        FftRequest r = request(n, batch);
+        r.precision = precision;
+        problems.push_back(r);
+      }
+  FftRequest nd = request(64 * 32, 4);
+  nd.dims = {64, 32};
+  problems.push_back(nd);
+  nd.real = true;
+  problems.push_back(nd);
+  for (const FftRequest& base : problems) {
+    SCOPED_TRACE(::testing::Message() << base.size << " batch " << base.batch << " "
+                                      << precisionName(base.precision) << " dims "
+                                      << base.dims.size() << (base.real ? " real" : ""));
+    FftSpace s(base);
+    const auto k = s.heuristicIndex();
+    ASSERT_TRUE(k);
+    const PlanChoice want = choosePlan(base), got = choosePlan(s.request(s.space().at(*k)));
+    EXPECT_EQ(got.variant, want.variant);
+    EXPECT_EQ(got.file, want.file);
+    EXPECT_EQ(got.kernel, want.kernel);
+    EXPECT_EQ(got.radices, want.radices);
+    EXPECT_EQ(got.rs1, want.rs1);
+    EXPECT_EQ(got.rs2, want.rs2);
+    EXPECT_EQ(got.rs3, want.rs3);
+    EXPECT_EQ(got.stageLocal, want.stageLocal);
+    EXPECT_EQ(got.fftsPerGroup, want.fftsPerGroup);
+    EXPECT_EQ(got.workgroupSize, want.workgroupSize);
+    EXPECT_EQ(got.defines == want.defines, true);
+    EXPECT_EQ(got.dimRadices, want.dimRadices);
+    EXPECT_EQ(got.passGroups, want.passGroups);
+    EXPECT_EQ(got.fourStepSplits, want.fourStepSplits);
+    EXPECT_EQ(got.planePass, want.planePass);
+  }
+}
+
 TEST(FftSpace, DotsenkosAssimilationPruning) {
   auto sequences = [](bool prune) {
     FftSpaceOptions o;
