@@ -63,7 +63,8 @@ FftTuneReport FftTuner::run() {
         heuristicEval = &e;
       }
   const tuner::Evaluation* best = report.result.best ? &*report.result.best : nullptr;
-  if (best && heuristicEval && best != heuristicEval) {
+  // (result.best is a copy: configurations are compared by index)
+  if (best && heuristicEval && best->index != heuristicEval->index) {
     best = confirm(report, cost, *heuristicEval);
     report.keptHeuristic = best == heuristicEval;
   }

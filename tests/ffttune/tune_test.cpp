@@ -111,6 +111,11 @@ TEST(FftTuner, InvalidNeverWinsAndTheHeuristicComesFirst) {
   EXPECT_EQ(report.best->workgroupSize, 0);  // 1 + 1 pass beats every shape (+0.01 x wg)
   ASSERT_TRUE(report.heuristicCost);
   EXPECT_DOUBLE_EQ(*report.heuristicCost, 2.0);
+  // the heuristic plan is the fastest (first found on ties): recorded, nothing to confirm
+  EXPECT_TRUE(report.bestIsHeuristic);
+  EXPECT_FALSE(report.keptHeuristic);
+  EXPECT_FALSE(report.confirmedHeuristicMs);
+  EXPECT_EQ(device.calls, static_cast<int>(res.measured));
   uint64_t invalid = 0;
   for (const auto& e : res.evaluations) {
     const auto v = e.config.getString("variant");
