@@ -52,6 +52,9 @@ void addFftOptions(po::options_description& desc, FftOptions& o, bool withOutput
        "R1,R2,...: the radix list (product N; bluestein: product M >= 2N-1)")
       ("levels", po::value(&o.levels)->default_value(o.levels),
        "hierarchical: 2 or 3 levels, one kernel each (0: the planner chooses)")
+      ("level-sizes", po::value(&o.levelSizes),
+       "hierarchical: the levels' sizes n1,n2[,n3] (product N; with --radices, products of "
+       "consecutive radices)")
       ("target", po::value(&o.target)->default_value(o.target), "opencl | cuda")
       ("inembed", po::value(&o.inembed),
        "N,M,...: the input's embedding array, one entry per dimension (FFTW's inembed; "
@@ -95,6 +98,8 @@ fl::FftRequest makeRequest(const FftOptions& o) {
   r.target = parseTarget(o.target);
   r.strategy = o.rewrite;
   r.levels = o.levels;
+  for (const auto& t : splitList(o.levelSizes))
+    r.levelSizes.push_back(parseInteger(t, "--level-sizes"));
   for (const auto& t : splitList(o.inembed)) r.inLayout.embed.push_back(parseInteger(t, "--inembed"));
   for (const auto& t : splitList(o.onembed)) r.outLayout.embed.push_back(parseInteger(t, "--onembed"));
   r.inLayout.stride = o.istride;

@@ -14,7 +14,7 @@ namespace fftc::driver {
 
 struct FftOptions {
   std::string size, precision = "f32", direction = "forward", variant = "auto", radices,
-                    target = "opencl", wisdom, rewrite, outDir = ".";
+                    levelSizes, target = "opencl", wisdom, rewrite, outDir = ".";
   int64_t batch = 1;
   int64_t levels = 0;  // --levels: the hierarchical variant's 2 or 3 (0: the planner's)
   bool scale = false;

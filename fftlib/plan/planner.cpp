@@ -162,6 +162,7 @@ std::string FftRequest::key() const {
                      compiler::pipeline::targetName(target), workgroupSize, fftsPerGroup,
                      format ? 1 : 0, strategy) +
          (levels ? fmt::format(" levels={}", levels) : "") +
+         (levelSizes.empty() ? "" : fmt::format(" levelSizes={}", listText(levelSizes))) +
          (dims.size() >= 2 ? fmt::format(" dims={} groups={}", listText(dims), listText(passGroups))
                             : "") +
          (real ? " real" : "") +
@@ -304,8 +305,30 @@ int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, con
 // N^(1/k), then the rest likewise (n_2 at most (N/n_1)^(1/(k-1)), ...); each level takes at
 // least one radix. Without radices each n_g is then split by chooseRadices. So the heuristic
 // plan's radices, given back, split as the heuristic did (the tuner's space holds that plan).
+// With the request's level sizes, those (the radices cut where the running product reaches
+// n1, n1·n2; UserError when it steps over one).
 std::vector<std::vector<int64_t>> splitLevels(const FftRequest& r, int k) {
   std::vector<std::vector<int64_t>> levels;
+  if (!r.levelSizes.empty()) {
+    if (r.radices.empty()) {
+      for (int64_t n : r.levelSizes) levels.push_back(chooseRadices(n));
+      return levels;
+    }
+    size_t i = 0;
+    for (int64_t n : r.levelSizes) {
+      std::vector<int64_t> rs;
+      int64_t p = 1;
+      while (i < r.radices.size() && p < n) {
+        p *= r.radices[i];
+        rs.push_back(r.radices[i++]);
+      }
+      if (p != n)
+        throw UserError(fmt::format("level sizes {}: not products of consecutive radices {}",
+                                    listText(r.levelSizes), listText(r.radices)));
+      levels.push_back(rs);
+    }
+    return levels;
+  }
   if (!r.radices.empty()) {
     if (r.radices.size() < static_cast<size_t>(k)) return {};
     size_t i = 0;
@@ -356,6 +379,7 @@ void chooseHierarchicalShape(const FftRequest& r, PlanChoice& c) {
   std::vector<int64_t> bestF;
   std::vector<int> counts = {2, 3};
   if (r.levels != 0) counts = {static_cast<int>(r.levels)};  // validated by choosePlan
+  if (!r.levelSizes.empty()) counts = {static_cast<int>(r.levelSizes.size())};
   for (int k : counts) {
     auto levels = splitLevels(r, k);
     if (levels.empty()) continue;
@@ -431,6 +455,22 @@ PlanChoice choosePlan(const FftRequest& r) {
   if (r.levels != 0 && r.levels != 2 && r.levels != 3)
     throw UserError(fmt::format("levels {}: the hierarchical FFT has 2 or 3 (0: the planner "
                                 "chooses)", r.levels));
+  if (!r.levelSizes.empty()) {
+    const auto k = static_cast<int64_t>(r.levelSizes.size());
+    if (k != 2 && k != 3)
+      throw UserError(fmt::format("level sizes {}: the hierarchical FFT has 2 or 3 levels",
+                                  listText(r.levelSizes)));
+    if (r.levels != 0 && r.levels != k)
+      throw UserError(fmt::format("level sizes {} with levels {}: {} levels given",
+                                  listText(r.levelSizes), r.levels, k));
+    for (int64_t n : r.levelSizes)
+      if (n < 2)
+        throw UserError(fmt::format("level sizes {}: each level is at least 2",
+                                    listText(r.levelSizes)));
+    if (product(r.levelSizes) != r.size)
+      throw UserError(fmt::format("level sizes {}: their product is {}, not the size {}",
+                                  listText(r.levelSizes), product(r.levelSizes), r.size));
+  }
   PlanChoice c;
   c.variant = r.variant;
   if (c.variant == Variant::Auto) {
@@ -503,9 +543,11 @@ PlanChoice choosePlan(const FftRequest& r) {
     }
     case Variant::Auto: break;
   }
-  if (r.levels != 0 && c.variant != Variant::Hierarchical)
-    throw UserError(fmt::format("levels {}: a parameter of the hierarchical variant, not of {}",
-                                r.levels, variantName(c.variant)));
+  if ((r.levels != 0 || !r.levelSizes.empty()) && c.variant != Variant::Hierarchical)
+    throw UserError(fmt::format("{}: a parameter of the hierarchical variant, not of {}",
+                                r.levels != 0 ? fmt::format("levels {}", r.levels)
+                                              : "level sizes " + listText(r.levelSizes),
+                                variantName(c.variant)));
   c.defines["dir"] = int64_t{r.direction == Direction::Forward ? -1 : 1};
   c.defines["scale"] = int64_t{r.scale ? 1 : 0};
   c.defines["B"] = r.batch;

@@ -77,6 +77,11 @@ struct FftRequest {
   // Hierarchical: the number of levels (kernels), 2 or 3; 0: the planner chooses. A tuning
   // parameter; refused for the other variants.
   int64_t levels = 0;
+  // Hierarchical: the levels' sizes n1, n2[, n3], outermost first (product N; with radices,
+  // products of consecutive radices); empty: the planner's split (splitLevels). A tuning
+  // parameter: with radices alone a split is fixed by a rule, and either side of the balance
+  // can be the faster one.
+  std::vector<int64_t> levelSizes;
   // The advanced layouts of the input and the output (FFTW's plan_many); default: dense, the
   // batch outermost. The output's must not map two elements to one address.
   DataLayout inLayout, outLayout;

@@ -87,7 +87,7 @@ void checkShape(const FftRequest& r, const std::vector<int64_t>& dims) {
   if (r.workgroupSize > 0 || r.fftsPerGroup > 0)
     throw UserError(
         "work-group shape: N-D and real transforms choose each pass's work-groups themselves");
-  if (r.levels != 0)
+  if (r.levels != 0 || !r.levelSizes.empty())
     throw UserError("levels: a parameter of the 1D hierarchical variant, not of N-D or real plans");
 }
 

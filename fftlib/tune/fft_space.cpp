@@ -23,6 +23,7 @@ constexpr const char* kPerGroup = "fftsPerGroup";
 constexpr const char* kRewrite = "rewrite";
 constexpr const char* kGroups = "passGroups";
 constexpr const char* kLevels = "levels";
+constexpr const char* kLevelSizes = "levelSizes";
 constexpr const char* kDefaultRewrite = "lowerFft";
 
 std::int64_t elementBytes(Precision p) { return p == Precision::F64 ? 16 : 8; }
@@ -125,9 +126,35 @@ bool plannerAccepts(const FftRequest& r) {
   }
 }
 
+// Every cut of `rs` into k non-empty consecutive groups, as the groups' products, in order.
+std::vector<IntList> levelSplits(const IntList& rs, std::size_t k) {
+  std::vector<IntList> out;
+  IntList sizes;
+  auto cut = [&](auto&& self, std::size_t from) -> void {
+    if (sizes.size() + 1 == k) {  // the last level: the rest
+      if (from == rs.size()) return;
+      std::int64_t p = 1;
+      for (std::size_t i = from; i < rs.size(); ++i) p *= rs[i];
+      sizes.push_back(p);
+      out.push_back(sizes);
+      sizes.pop_back();
+      return;
+    }
+    std::int64_t p = 1;
+    for (std::size_t end = from; end < rs.size(); ++end) {
+      p *= rs[end];
+      sizes.push_back(p);
+      self(self, end + 1);
+      sizes.pop_back();
+    }
+  };
+  if (k >= 1) cut(cut, 0);
+  return out;
+}
+
 const std::vector<std::string>& fftParameterNames() {
   static const std::vector<std::string> names = {kVariant, kRadices, kWorkgroup, kPerGroup,
-                                                 kRewrite, kGroups, kLevels};
+                                                 kRewrite, kGroups, kLevels, kLevelSizes};
   return names;
 }
 
@@ -148,32 +175,36 @@ FftRequest requestFor(const FftRequest& base, const boost::json::object& config)
     if (!v.is_string()) throw tuner::TunerError(fmt::format("\"{}\" must be a string", name));
     return std::string(v.get_string());
   };
+  // A list of integers; `fallback` when absent, where given (parameters added later: wisdom
+  // written before them means the planner's choice).
+  auto list = [&](const char* name, const IntList* fallback) {
+    const auto* v = config.if_contains(name);
+    if (!v && fallback) return *fallback;
+    const auto& x = v ? *v : field(name);
+    if (!x.is_array()) throw tuner::TunerError(fmt::format("\"{}\" must be a list of integers", name));
+    IntList out;
+    for (const auto& e : x.get_array()) {
+      if (!e.is_int64())
+        throw tuner::TunerError(fmt::format("\"{}\" must be a list of integers", name));
+      out.push_back(e.get_int64());
+    }
+    return out;
+  };
   FftRequest r = base;
   r.variant = parseVariant(text(kVariant));
-  r.radices.clear();
-  const auto& rs = field(kRadices);
-  if (!rs.is_array()) throw tuner::TunerError("\"radices\" must be a list of integers");
-  for (const auto& x : rs.get_array()) {
-    if (!x.is_int64()) throw tuner::TunerError("\"radices\" must be a list of integers");
-    r.radices.push_back(x.get_int64());
-  }
+  r.radices = list(kRadices, nullptr);
   r.workgroupSize = integer(kWorkgroup);
   r.fftsPerGroup = integer(kPerGroup);
   const std::string rewrite = text(kRewrite);
   r.strategy = rewrite == kDefaultRewrite ? "" : rewrite;
-  // (levels and passGroups absent in wisdom written before they were parameters: the
-  // planner's choice)
+  // (levels, levelSizes and passGroups absent in wisdom written before they were parameters:
+  // the planner's choice)
   const auto* levels = config.if_contains(kLevels);
   if (levels && !levels->is_int64()) throw tuner::TunerError("\"levels\" must be an integer");
   r.levels = levels ? levels->get_int64() : 0;
-  r.passGroups.clear();
-  const auto* gsField = config.if_contains(kGroups);
-  const boost::json::value gs = gsField ? *gsField : boost::json::value(boost::json::array());
-  if (!gs.is_array()) throw tuner::TunerError("\"passGroups\" must be a list of integers");
-  for (const auto& x : gs.get_array()) {
-    if (!x.is_int64()) throw tuner::TunerError("\"passGroups\" must be a list of integers");
-    r.passGroups.push_back(x.get_int64());
-  }
+  const IntList none;
+  r.levelSizes = list(kLevelSizes, &none);
+  r.passGroups = list(kGroups, &none);
   return r;
 }
 
@@ -191,6 +222,11 @@ boost::json::object heuristicConfig(const FftRequest& base) {
   o[kLevels] = base.levels != 0                            ? base.levels
                : c.variant == Variant::Hierarchical ? (c.rs3.empty() ? 2 : 3)
                                                     : 0;
+  boost::json::array sizes;  // the heuristic's split, spelled out
+  if (c.variant == Variant::Hierarchical)
+    for (const auto* level : {&c.rs1, &c.rs2, &c.rs3})
+      if (!level->empty()) sizes.emplace_back(product(*level));
+  o[kLevelSizes] = std::move(sizes);
   o[kWorkgroup] = base.workgroupSize;
   o[kPerGroup] = base.fftsPerGroup;
   o[kRewrite] = base.strategy.empty() ? std::string(kDefaultRewrite) : base.strategy;
@@ -378,8 +414,21 @@ FftSpace::FftSpace(const FftRequest& base, FftSpaceOptions options)
             return intValues({2, 3});
           },
           "hierarchical: 2 or 3 levels"));
-  levels.where(tuner::predicate(
-      {kVariant, kRadices, kWorkgroup, kPerGroup},
+  // Each level count's splits of the radices into consecutive groups (the level sizes n_i), as
+  // the planner accepts them with the configuration's shape; [] for the other variants.
+  tuner::Parameter levelSizes(
+      kLevelSizes,
+      tuner::generator(
+          {kRadices, kLevels},
+          [b](const Configuration& c) {
+            if (!b.levelSizes.empty()) return tuner::asValues(std::vector<IntList>{b.levelSizes});
+            const auto k = static_cast<std::size_t>(c.getInt(kLevels));
+            if (k == 0) return tuner::asValues(std::vector<IntList>{IntList{}});
+            return tuner::asValues(levelSplits(c.getList(kRadices), k));
+          },
+          "hierarchical: the radices cut into the levels"));
+  levelSizes.where(tuner::predicate(
+      {kVariant, kRadices, kWorkgroup, kPerGroup, kLevels},
       [b, o](const Configuration& c) {
         if (c.getInt(kLevels) == 0) return true;
         FftRequest r = b;
@@ -388,13 +437,14 @@ FftSpace::FftSpace(const FftRequest& base, FftSpaceOptions options)
         r.workgroupSize = c.getInt(kWorkgroup);
         r.fftsPerGroup = c.getInt(kPerGroup);
         r.levels = c.getInt(kLevels);
+        r.levelSizes = c.getList(kLevelSizes);
         return o.validate(r);
       },
       "the planner accepts the levels"));
 
   space_ = std::make_unique<tuner::SearchSpace>(std::vector<tuner::Parameter>{
       std::move(variant), std::move(radices), std::move(workgroup), std::move(perGroup),
-      std::move(rewrite), std::move(groups), std::move(levels)});
+      std::move(rewrite), std::move(groups), std::move(levels), std::move(levelSizes)});
 }
 
 FftRequest FftSpace::request(const Configuration& c) const { return requestFor(base_, c.toJson()); }

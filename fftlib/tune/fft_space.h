@@ -55,7 +55,9 @@ struct FftSpaceOptions {
 bool plannerAccepts(const FftRequest& r);
 
 // The parameter names, in order: variant, radices, workgroupSize, fftsPerGroup, rewrite,
-// passGroups, levels (hierarchical: 2 or 3 kernels; 0 for the other variants). workgroupSize and fftsPerGroup are 0 ("the planner chooses") for the variants
+// passGroups, levels (hierarchical: 2 or 3 kernels; 0 for the other variants), levelSizes
+// (hierarchical: the level sizes n_i, each a product of consecutive radices; [] for the other
+// variants). workgroupSize and fftsPerGroup are 0 ("the planner chooses") for the variants
 // without a work-group shape; N-D and real requests have variant "auto" and radices [] (each
 // dimension's are the planner's), and N-D complex ones every grouping of their dimensions
 // into passes (passGroups; [] is the planner's choice, ndLocal where it applies); a tuning log

@@ -56,7 +56,8 @@ std::optional<std::filesystem::path> defaultWisdomPath() {
 
 bool plannerDecides(const FftRequest& r) {
   return r.variant == Variant::Auto && r.radices.empty() && r.workgroupSize == 0 &&
-         r.fftsPerGroup == 0 && r.strategy.empty() && r.passGroups.empty() && r.levels == 0;
+         r.fftsPerGroup == 0 && r.strategy.empty() && r.passGroups.empty() && r.levels == 0 &&
+         r.levelSizes.empty();
 }
 
 WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
@@ -78,7 +79,7 @@ WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
   }
   if (!plannerDecides(r)) {
     use.note = fmt::format("wisdom for '{}' not used: the variant, radices, work-group shape, "
-                           "pass groups, levels or rewrite were given",
+                           "pass groups, levels, level sizes or rewrite were given",
                            problem);
     return use;
   }

@@ -16,6 +16,7 @@
 #include <random>
 #include <string>
 #include <sys/wait.h>
+#include <tuple>
 #include <vector>
 
 #include "backends/common/device_error.h"
@@ -433,6 +434,37 @@ TEST(Planner, HierarchicalShape) {
   EXPECT_EQ(c.rs1, (Radices{8, 8}));
   EXPECT_EQ(c.rs2, (Radices{16, 8}));
   EXPECT_EQ(c.rs3, (Radices{16, 8}));
+  // explicit level sizes: the radices cut there; without radices, each level's own
+  auto sized = req(32768, Variant::Hierarchical, {8, 4, 16, 8, 8});
+  sized.levelSizes = {512, 64};
+  c = choosePlan(sized);
+  EXPECT_EQ(c.rs1, (Radices{8, 4, 16}));
+  EXPECT_EQ(c.rs2, (Radices{8, 8}));
+  expectAccurate(sized);
+  sized.radices.clear();
+  sized.levelSizes = {16, 32, 64};
+  c = choosePlan(sized);
+  EXPECT_EQ(c.kernel, "hierarchicalLocal3");
+  auto size = [](const Radices& rs) {
+    int64_t p = 1;
+    for (int64_t x : rs) p *= x;
+    return p;
+  };
+  EXPECT_EQ((std::vector<int64_t>{size(c.rs1), size(c.rs2), size(c.rs3)}),
+            (std::vector<int64_t>{16, 32, 64}));
+  for (const auto& [radices, sizes, levels, variant] :
+       std::vector<std::tuple<Radices, Radices, int64_t, Variant>>{
+           {{8, 4, 16, 8, 8}, {256, 128}, 0, Variant::Hierarchical},  // cuts through the 16
+           {{}, {64, 64}, 0, Variant::Hierarchical},                  // product 4096
+           {{}, {32768}, 0, Variant::Hierarchical},                   // one level
+           {{}, {1, 32768}, 0, Variant::Hierarchical},                // a level of 1
+           {{}, {128, 256}, 3, Variant::Hierarchical},                // two sizes, three levels
+           {{}, {128, 256}, 0, Variant::Stockham}}) {                 // not hierarchical
+    auto bad = req(32768, variant, radices);
+    bad.levelSizes = sizes;
+    bad.levels = levels;
+    EXPECT_THROW(choosePlan(bad), backends::UserError) << bad.key();
+  }
   // a given tile width applies to every stage; one that divides no stage's columns is refused
   auto r = req(4096, Variant::Hierarchical);
   r.fftsPerGroup = 8;

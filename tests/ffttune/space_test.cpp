@@ -230,6 +230,25 @@ TEST(FftSpace, HierarchicalLevelsAreAParameter) {
     EXPECT_EQ(choosePlan(c).rs3.empty(), c.levels == 2) << c.key();
   }
   EXPECT_EQ(levels, (std::set<int64_t>{2, 3}));
+  // Every cut of the radices into the levels, not one rule's: 32768 = [8,4,16,8,8] as 32 x 1024
+  // and as 512 x 64 (the split of the old rule, 1.26x the heuristic's on the H100), and the
+  // heuristic's 128 x 256.
+  FftSpace big(request(32768, 64));
+  std::set<std::vector<int64_t>> splits, cutsOf84168;
+  for (std::uint64_t k = 0; k < big.space().size(); ++k) {
+    const FftRequest c = big.request(big.space().at(k));
+    if (c.variant != Variant::Hierarchical) continue;
+    splits.insert(c.levelSizes);
+    int64_t p = 1;
+    for (int64_t n : c.levelSizes) p *= n;
+    EXPECT_EQ(p, 32768);
+    if (c.radices == std::vector<int64_t>{8, 4, 16, 8, 8}) cutsOf84168.insert(c.levelSizes);
+  }
+  for (const std::vector<int64_t>& want :
+       {std::vector<int64_t>{128, 256}, {512, 64}, {32, 1024}, {32, 16, 64}})
+    EXPECT_EQ(splits.count(want), 1u) << want[0] << " x " << want[1];
+  EXPECT_TRUE(cutsOf84168.count({512, 64}) && cutsOf84168.count({32, 1024}));
+  EXPECT_FALSE(cutsOf84168.count({8, 4096}));  // a 4096-point level: no tile fits local memory
   ASSERT_TRUE(space.heuristicIndex());
   EXPECT_EQ(space.request(space.space().at(*space.heuristicIndex())).levels,
             choosePlan(r).rs3.empty() ? 2 : 3);

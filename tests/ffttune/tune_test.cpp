@@ -466,7 +466,9 @@ TEST(TuneCli, NdRealAndLayoutProblemsAreTunedAndTheirWisdomUsed) {
 TEST(TuneCli, BadLayoutsAndLevelsExitOneWithOneLine) {
   const auto dir = tempDir("badlayout");
   for (const std::string args : {"--size 16 --batch 3 --odist 8", "--size 8x6 --inembed 8",
-                                  "--size 4096 --levels 5", "--size 8x8 --levels 2"}) {
+                                  "--size 4096 --levels 5", "--size 8x8 --levels 2",
+                                  "--size 4096 --level-sizes 64,32", "--size 4096 --level-sizes 64,x",
+                                  "--size 4096 --radices 8,16,32 --level-sizes 64,64"}) {
     SCOPED_TRACE(args);
     auto t = fftc("tune " + args + " --evaluations 1 --no-log --wisdom " +
                       (dir / "w.json").string(), dir);
