@@ -28,13 +28,12 @@ struct FftCheck {
   // the half spectrum, FFTW's R2C of such reals, so that the input is Hermitian.
   std::vector<double> input;
   // FFTW's output buffer for that input (scaled by 1/N when the request scales): NaN outside
-  // the output layout.
+  // the output layout. Of a check of the first transforms only, those transforms' part (a
+  // prefix of the output buffer; the rest is not checked).
   std::vector<long double> reference;
+  std::size_t outputScalars = 0;  // the whole output buffer's scalars
   double tolerance = 0;  // fftTolerance(N, precision)
   bool realOutput = false;  // C2R: the output buffer holds reals, else complex values
-  // Only the output's first this many scalars are checked (the first transforms of a large
-  // dense batch; the rest of `reference` is NaN and not a hole); 0: all.
-  std::size_t checkedScalars = 0;
   std::int64_t checkedBatch = 0;  // the transforms checked: the batch's first this many
 };
 // With `maxCheckedElements` > 0 and the dense layouts, only the first transforms of the batch

@@ -157,7 +157,10 @@ TEST(Layouts, TheCheckCanCoverTheFirstTransformsOnly) {
   auto r = request({16}, 100, {}, {});
   const FftCheck part = makeCheck(r, 5, 64);  // 4 transforms of 16
   const FftCheck all = makeCheck(r, 5);
-  EXPECT_EQ(part.checkedScalars, 4u * 16 * 2);
+  EXPECT_EQ(part.checkedBatch, 4);
+  EXPECT_EQ(part.reference.size(), 4u * 16 * 2);
+  EXPECT_EQ(part.outputScalars, all.outputScalars);
+  EXPECT_EQ(all.outputScalars, 100u * 16 * 2);
   ASSERT_EQ(part.input.size(), all.input.size());
   EXPECT_TRUE(std::equal(part.input.begin(), part.input.begin() + 128, all.input.begin()));
   std::vector<double> y(all.reference.begin(), all.reference.end());
@@ -169,7 +172,9 @@ TEST(Layouts, TheCheckCanCoverTheFirstTransformsOnly) {
   EXPECT_GT(compareOutput(part, y, true).linf, 1e-3);
   // with a layout every element is checked
   auto strided = request({16}, 100, {{}, 1, 20}, {});
-  EXPECT_EQ(makeCheck(strided, 5, 64).checkedScalars, 0u);
+  const FftCheck whole = makeCheck(strided, 5, 64);
+  EXPECT_EQ(whole.checkedBatch, 100);
+  EXPECT_EQ(whole.reference.size(), whole.outputScalars);
 }
 
 }  // namespace
