@@ -225,6 +225,8 @@ int runRun(const Args& args) {
   request.format = false;  // nothing is written: skip the layout of the source (faster)
   if (repeat < 1 || warmup < 0)
     throw backends::UserError("--repeat must be at least 1 and --warmup at least 0");
+  if (vm.count("check-elements") && !check)
+    throw backends::UserError("--check-elements goes with --check");
 
   Measured m;
   std::string deviceName, wisdomNote;

@@ -259,6 +259,9 @@ TEST(Cli, RunChecksTheFirstTransformsWithCheckElements) {
   }
   auto all = fftc("run --size 64 --batch 100 --check --json --repeat 1 --warmup 0");
   EXPECT_FALSE(boost::json::parse(all.out).as_object().contains("checked_batch")) << all.out;
+  auto alone = fftc("run --size 64 --batch 100 --check-elements 1000");
+  EXPECT_EQ(alone.status, 1) << alone.out;
+  EXPECT_EQ(lineCount(alone.out), 1) << alone.out;
   auto text = fftc("run --size 64 --batch 100 --check --check-elements 1000 --repeat 1 --warmup 0");
   EXPECT_NE(text.out.find("the first 15 of 100 transforms"), std::string::npos) << text.out;
 }
