@@ -130,18 +130,19 @@ template <typename T, typename PlanT, typename ContextT>
 Measured runAndCheck(const PlanT& plan, const ContextT& context, uint64_t seed, bool check,
                      size_t checkElements, bool inPlace, int warmup, int repeat) {
   Measured m;
-  std::vector<double> input;
+  fl::FftCheck data;
   if (check) {  // FFTW's reference only when asked: for 2^26 elements it takes seconds
-    const fl::FftCheck data = fl::makeCheck(plan.request(), seed, checkElements);
+    data = fl::makeCheck(plan.request(), seed, checkElements);
     m.checkedBatch = data.checkedBatch;
-    m.errors = fl::runChecked<T>(plan, context, data, inPlace);
-    input = data.input;
+    if (inPlace) m.errors = fl::runChecked<T>(plan, context, data, true);
   } else {
-    input = fl::timingInput(plan.request(), seed);
+    data.input = fl::timingInput(plan.request(), seed);
   }
-  const std::vector<T> host(input.begin(), input.end());
+  const std::vector<T> host(data.input.begin(), data.input.end());
   auto in = fl::upload(context, std::span<const T>(host));
   auto out = fl::allocate(context, plan.outputBytes());
+  if (check && !inPlace)  // out of place: the checked execution from the timed input buffer
+    m.errors = fl::compareOutput(data, fl::runOutOfPlace<T>(plan, context, in).second, true);
   m.timeMs = fl::median(plan.time(in, out, static_cast<size_t>(warmup), static_cast<size_t>(repeat)));
   return m;
 }

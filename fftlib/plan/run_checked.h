@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "fftlib/plan/device_io.h"
@@ -14,27 +15,32 @@
 
 namespace fftc::fftlib {
 
+// One out-of-place execution from the uploaded input `in`: a new output buffer that started as
+// NaN, and its scalars after the execution (T: float for f32 plans, double for f64 ones). The
+// buffers stay for timing (`plan.time(in, out, ...)`).
+template <typename T, typename PlanT, typename ContextT, typename BufferT>
+auto runOutOfPlace(const PlanT& plan, const ContextT& context, const BufferT& in) {
+  std::vector<T> y(plan.outputBytes() / sizeof(T), static_cast<T>(NAN));
+  auto out = upload(context, std::span<const T>(y));
+  plan.execute(in, out);
+  download(context, out, std::span<T>(y));
+  return std::pair{std::move(out), std::vector<double>(y.begin(), y.end())};
+}
+
 // One execution on `input` (the input buffer's scalars): the output buffer's scalars, which
-// started as NaN out of place; in place the one buffer has the larger of the two sizes. T:
-// float for f32 plans, double for f64 ones.
+// started as NaN out of place; in place the one buffer has the larger of the two sizes.
 template <typename T, typename PlanT, typename ContextT>
 std::vector<double> runOnce(const PlanT& plan, const ContextT& context,
                             std::span<const double> input, bool inPlace) {
   std::vector<T> host(input.begin(), input.end());
-  std::vector<T> y(plan.outputBytes() / sizeof(T), static_cast<T>(NAN));
-  if (inPlace) {
-    host.resize(std::max(host.size(), y.size()), static_cast<T>(NAN));
-    auto buffer = upload(context, std::span<const T>(host));
-    plan.execute(buffer);
-    download(context, buffer, std::span<T>(host));
-    std::copy_n(host.begin(), y.size(), y.begin());
-  } else {
-    auto in = upload(context, std::span<const T>(host));
-    auto out = upload(context, std::span<const T>(y));
-    plan.execute(in, out);
-    download(context, out, std::span<T>(y));
-  }
-  return {y.begin(), y.end()};
+  if (!inPlace)
+    return runOutOfPlace<T>(plan, context, upload(context, std::span<const T>(host))).second;
+  const std::size_t outputCount = plan.outputBytes() / sizeof(T);
+  host.resize(std::max(host.size(), outputCount), static_cast<T>(NAN));
+  auto buffer = upload(context, std::span<const T>(host));
+  plan.execute(buffer);
+  download(context, buffer, std::span<T>(host));
+  return {host.begin(), host.begin() + static_cast<std::ptrdiff_t>(outputCount)};
 }
 
 // runOnce on the check's input, compared with FFTW's output.
