@@ -78,8 +78,14 @@ int tuneOn(ft::FftExecutor& executor, const fl::FftRequest& request, const FftOp
                  r.isValid() ? cost(r.cost()) : "invalid: " + r.reason());
     };
 
-  ft::FftTuner tuner(request, executor, opt);
   std::FILE* info = t.json ? stderr : stdout;
+  opt.onConfirm = [info](size_t round, size_t rounds, size_t candidates) {
+    fmt::print(info, "{}confirming {} candidate{} against the heuristic plan: round {} of {}\n",
+               ::isatty(fileno(info)) == 1 ? "\r\x1b[K" : "", candidates,
+               candidates == 1 ? "" : "s", round + 1, rounds);
+    std::fflush(info);
+  };
+  ft::FftTuner tuner(request, executor, opt);
   fmt::print(info, "problem: {}\ndevice: {} ({})\nspace: {}\n", tuner.problem(), id.device,
              id.driver, tuner.space().describe());
   if (const auto* log = tuner.log()) {

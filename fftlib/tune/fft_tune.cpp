@@ -108,7 +108,8 @@ const tuner::Evaluation* FftTuner::confirm(FftTuneReport& report, const FftCost&
   // Alternately, so that a drift of the device (clocks, temperature) touches every one alike.
   std::vector<std::vector<double>> ms(candidates.size() + 1);
   std::vector<bool> failed(candidates.size() + 1, false);
-  for (std::size_t round = 0; round < options_.confirmRounds; ++round)
+  for (std::size_t round = 0; round < options_.confirmRounds; ++round) {
+    if (options_.onConfirm) options_.onConfirm(round, options_.confirmRounds, candidates.size());
     for (std::size_t i = 0; i <= candidates.size(); ++i) {
       if (failed[i]) continue;
       const tuner::Evaluation& e = i == 0 ? heuristic : *candidates[i - 1];
@@ -118,6 +119,7 @@ const tuner::Evaluation* FftTuner::confirm(FftTuneReport& report, const FftCost&
       else
         failed[i] = true;  // valid once, not again: never recorded
     }
+  }
   if (failed[0]) return &heuristic;  // no reference to gain on: the planner's plan stands
   const double heuristicMs = median(ms[0]);
   report.confirmedHeuristicMs = heuristicMs;

@@ -42,6 +42,8 @@ struct FftTuneOptions {
   // One lucky measurement during the search is not a gain. 0 rounds: the search's times decide.
   std::size_t confirmRounds = 3;
   std::size_t confirmCandidates = 3;
+  // Called before each confirmation round (0-based) with the number of candidates.
+  std::function<void(std::size_t round, std::size_t rounds, std::size_t candidates)> onConfirm;
   tuner::ProgressCallback progress;
   // Called after each measured (not replayed) configuration, e.g. for a verbose listing.
   std::function<void(const tuner::Configuration&, const tuner::Result&)> onMeasured;

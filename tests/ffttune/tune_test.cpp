@@ -170,6 +170,12 @@ TEST(FftTuner, OnlyConfirmedGainsAreRecorded) {
     o.technique = "exhaustive";
     o.cost = {0, 2, 1};
     o.confirmRounds = c.rounds;
+    std::size_t announced = 0;
+    o.onConfirm = [&](std::size_t round, std::size_t rounds, std::size_t candidates) {
+      EXPECT_EQ(round, announced++);
+      EXPECT_EQ(rounds, c.rounds);
+      EXPECT_EQ(candidates, 1u);
+    };
     FftTuner tuner(request(16, 2), device, o);
     const auto report = tuner.run();
     const auto searched = static_cast<int>(report.result.measured);
@@ -185,6 +191,7 @@ TEST(FftTuner, OnlyConfirmedGainsAreRecorded) {
     }
     // One candidate (the only one 2% faster): it and the heuristic, each round, until it fails.
     EXPECT_EQ(device.calls, searched + static_cast<int>(c.failsAgain ? c.rounds + 1 : 2 * c.rounds));
+    EXPECT_EQ(announced, c.rounds);
     ASSERT_TRUE(report.confirmedHeuristicMs && report.confirmedBestMs);
     EXPECT_DOUBLE_EQ(*report.confirmedHeuristicMs, 2.0);
     EXPECT_DOUBLE_EQ(*report.confirmedBestMs, c.kept ? 2.0 : 1.0);
