@@ -65,7 +65,7 @@ if [[ -z "$total" ]]; then
 fi
 
 if [[ ! -s "$csv" ]]; then
-  echo "device,precision,size,batch,heuristic_variant,heuristic_radices,heuristic_ms,heuristic_gbps,heuristic_linf,tuned_variant,tuned_radices,tuned_workgroup,tuned_ffts_per_group,tuned_ms,tuned_gbps,tuned_linf,speedup,tuned_is_heuristic,confirmed_speedup,tune_evaluations,tune_invalid,space_size,tune_seconds" > "$csv"
+  echo "device,precision,size,batch,heuristic_variant,heuristic_radices,heuristic_level_sizes,heuristic_ms,heuristic_gbps,heuristic_linf,tuned_variant,tuned_radices,tuned_level_sizes,tuned_workgroup,tuned_ffts_per_group,tuned_ms,tuned_gbps,tuned_linf,speedup,tuned_is_heuristic,confirmed_speedup,tune_evaluations,tune_invalid,space_size,tune_seconds" > "$csv"
 fi
 
 # One `fftc run --json` -> the fields named, comma-separated.
@@ -104,8 +104,9 @@ for n in "${list[@]}"; do
   hm=$(median "${hms[@]}"); tm=$(median "${tms[@]}")
   devname=$(field "$h0" device)
   row="\"$devname\",$precision,$n,$batch"
-  row+=",$(field "$h0" variant radices),$hm,$(field "$h0" gbps linf_error)"
-  row+=",$(field "$t0" variant radices workgroup_size ffts_per_group),$tm,$(field "$t0" gbps linf_error)"
+  row+=",$(field "$h0" variant radices level_sizes),$hm,$(field "$h0" gbps linf_error)"
+  row+=",$(field "$t0" variant radices level_sizes workgroup_size ffts_per_group),$tm"
+  row+=",$(field "$t0" gbps linf_error)"
   row+=",$(awk -v a="$hm" -v b="$tm" 'BEGIN {printf "%.4f", (b > 0 ? a / b : 0)}')"
   row+=",$(field "$tune" best_is_heuristic),$(field "$tune" confirmed_heuristic_ms confirmed_ms |
             awk -F, '$2 > 0 {printf "%.4f", $1 / $2}')"
