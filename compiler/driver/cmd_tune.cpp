@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fmt/format.h>
 #include <memory>
+#include <optional>
 #include <unistd.h>
 
 #include "backends/common/device_error.h"
@@ -23,6 +24,7 @@ namespace cl = backends::opencl;
 struct TuneOptions {
   std::string device, technique = "bandit", log, variants;
   double budget = 300;
+  std::optional<double> spaceFraction;
   uint64_t evaluations = 0, noImprovement = 0, seed = 1;
   int repeat = 20, warmup = 5;
   int64_t extraPasses = 1;
@@ -34,6 +36,7 @@ tuner::Abort abortOf(const TuneOptions& t) {
   tuner::Abort a = tuner::duration(t.budget);
   if (t.evaluations > 0) a = a || tuner::evaluations(t.evaluations);
   if (t.noImprovement > 0) a = a || tuner::noImprovement(t.noImprovement);
+  if (t.spaceFraction) a = a || tuner::spaceFraction(*t.spaceFraction);  // checks 0 < f <= 1
   return a;
 }
 
@@ -166,6 +169,8 @@ int runTune(const Args& args) {
        "seconds of searching (a running evaluation is finished)")
       ("evaluations", po::value(&t.evaluations), "stop after this many evaluations (logged ones count)")
       ("no-improvement", po::value(&t.noImprovement), "stop after K evaluations without a better plan")
+      ("space-fraction", po::value<double>()->notifier([&t](double f) { t.spaceFraction = f; }),
+       "stop when this fraction of the space (0 < F <= 1) has been evaluated")
       ("technique", po::value(&t.technique)->default_value(t.technique),
        "bandit | annealing | annealing-index | random | exhaustive")
       ("seed", po::value(&t.seed)->default_value(t.seed), "seed of the search and of the inputs")

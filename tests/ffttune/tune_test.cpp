@@ -484,6 +484,26 @@ TEST(TuneCli, BadLayoutsAndLevelsExitOneWithOneLine) {
   }
 }
 
+// --space-fraction stops the search when that fraction of the space has been evaluated.
+TEST(TuneCli, SpaceFractionStopsTheSearch) {
+  const auto dir = tempDir("fraction");
+  auto t = fftc("tune --size 16 --batch 4 --space-fraction 0.1 --technique random --repeat 1 "
+                "--warmup 0 --no-log --json --wisdom " + (dir / "w.json").string(), dir);
+  ASSERT_EQ(t.status, 0) << t.out << t.err;
+  const auto j = boost::json::parse(t.out).as_object();
+  const auto size = j.at("space_size").to_number<uint64_t>();
+  EXPECT_EQ(static_cast<uint64_t>(j.at("evaluations").as_int64()), (size + 9) / 10);  // ceil(0.1 x size)
+  EXPECT_NE(j.at("stop_reason").as_string().find("10% of the space"), boost::json::string::npos)
+      << j.at("stop_reason");
+  for (const char* bad : {"0", "1.5", "-0.2"}) {
+    auto b = fftc(std::string("tune --size 16 --space-fraction ") + bad + " --no-log --wisdom " +
+                      (dir / "bad.json").string(), dir);
+    EXPECT_EQ(b.status, 1) << bad;
+    EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << b.err;
+    EXPECT_FALSE(fs::exists(dir / "bad.json"));  // refused before any measurement
+  }
+}
+
 TEST(TuneCli, BadOptionsExitOne) {
   const auto dir = tempDir("bad");
   EXPECT_EQ(fftc("tune --size 16 --technique nope --no-log --wisdom " + (dir / "w").string(), dir).status, 1);
