@@ -7,8 +7,6 @@
 #include <cmath>
 #include <complex>
 #include <fmt/format.h>
-#include <functional>
-#include <numeric>
 #include <random>
 
 #include "backends/common/device_error.h"
@@ -270,14 +268,8 @@ int runRun(const Args& args) {
     r["device"] = deviceName;
     r["variant"] = fl::variantName(info.choice.variant);
     r["radices"] = toJsonArray(info.choice.radices);
-    if (info.choice.variant == fl::Variant::Hierarchical) {  // the levels' sizes, outermost first
-      std::vector<int64_t> sizes;
-      for (const auto* level : {&info.choice.rs1, &info.choice.rs2, &info.choice.rs3})
-        if (!level->empty())
-          sizes.push_back(std::accumulate(level->begin(), level->end(), int64_t{1},
-                                          std::multiplies<>()));
-      r["level_sizes"] = toJsonArray(sizes);
-    }
+    if (info.choice.variant == fl::Variant::Hierarchical)  // outermost first
+      r["level_sizes"] = toJsonArray(fl::levelSizes(info.choice));
     r["workgroup_size"] = request.workgroupSize;  // 0: the planner chose
     r["ffts_per_group"] = request.fftsPerGroup;
     r["wisdom"] = !wisdomNote.empty();

@@ -437,6 +437,14 @@ bool hierarchicalFits(const FftRequest& r) {
 
 }  // namespace
 
+std::vector<int64_t> levelSizes(const PlanChoice& c) {
+  std::vector<int64_t> sizes;
+  if (c.variant == Variant::Hierarchical)
+    for (const auto* level : {&c.rs1, &c.rs2, &c.rs3})
+      if (!level->empty()) sizes.push_back(product(*level));
+  return sizes;
+}
+
 PlanChoice choosePlan(const FftRequest& r) {
   if (r.real) return chooseRealPlan(r);
   if (r.dims.size() >= 2) return chooseNdPlan(r);

@@ -139,6 +139,9 @@ std::string layoutText(const FftRequest& request, bool input);
 // Validates the request (UserError: N < 1, batch < 1, a radix < 1 or whose product is wrong,
 // a size too large for 32-bit indices, a multi-dimensional request) and chooses.
 PlanChoice choosePlan(const FftRequest& request);
+// A hierarchical choice's level sizes n1, n2[, n3] (the products of rs1, rs2, rs3); empty for
+// the other variants.
+std::vector<int64_t> levelSizes(const PlanChoice& choice);
 // The N-D part of choosePlan (planner_nd.cpp): each dimension by the 1D heuristics
 // (Stockham when smooth, else Bluestein), the kernel nd2/nd3/nd4 of nd.fdl.
 PlanChoice chooseNdPlan(const FftRequest& request);

@@ -223,9 +223,7 @@ boost::json::object heuristicConfig(const FftRequest& base) {
                : c.variant == Variant::Hierarchical ? (c.rs3.empty() ? 2 : 3)
                                                     : 0;
   boost::json::array sizes;  // the heuristic's split, spelled out
-  if (c.variant == Variant::Hierarchical)
-    for (const auto* level : {&c.rs1, &c.rs2, &c.rs3})
-      if (!level->empty()) sizes.emplace_back(product(*level));
+  for (auto n : levelSizes(c)) sizes.emplace_back(n);
   o[kLevelSizes] = std::move(sizes);
   o[kWorkgroup] = base.workgroupSize;
   o[kPerGroup] = base.fftsPerGroup;
