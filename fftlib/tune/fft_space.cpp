@@ -357,17 +357,19 @@ FftSpace::FftSpace(const FftRequest& base, FftSpaceOptions options)
                static_cast<double>(o.limits.registersPerGroup);
       },
       "Dotsenko's register bound"));
-  // The planner has the last word (choosePlan, no compilation).
+  // The planner has the last word (choosePlan, no compilation), asked with the variant, radices
+  // and work-group shape of the configuration (and below its levels).
+  auto shapeRequest = [b](const Configuration& c) {
+    FftRequest r = b;
+    r.variant = parseVariant(c.getString(kVariant));
+    r.radices = c.getList(kRadices);
+    r.workgroupSize = c.getInt(kWorkgroup);
+    r.fftsPerGroup = c.getInt(kPerGroup);
+    return r;
+  };
   perGroup.where(tuner::predicate(
       {kVariant, kRadices, kWorkgroup},
-      [b, o](const Configuration& c) {
-        FftRequest r = b;
-        r.variant = parseVariant(c.getString(kVariant));
-        r.radices = c.getList(kRadices);
-        r.workgroupSize = c.getInt(kWorkgroup);
-        r.fftsPerGroup = c.getInt(kPerGroup);
-        return o.validate(r);
-      },
+      [o, shapeRequest](const Configuration& c) { return o.validate(shapeRequest(c)); },
       "the planner accepts it"));
 
   std::vector<std::string> rewrites =
@@ -400,8 +402,8 @@ FftSpace::FftSpace(const FftRequest& base, FftSpaceOptions options)
   }
   tuner::Parameter groups(kGroups, tuner::listSet(groupings));
 
-  // The hierarchical FFT's levels (one kernel each): 2 or 3, as the planner accepts them with
-  // the configuration's radices and shape; the other variants have none (0).
+  // The hierarchical FFT's levels (one kernel each): 2 or 3 (the planner's veto is on their
+  // sizes, below); the other variants have none (0).
   tuner::Parameter levels(
       kLevels,
       tuner::generator(
@@ -427,13 +429,9 @@ FftSpace::FftSpace(const FftRequest& base, FftSpaceOptions options)
           "hierarchical: the radices cut into the levels"));
   levelSizes.where(tuner::predicate(
       {kVariant, kRadices, kWorkgroup, kPerGroup, kLevels},
-      [b, o](const Configuration& c) {
+      [o, shapeRequest](const Configuration& c) {
         if (c.getInt(kLevels) == 0) return true;
-        FftRequest r = b;
-        r.variant = parseVariant(c.getString(kVariant));
-        r.radices = c.getList(kRadices);
-        r.workgroupSize = c.getInt(kWorkgroup);
-        r.fftsPerGroup = c.getInt(kPerGroup);
+        FftRequest r = shapeRequest(c);
         r.levels = c.getInt(kLevels);
         r.levelSizes = c.getList(kLevelSizes);
         return o.validate(r);
