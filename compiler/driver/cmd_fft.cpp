@@ -131,19 +131,19 @@ Measured runAndCheck(const PlanT& plan, const ContextT& context, uint64_t seed, 
                      size_t checkElements, bool inPlace, int warmup, int repeat) {
   Measured m;
   fl::FftCheck data;
-  if (check) {  // FFTW's reference only when asked: for 2^26 elements it takes seconds
+  if (check) {
     data = fl::makeCheck(plan.request(), seed, checkElements);
     m.checkedBatch = data.checkedBatch;
     if (inPlace) m.errors = fl::runChecked<T>(plan, context, data, true);
-  } else {
+  } else {  // no FFTW reference: for 2^26 elements it takes seconds
     data.input = fl::timingInput(plan.request(), seed);
   }
-  const std::vector<T> host(data.input.begin(), data.input.end());
-  auto in = fl::upload(context, std::span<const T>(host));
-  auto out = fl::allocate(context, plan.outputBytes());
-  if (check && !inPlace)  // out of place: the checked execution from the timed input buffer
-    m.errors = fl::compareOutput(data, fl::runOutOfPlace<T>(plan, context, in).second, true);
-  m.timeMs = fl::median(plan.time(in, out, static_cast<size_t>(warmup), static_cast<size_t>(repeat)));
+  // out of place: the first execution is the checked one, the timed ones follow on its buffers
+  const auto [output, times] = fl::runAndTime<T>(plan, context, data.input,
+                                                 static_cast<size_t>(warmup),
+                                                 static_cast<size_t>(repeat));
+  if (check && !inPlace) m.errors = fl::compareOutput(data, output, true);
+  m.timeMs = fl::median(times);
   return m;
 }
 

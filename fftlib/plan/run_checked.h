@@ -1,8 +1,9 @@
 // One (checked) execution of a plan on either runtime (Plan with an OpenCL context, CudaPlan with
 // a CUDA context; device_io.h): the input of fft_check.h uploaded in the plan's precision, the
 // plan run out of place into an output buffer that starts as NaN, or in place in one buffer of
-// the larger size, and the result compared with FFTW's. `fftc run --check`, the tuner's cost
-// (fftlib/tune/fft_cost.cpp) and the layout tests use it.
+// the larger size, and the result compared with FFTW's; or, with the timing, on the same
+// buffers. `fftc run --check`, the tuner's cost (fftlib/tune/fft_cost.cpp) and the layout
+// tests use it.
 #pragma once
 
 #include <algorithm>
@@ -25,6 +26,21 @@ auto runOutOfPlace(const PlanT& plan, const ContextT& context, const BufferT& in
   plan.execute(in, out);
   download(context, out, std::span<T>(y));
   return std::pair{std::move(out), std::vector<double>(y.begin(), y.end())};
+}
+
+// One out-of-place execution on `input` (the input buffer's scalars), then `warmup` untimed and
+// `repeats` timed ones on the same buffers: the first execution's output scalars (the buffer
+// started as NaN) and the times in ms.
+template <typename T, typename PlanT, typename ContextT>
+std::pair<std::vector<double>, std::vector<double>> runAndTime(const PlanT& plan,
+                                                               const ContextT& context,
+                                                               std::span<const double> input,
+                                                               std::size_t warmup,
+                                                               std::size_t repeats) {
+  const std::vector<T> x(input.begin(), input.end());
+  auto in = upload(context, std::span<const T>(x));
+  auto [out, output] = runOutOfPlace<T>(plan, context, in);
+  return {std::move(output), plan.time(in, out, warmup, repeats)};
 }
 
 // One execution on `input` (the input buffer's scalars): the output buffer's scalars, which

@@ -24,17 +24,12 @@ std::string firstLine(std::string s) {
   return s;
 }
 
-// One execution (run_checked.h: its output buffer, which starts as NaN) and the timed ones on
-// the same buffers, on either runtime (device_io.h).
+// One execution and the timed ones on the same buffers (run_checked.h), on either runtime.
 template <typename T, typename PlanT, typename ContextT>
 Measurement measureAs(const PlanT& plan, const ContextT& context, std::span<const double> input,
                       std::size_t warmup, std::size_t repeats) {
   Measurement m;
-  const std::vector<T> x(input.begin(), input.end());
-  auto in = fftlib::upload(context, std::span<const T>(x));
-  auto [out, output] = runOutOfPlace<T>(plan, context, in);
-  m.output = std::move(output);
-  m.timesMs = plan.time(in, out, warmup, repeats);
+  std::tie(m.output, m.timesMs) = runAndTime<T>(plan, context, input, warmup, repeats);
   return m;
 }
 
