@@ -402,7 +402,8 @@ void chooseHierarchicalShape(const FftRequest& r, PlanChoice& c) {
     throw UserError(fmt::format(
         "hierarchical variant: N = {} {} has no split into {} levels whose tiles fit in {} "
         "bytes of local memory{}",
-        r.size, precisionName(r.precision), r.levels ? std::to_string(r.levels) : "2 or 3",
+        r.size, precisionName(r.precision),
+        counts.size() == 1 ? std::to_string(counts.front()) : "2 or 3",
         kLocalMemoryBytes,
         r.fftsPerGroup > 0 ? fmt::format(" with {} columns per work-group", r.fftsPerGroup) : ""));
   const int k = static_cast<int>(best.size());

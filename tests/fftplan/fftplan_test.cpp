@@ -465,6 +465,14 @@ TEST(Planner, HierarchicalShape) {
     bad.levels = levels;
     EXPECT_THROW(choosePlan(bad), backends::UserError) << bad.key();
   }
+  auto unfit = req(32768, Variant::Hierarchical);  // a level of 16384: no tile fits local memory
+  unfit.levelSizes = {2, 16384};
+  try {
+    (void)choosePlan(unfit);
+    ADD_FAILURE() << "accepted";
+  } catch (const backends::UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("no split into 2 levels"), std::string::npos) << e.what();
+  }
   // a given tile width applies to every stage; one that divides no stage's columns is refused
   auto r = req(4096, Variant::Hierarchical);
   r.fftsPerGroup = 8;
