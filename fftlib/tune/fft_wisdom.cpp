@@ -109,7 +109,9 @@ WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
                          (tuned.passGroups.empty()
                               ? ""
                               : fmt::format(", pass groups [{}]", fmt::join(tuned.passGroups, ", "))) +
-                             (tuned.levels ? fmt::format(", {} levels", tuned.levels) : ""),
+                             (tuned.levelSizes.empty()
+                                  ? (tuned.levels ? fmt::format(", {} levels", tuned.levels) : "")
+                                  : fmt::format(", levels [{}]", fmt::join(tuned.levelSizes, ", "))),
                          found.entry->cost, found.entry->recorded);
   return use;
 }
