@@ -269,6 +269,29 @@ TEST(FftSpace, ConfigurationsRoundTripThroughJson) {
   }
   EXPECT_THROW(requestFor(s.base(), boost::json::object{{"variant", "stockham"}}),
                fftc::tuner::TunerError);
+  // Parameters added later read as the planner's choice when absent (older wisdom), and a
+  // field of the wrong type is refused.
+  const boost::json::object old{{"variant", "hierarchical"}, {"radices", {4, 4}},
+                                {"workgroupSize", 0},        {"fftsPerGroup", 0},
+                                {"rewrite", "lowerFft"}};
+  const FftRequest r = requestFor(s.base(), old);
+  EXPECT_EQ(r.levels, 0);
+  EXPECT_TRUE(r.levelSizes.empty());
+  EXPECT_TRUE(r.passGroups.empty());
+  EXPECT_EQ(requestFor(s.base(), [&] {
+              auto c = old;
+              c["levelSizes"] = {4, 4};
+              return c;
+            }()).levelSizes,
+            (std::vector<int64_t>{4, 4}));
+  for (const auto& [field, value] : std::vector<std::pair<const char*, boost::json::value>>{
+           {"radices", "4,4"}, {"radices", {4, "4"}}, {"levelSizes", 16}, {"levelSizes", {4.0, 4}},
+           {"passGroups", "[]"}, {"levels", "2"}}) {
+    auto bad = old;
+    bad[field] = value;
+    EXPECT_THROW(requestFor(s.base(), bad), fftc::tuner::TunerError)
+        << field << " " << boost::json::serialize(value);
+  }
 }
 
 }  // namespace
