@@ -77,10 +77,10 @@ void DeviceBuffer::copyFrom(const DeviceBuffer& source, std::size_t bytes) {
   context_->api.check(context_->api.cuMemcpyDtoD(pointer_, source.pointer_, bytes), "cuMemcpyDtoD");
 }
 
-void DeviceBuffer::fillZero() {
+void DeviceBuffer::fill(unsigned char byte) {
   if (size_ == 0) return;
   context_->makeCurrent();
-  context_->api.check(context_->api.cuMemsetD8(pointer_, 0, size_), "cuMemsetD8");
+  context_->api.check(context_->api.cuMemsetD8(pointer_, byte, size_), "cuMemsetD8");
 }
 
 }  // namespace fftc::backends::cuda

@@ -34,7 +34,9 @@ class DeviceBuffer {
   void copyToHost(void* destination, std::size_t bytes, std::size_t offset = 0) const;
   // Copies the first `bytes` of `source` to the start of this buffer.
   void copyFrom(const DeviceBuffer& source, std::size_t bytes);
-  void fillZero();
+  // Sets every byte to `byte` (0xFF: a NaN in every float and double).
+  void fill(unsigned char byte);
+  void fillZero() { fill(0); }
 
   template <typename T>
   requires std::is_trivially_copyable_v<T>

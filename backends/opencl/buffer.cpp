@@ -46,9 +46,8 @@ void Buffer::readBytes(const Context& context, void* data, std::size_t bytes,
         "clEnqueueReadBuffer");
 }
 
-void Buffer::zero(const Context& context) {
-  const unsigned char pattern = 0;
-  check(clEnqueueFillBuffer(context.queue(), get(), &pattern, 1, 0, bytes_, 0, nullptr, nullptr),
+void Buffer::fill(const Context& context, unsigned char byte) {
+  check(clEnqueueFillBuffer(context.queue(), get(), &byte, 1, 0, bytes_, 0, nullptr, nullptr),
         "clEnqueueFillBuffer");
   context.finish();
 }

@@ -40,8 +40,9 @@ class Buffer {
                   std::size_t offset = 0);
   void readBytes(const Context& context, void* data, std::size_t bytes,
                  std::size_t offset = 0) const;
-  // Sets every byte to zero.
-  void zero(const Context& context);
+  // Sets every byte to `byte` (0xFF: a NaN in every float and double).
+  void fill(const Context& context, unsigned char byte);
+  void zero(const Context& context) { fill(context, 0); }
 
   template <typename T>
   void write(const Context& context, std::span<const T> data, std::size_t offsetElements = 0) {

@@ -39,6 +39,11 @@ void download(const backends::opencl::Context& context, const backends::opencl::
               std::span<E> y) {
   b.read(context, y);
 }
+// Every byte 0xFF: a NaN in every f32 and f64 element, so that what a plan leaves unwritten
+// reads back as NaN.
+inline void fillNaN(const backends::opencl::Context& context, backends::opencl::Buffer& b) {
+  b.fill(context, 0xFF);
+}
 
 #ifdef FFTC_HAVE_CUDA
 template <typename E>
@@ -56,6 +61,9 @@ template <typename E>
 void download(const backends::cuda::Context&, const backends::cuda::DeviceBuffer& b,
               std::span<E> y) {
   b.download(y);
+}
+inline void fillNaN(const backends::cuda::Context&, backends::cuda::DeviceBuffer& b) {
+  b.fill(0xFF);
 }
 #endif
 

@@ -16,16 +16,27 @@
 
 namespace fftc::fftlib {
 
+// One out-of-place execution from the uploaded input `in` into `out`, which is set to NaN on the
+// device first: the first `count` scalars of `out` afterwards (T: float for f32 plans, double
+// for f64 ones).
+template <typename T, typename PlanT, typename ContextT, typename BufferT>
+std::vector<double> executeFromNaN(const PlanT& plan, const ContextT& context, const BufferT& in,
+                                   BufferT& out, std::size_t count) {
+  fillNaN(context, out);
+  plan.execute(in, out);
+  std::vector<T> y(count);
+  download(context, out, std::span<T>(y));
+  return {y.begin(), y.end()};
+}
+
 // One out-of-place execution from the uploaded input `in`: a new output buffer that started as
-// NaN, and its scalars after the execution (T: float for f32 plans, double for f64 ones). The
-// buffers stay for timing (`plan.time(in, out, ...)`).
+// NaN, and all its scalars after the execution. The buffers stay for timing
+// (`plan.time(in, out, ...)`).
 template <typename T, typename PlanT, typename ContextT, typename BufferT>
 auto runOutOfPlace(const PlanT& plan, const ContextT& context, const BufferT& in) {
-  std::vector<T> y(plan.outputBytes() / sizeof(T), static_cast<T>(NAN));
-  auto out = upload(context, std::span<const T>(y));
-  plan.execute(in, out);
-  download(context, out, std::span<T>(y));
-  return std::pair{std::move(out), std::vector<double>(y.begin(), y.end())};
+  auto out = allocate(context, plan.outputBytes());
+  auto output = executeFromNaN<T>(plan, context, in, out, plan.outputBytes() / sizeof(T));
+  return std::pair{std::move(out), std::move(output)};
 }
 
 // One out-of-place execution on `input` (the input buffer's scalars), then `warmup` untimed and

@@ -2,6 +2,8 @@
 #include "fftlib/tune/fft_cost.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -24,12 +26,58 @@ std::string firstLine(std::string s) {
   return s;
 }
 
-// One execution and the timed ones on the same buffers (run_checked.h), on either runtime.
-template <typename T, typename PlanT, typename ContextT>
-Measurement measureAs(const PlanT& plan, const ContextT& context, std::span<const double> input,
-                      std::size_t warmup, std::size_t repeats) {
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+std::size_t bytesOf(const cl::Buffer& b) { return b.bytes(); }
+#ifdef FFTC_HAVE_CUDA
+std::size_t bytesOf(const backends::cuda::DeviceBuffer& b) { return b.size(); }
+#endif
+
+// The plan on the kept buffers (KeptBuffers): the input uploaded unless it is there, the output
+// set to NaN, one execution read back, then the timed ones (run_checked.h's steps).
+template <typename T, typename PlanT, typename ContextT, typename BufferT>
+void runOn(const PlanT& plan, const ContextT& context, KeptBuffers<BufferT>& kept,
+           const MeasureInput& input, std::size_t warmup, std::size_t repeats, Measurement& m) {
+  auto start = Clock::now();
+  constexpr bool f64 = std::is_same_v<T, double>;
+  if (!kept.in || kept.inputId != input.id || kept.f64 != f64) {
+    kept.in.reset();
+    const std::vector<T> x(input.scalars.begin(), input.scalars.end());
+    kept.in.emplace(upload(context, std::span<const T>(x)));
+    kept.inputId = input.id;
+    kept.f64 = f64;
+  }
+  if (!kept.out || bytesOf(*kept.out) != plan.outputBytes()) {
+    kept.out.reset();
+    kept.out.emplace(allocate(context, plan.outputBytes()));
+  }
+  m.outputScalars = plan.outputBytes() / sizeof(T);
+  m.output = executeFromNaN<T>(plan, context, *kept.in, *kept.out,
+                               std::min(input.readScalars, m.outputScalars));
+  m.runSeconds = secondsSince(start);
+  start = Clock::now();
+  m.timesMs = plan.time(*kept.in, *kept.out, warmup, repeats);
+  m.timeSeconds = secondsSince(start);
+}
+
+// Both executors' measure: PlanT (Plan or CudaPlan) created on the context, then runOn.
+template <typename PlanT, typename ContextT, typename BufferT>
+Measurement measureWith(const ContextT& context, KeptBuffers<BufferT>& kept,
+                        const FftRequest& request, const MeasureInput& input, std::size_t warmup,
+                        std::size_t repeats) {
   Measurement m;
-  std::tie(m.output, m.timesMs) = runAndTime<T>(plan, context, input, warmup, repeats);
+  const auto start = Clock::now();
+  const PlanT plan = PlanT::create(context, request);
+  m.planSeconds = secondsSince(start);
+  if (request.precision == Precision::F64)
+    runOn<double>(plan, context, kept, input, warmup, repeats, m);
+  else
+    runOn<float>(plan, context, kept, input, warmup, repeats, m);
+  m.plan = planFft(request);  // the in-process cache's entry: outlives the Plan
   return m;
 }
 
@@ -49,14 +97,9 @@ DeviceLimits OpenClExecutor::limits() const {
   return l;
 }
 
-Measurement OpenClExecutor::measure(const FftRequest& request, std::span<const double> input,
+Measurement OpenClExecutor::measure(const FftRequest& request, const MeasureInput& input,
                                     std::size_t warmup, std::size_t repeats) {
-  const Plan plan = Plan::create(*context_, request);
-  Measurement m = request.precision == Precision::F64
-                      ? measureAs<double>(plan, *context_, input, warmup, repeats)
-                      : measureAs<float>(plan, *context_, input, warmup, repeats);
-  m.plan = planFft(request);  // the in-process cache's entry: outlives the Plan
-  return m;
+  return measureWith<Plan>(*context_, buffers_, request, input, warmup, repeats);
 }
 
 #ifdef FFTC_HAVE_CUDA
@@ -77,26 +120,28 @@ DeviceLimits CudaExecutor::limits() const {
   return l;
 }
 
-Measurement CudaExecutor::measure(const FftRequest& request, std::span<const double> input,
+Measurement CudaExecutor::measure(const FftRequest& request, const MeasureInput& input,
                                   std::size_t warmup, std::size_t repeats) {
-  const CudaPlan plan = CudaPlan::create(*context_, request);
-  Measurement m = request.precision == Precision::F64
-                      ? measureAs<double>(plan, *context_, input, warmup, repeats)
-                      : measureAs<float>(plan, *context_, input, warmup, repeats);
-  m.plan = planFft(request);
-  return m;
+  return measureWith<CudaPlan>(*context_, buffers_, request, input, warmup, repeats);
 }
 #endif
+
+std::uint64_t newMeasureInputId() {
+  static std::atomic<std::uint64_t> next{1};
+  return next++;
+}
 
 FftCost::FftCost(const FftRequest& problem, FftExecutor& executor, CostOptions options)
     : executor_(&executor),
       options_(options),
-      check_(makeCheck(problem, options.seed, options.checkElements)) {}
+      check_(makeCheck(problem, options.seed, options.checkElements)),
+      inputId_(newMeasureInputId()) {}
 
 tuner::Result FftCost::operator()(const FftRequest& request) const {
   Measurement m;
   try {
-    m = executor_->measure(request, check_.input, options_.warmup, options_.repeats);
+    m = executor_->measure(request, {check_.input, inputId_, check_.reference.size()},
+                           options_.warmup, options_.repeats);
   } catch (const backends::UserError& e) {
     return tuner::Result::invalid("rejected: " + firstLine(e.what()));
   } catch (const ir::CompileError& e) {
@@ -104,11 +149,16 @@ tuner::Result FftCost::operator()(const FftRequest& request) const {
   } catch (const backends::DeviceError& e) {
     return tuner::Result::invalid("device error: " + firstLine(e.what()));
   }
-  if (m.output.size() != check_.outputScalars)
+  if (m.outputScalars != check_.outputScalars)
     return tuner::Result::invalid(fmt::format("wrong answer: {} output scalars, expected {}",
-                                              m.output.size(), check_.outputScalars));
+                                              m.outputScalars, check_.outputScalars));
+  const auto start = Clock::now();
   const FftErrors e = compareOutput(check_, m.output, true);
   boost::json::object extra;
+  extra["plan_s"] = m.planSeconds;
+  extra["run_s"] = m.runSeconds;
+  extra["time_s"] = m.timeSeconds;
+  extra["check_s"] = secondsSince(start);
   extra["linf_error"] = e.linf;
   extra["l2_error"] = e.l2;
   if (!(e.linf <= check_.tolerance))  // NaN fails too

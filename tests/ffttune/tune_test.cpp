@@ -44,8 +44,9 @@ class FakeExecutor : public FftExecutor {
  public:
   DeviceIdentity identity() const override { return {"Fake GPU", "fake driver 1"}; }
   DeviceLimits limits() const override { return {}; }
-  Measurement measure(const FftRequest& r, std::span<const double> input, std::size_t,
+  Measurement measure(const FftRequest& r, const MeasureInput& in, std::size_t,
                       std::size_t repeats) override {
+    const std::span<const double> input = in.scalars;
     ++calls;
     const bool again = !measured.insert(r.key()).second;
     if (r.variant == Variant::StockhamTwiddle) throw fftc::backends::DeviceError("launch failed");
@@ -58,6 +59,7 @@ class FakeExecutor : public FftExecutor {
       m.output.push_back(static_cast<double>(v.imag()));
     }
     double ms = 1.0 + static_cast<double>(r.radices.size()) + 0.01 * static_cast<double>(r.workgroupSize);
+    m.outputScalars = m.output.size();
     if (r.variant == Variant::CooleyTukey) {
       m.output[6] += 1e-3;  // element 3's real part
       ms = 1e-6;
@@ -294,6 +296,35 @@ TEST(FftCostOpenCl, MeasuresAndChecksOnTheDevice) {
   EXPECT_EQ(rejected.reason().rfind("rejected: ", 0), 0u) << rejected.reason();
 }
 
+// The executor keeps the input on the device from one configuration to the next (KeptBuffers):
+// every variant, some with several kernels, checked in turn on one cost's input, which a plan
+// that wrote into its input would spoil for the next; a second cost (another seed) on the
+// same executor gets its own input; the evaluation's times are reported.
+TEST(FftCostOpenCl, ConfigurationsInTurnRunOnTheirCostsInput) {
+  auto context = fftc::backends::opencl::Context::fromSelector("");
+  OpenClExecutor device(context);
+  FftRequest r = request(64, 3);
+  FftCost cost(r, device, {.warmup = 0, .repeats = 1, .seed = 1});
+  for (Variant v : {Variant::Hierarchical, Variant::Stockham, Variant::Bluestein,
+                    Variant::CooleyTukey, Variant::StockhamTwiddle, Variant::Local,
+                    Variant::Hierarchical}) {
+    FftRequest c = r;
+    c.variant = v;
+    auto res = cost(c);
+    ASSERT_TRUE(res.isValid()) << variantName(v) << ": " << res.reason();
+    for (const char* k : {"plan_s", "run_s", "time_s", "check_s"})
+      EXPECT_GE(res.extra().at(k).as_double(), 0.0) << k;
+    EXPECT_GT(res.extra().at("plan_s").as_double(), 0.0);
+  }
+  FftCost other(r, device, {.warmup = 0, .repeats = 1, .seed = 7});
+  EXPECT_TRUE(other(r).isValid());
+  EXPECT_TRUE(cost(r).isValid());  // and back: the first cost's input again
+  FftRequest f64 = r;
+  f64.precision = Precision::F64;  // the same sizes in the other precision: uploaded again
+  FftCost wide(f64, device, {.warmup = 0, .repeats = 1, .seed = 1});
+  EXPECT_TRUE(wide(f64).isValid());
+}
+
 // N-D, real and advanced-layout problems: the cost checks them against FFTW through
 // fft_check.h; a plan writing outside the output layout is invalid however fast.
 TEST(FftCostOpenCl, NdRealAndLayoutProblems) {
@@ -316,7 +347,7 @@ TEST(FftCostOpenCl, NdRealAndLayoutProblems) {
 // A device whose plans are right but also write outside the output layout.
 class HoleWriter : public FakeExecutor {
  public:
-  Measurement measure(const FftRequest& r, std::span<const double> input, std::size_t warmup,
+  Measurement measure(const FftRequest& r, const MeasureInput& input, std::size_t warmup,
                       std::size_t repeats) override {
     FftRequest dense = r;
     dense.outLayout = {};
@@ -329,6 +360,7 @@ class HoleWriter : public FakeExecutor {
         strided[static_cast<size_t>(2 * b * r.outLayout.dist + i)] =
             m.output[static_cast<size_t>(2 * b * r.size + i)];
     m.output = std::move(strided);
+    m.outputScalars = m.output.size();
     return m;
   }
 };
