@@ -103,6 +103,21 @@ int tuneOn(ft::FftExecutor& executor, const fl::FftRequest& request, const FftOp
   fmt::print(info, "stopped: {}; {} evaluated ({} measured, {} replayed, {} invalid) in {:.1f} s\n",
              res.stopReason, res.evaluations.size(), res.measured, res.replayed, res.invalid,
              res.seconds);
+  // Where the measured evaluations' time went (FftCost's extra; a replayed one took none).
+  boost::json::object phases;
+  for (const char* name : {"plan", "run", "time", "check"}) {
+    double total = 0;
+    for (const auto& e : res.evaluations)
+      if (const auto* x = e.result.extra().if_object(); x && !e.replayed)
+        if (const auto* s = x->if_contains(std::string(name) + "_s")) total += s->to_number<double>();
+    phases[name] = total;
+  }
+  if (res.measured > 0)
+    fmt::print(info,
+               "time of the measured: planning and compiling {:.1f} s, checked runs {:.1f} s, "
+               "timing {:.1f} s, comparing with FFTW {:.1f} s\n",
+               phases["plan"].as_double(), phases["run"].as_double(),
+               phases["time"].as_double(), phases["check"].as_double());
 
   const std::string wisdomPath = wisdomFile(o.wisdom);
   bool recorded = false;
@@ -138,6 +153,8 @@ int tuneOn(ft::FftExecutor& executor, const fl::FftRequest& request, const FftOp
     j["replayed"] = res.replayed;
     j["invalid"] = res.invalid;
     j["stop_reason"] = res.stopReason;
+    j["seconds"] = res.seconds;
+    j["phase_seconds"] = phases;
     j["best"] = report.wisdom ? boost::json::value(report.wisdom->config) : nullptr;
     j["best_ms"] = report.wisdom ? boost::json::value(report.wisdom->cost) : nullptr;
     j["heuristic_ms"] = optional(report.heuristicCost);

@@ -445,6 +445,15 @@ TEST(TuneCli, TuneWritesWisdomThatRunUses) {
   EXPECT_EQ(j.at("evaluations").as_int64(), 4);
   EXPECT_EQ(lines(log), 4u);
   EXPECT_TRUE(j.at("recorded").as_bool());
+  // Where the search's time went: every phase took some, together no more than the search.
+  double phases = 0;
+  for (const char* p : {"plan", "run", "time", "check"}) {
+    const double s = j.at("phase_seconds").at(p).as_double();
+    EXPECT_GT(s, 0.0) << p;
+    phases += s;
+  }
+  EXPECT_LE(phases, j.at("seconds").as_double());
+  EXPECT_NE(t.err.find("time of the measured: planning and compiling"), std::string::npos) << t.err;
   // A plan other than the heuristic one is recorded only with its confirmation's medians.
   const bool confirmed = j.at("confirmed_ms").is_double();
   EXPECT_EQ(j.at("confirmed_heuristic_ms").is_double(), confirmed);
@@ -472,6 +481,16 @@ TEST(TuneCli, TuneWritesWisdomThatRunUses) {
   EXPECT_EQ(j2.at("replayed").as_int64(), 4);
   EXPECT_EQ(j2.at("measured").as_int64(), 2);
   EXPECT_EQ(lines(log), 6u);
+  // The phases are the two measured ones' (the log's last two lines), not the replayed ones'.
+  std::vector<boost::json::object> logged;
+  std::ifstream in(log);
+  for (std::string l; std::getline(in, l);) logged.push_back(boost::json::parse(l).as_object());
+  for (const char* p : {"plan", "run", "time", "check"}) {
+    double measured = 0;
+    for (size_t k = 4; k < logged.size(); ++k)
+      measured += logged[k].at("extra").at(std::string(p) + "_s").to_number<double>();
+    EXPECT_NEAR(j2.at("phase_seconds").at(p).as_double(), measured, 1e-9) << p;
+  }
 
   // Wisdom recorded on another device is refused with a one-line reason; the heuristics decide.
   auto w = boost::json::parse(std::string(std::istreambuf_iterator<char>(std::ifstream(wisdom).rdbuf()), {}));
