@@ -114,7 +114,7 @@ int tuneOn(ft::FftExecutor& executor, const fl::FftRequest& request, const FftOp
   }
   if (res.measured > 0)
     fmt::print(info,
-               "time of the measured: planning and compiling {:.1f} s, checked runs {:.1f} s, "
+               "time of the measured evaluations: planning and compiling {:.1f} s, checked runs {:.1f} s, "
                "timing {:.1f} s, comparing with FFTW {:.1f} s\n",
                phases["plan"].as_double(), phases["run"].as_double(),
                phases["time"].as_double(), phases["check"].as_double());

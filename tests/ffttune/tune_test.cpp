@@ -377,6 +377,27 @@ TEST(FftCost, WritingOutsideTheOutputLayoutIsInvalid) {
   EXPECT_NE(res.reason().find("outside the output layout"), std::string::npos) << res.reason();
 }
 
+// A plan whose output buffer has another size than the problem's is invalid, even when the
+// scalars read back (the checked ones) are right.
+class WrongOutputSize : public FakeExecutor {
+ public:
+  Measurement measure(const FftRequest& r, const MeasureInput& input, std::size_t warmup,
+                      std::size_t repeats) override {
+    Measurement m = FakeExecutor::measure(r, input, warmup, repeats);
+    m.outputScalars += 2;
+    return m;
+  }
+};
+
+TEST(FftCost, AnOutputBufferOfAnotherSizeIsInvalid) {
+  WrongOutputSize device;
+  FftRequest r = request(16, 2);
+  r.variant = Variant::Stockham;
+  r.radices = {4, 4};
+  FftCost cost(r, device, {.warmup = 0, .repeats = 2, .seed = 1});
+  EXPECT_EQ(cost(r).reason(), "wrong answer: 66 output scalars, expected 64");
+}
+
 TEST(FftSpace, NdSpacesHoldThePlannersChoiceAndEveryGrouping) {
   FftRequest r = request(16 * 16 * 8, 2);
   r.dims = {16, 16, 8};
@@ -453,7 +474,7 @@ TEST(TuneCli, TuneWritesWisdomThatRunUses) {
     phases += s;
   }
   EXPECT_LE(phases, j.at("seconds").as_double());
-  EXPECT_NE(t.err.find("time of the measured: planning and compiling"), std::string::npos) << t.err;
+  EXPECT_NE(t.err.find("time of the measured evaluations: planning and compiling"), std::string::npos) << t.err;
   // A plan other than the heuristic one is recorded only with its confirmation's medians.
   const bool confirmed = j.at("confirmed_ms").is_double();
   EXPECT_EQ(j.at("confirmed_heuristic_ms").is_double(), confirmed);
