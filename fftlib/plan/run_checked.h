@@ -16,6 +16,13 @@
 
 namespace fftc::fftlib {
 
+// The input buffer's scalars (exact in the plan's precision: fft_check.h) uploaded as T.
+template <typename T, typename ContextT>
+auto uploadAs(const ContextT& context, std::span<const double> scalars) {
+  const std::vector<T> x(scalars.begin(), scalars.end());
+  return upload(context, std::span<const T>(x));
+}
+
 // One out-of-place execution from the uploaded input `in` into `out`, which is set to NaN on the
 // device first: the first `count` scalars of `out` afterwards (T: float for f32 plans, double
 // for f64 ones).
@@ -48,8 +55,7 @@ std::pair<std::vector<double>, std::vector<double>> runAndTime(const PlanT& plan
                                                                std::span<const double> input,
                                                                std::size_t warmup,
                                                                std::size_t repeats) {
-  const std::vector<T> x(input.begin(), input.end());
-  auto in = upload(context, std::span<const T>(x));
+  auto in = uploadAs<T>(context, input);
   auto [out, output] = runOutOfPlace<T>(plan, context, in);
   return {std::move(output), plan.time(in, out, warmup, repeats)};
 }
@@ -59,9 +65,8 @@ std::pair<std::vector<double>, std::vector<double>> runAndTime(const PlanT& plan
 template <typename T, typename PlanT, typename ContextT>
 std::vector<double> runOnce(const PlanT& plan, const ContextT& context,
                             std::span<const double> input, bool inPlace) {
+  if (!inPlace) return runOutOfPlace<T>(plan, context, uploadAs<T>(context, input)).second;
   std::vector<T> host(input.begin(), input.end());
-  if (!inPlace)
-    return runOutOfPlace<T>(plan, context, upload(context, std::span<const T>(host))).second;
   const std::size_t outputCount = plan.outputBytes() / sizeof(T);
   host.resize(std::max(host.size(), outputCount), static_cast<T>(NAN));
   auto buffer = upload(context, std::span<const T>(host));

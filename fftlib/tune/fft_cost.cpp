@@ -46,8 +46,7 @@ void runOn(const PlanT& plan, const ContextT& context, KeptBuffers<BufferT>& kep
   constexpr bool f64 = std::is_same_v<T, double>;
   if (!kept.in || kept.inputId != input.id || kept.f64 != f64) {
     kept.in.reset();
-    const std::vector<T> x(input.scalars.begin(), input.scalars.end());
-    kept.in.emplace(upload(context, std::span<const T>(x)));
+    kept.in.emplace(uploadAs<T>(context, input.scalars));
     kept.inputId = input.id;
     kept.f64 = f64;
   }

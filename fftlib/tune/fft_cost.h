@@ -60,8 +60,8 @@ struct Measurement {
   double timeSeconds = 0;   // the warm-up and timed executions
 };
 
-// Where the tuner runs plans: OpenCL here; a CUDA executor (fftlib/plan/cuda_plan.h) plugs in
-// by implementing the same three functions.
+// Where the tuner runs plans: OpenCL (OpenClExecutor) or CUDA (CudaExecutor); a test's fake
+// device implements the same three functions.
 class FftExecutor {
  public:
   virtual ~FftExecutor() = default;
