@@ -55,6 +55,7 @@ struct Options {
   std::size_t checkElements = std::size_t{1} << 18;
   double maxSeconds = 2.0;
   bool append = false;
+  int64_t localMemory = 0;  // FftRequest::localMemoryBytes (0: the plan's default)
 };
 
 // ---- sizes
@@ -374,6 +375,7 @@ void benchSize(const Size& size, const Devices& d, const Options& o, std::ofstre
   request.batch = c.batch;
   request.precision = c.precision;
   request.format = false;  // nothing is written: skip the source layout
+  request.localMemoryBytes = o.localMemory;
   for (const auto& target : split(o.targets)) {
     Row r = base;
     r.target = target;
@@ -429,7 +431,9 @@ Options parse(int argc, char** argv) {
       "check-elements", po::value(&o.checkElements)->default_value(o.checkElements),
       "rows of the batch checked against FFTW: this many elements, at least one row")(
       "max-seconds", po::value(&o.maxSeconds)->default_value(o.maxSeconds),
-      "a plan whose first run takes longer is not repeated (its row says so)");
+      "a plan whose first run takes longer is not repeated (its row says so)")(
+      "local-memory", po::value(&o.localMemory)->default_value(o.localMemory),
+      "bytes of local memory per work-group the plans may take (0: their default)");
   po::variables_map vm;
   po::store(po::parse_command_line(argc, argv, desc), vm);
   po::notify(vm);

@@ -4,11 +4,19 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 
 namespace fftc::backends {
+
+std::string CDialect::dynamicLocalBase() const {
+  throw std::logic_error(name() + " has no dynamic local memory");
+}
+std::string CDialect::dynamicLocalArray(const std::string&, const std::string&, int64_t) const {
+  throw std::logic_error(name() + " has no dynamic local memory");
+}
 
 std::string CDialect::typeName(const CType& t) const {
   switch (t.kind) {
@@ -113,6 +121,8 @@ std::string CPrinter::stmt(const Stmt& s, int indent) const {
       return pad + "{\n" + block(s.body) + pad + "}\n";
     }
     case StmtKind::Decl: {
+      if (s.dynamicOffset)
+        return pad + d_.dynamicLocalArray(d_.typeName(s.type), s.name, *s.dynamicOffset) + ";\n";
       std::string q = s.arrayCount ? d_.variableSpace(s.space) : "";
       std::string out = pad + (q.empty() ? "" : q + " ") + (s.isConst ? "const " : "") +
                         d_.typeName(s.type) + " " + s.name;
@@ -155,6 +165,9 @@ std::string CPrinter::kernel(const KernelFunc& k) const {
   readOnlyParams_.clear();
   for (const auto& p : k.params)
     if (p.pointer && p.readOnly && p.space == MemSpace::Global) readOnlyParams_[p.name] = p.type;
+  if (std::any_of(k.body->body.begin(), k.body->body.end(),
+                  [](const StmtPtr& c) { return c->kind == StmtKind::Decl && c->dynamicOffset; }))
+    out += "  " + d_.dynamicLocalBase() + ";\n";
   for (const auto& c : k.body->body) out += stmt(*c, 1);
   readOnlyParams_.clear();
   return out + "}\n";

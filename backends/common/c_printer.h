@@ -20,6 +20,16 @@ class CDialect {
   virtual std::string pointerSpace(MemSpace space) const = 0;
   // Qualifier of a variable declared in a kernel body ("__local", "__shared__", "").
   virtual std::string variableSpace(MemSpace space) const = 0;
+  // Local arrays of one kernel above this many bytes in all do not fit static declarations
+  // and are carved from dynamic local memory (CUDA: 48 KiB of static __shared__); 0: the
+  // dialect has no dynamic local memory (OpenCL: local arrays are static, the device's limit
+  // is the only one).
+  virtual int64_t staticLocalLimit() const { return 0; }
+  // The declaration of the dynamic local memory a kernel's carved arrays point into, and of
+  // one such array at a byte offset (aligned to 16). Only dialects with staticLocalLimit() > 0.
+  virtual std::string dynamicLocalBase() const;
+  virtual std::string dynamicLocalArray(const std::string& type, const std::string& name,
+                                        int64_t offset) const;
   // Qualifier of a file-scope constant table ("__constant", "__constant__").
   virtual std::string tableQualifier() const = 0;
   virtual std::string restrictKeyword() const { return "restrict"; }

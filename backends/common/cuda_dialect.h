@@ -17,6 +17,17 @@ class CudaDialect final : public CDialect {
   std::string variableSpace(MemSpace space) const override {
     return space == MemSpace::Local ? "__shared__" : "";
   }
+  // Static __shared__ arrays take at most 48 KiB a block; beyond, a kernel's arrays are
+  // pointers into `extern __shared__` memory, whose size the launch gives (and opts into).
+  int64_t staticLocalLimit() const override { return 48 * 1024; }
+  std::string dynamicLocalBase() const override {
+    return "extern __shared__ __align__(16) unsigned char fftc_shared[]";
+  }
+  std::string dynamicLocalArray(const std::string& type, const std::string& name,
+                                int64_t offset) const override {
+    return type + "* const " + name + " = reinterpret_cast<" + type + "*>(fftc_shared + " +
+           std::to_string(offset) + ")";
+  }
   std::string tableQualifier() const override { return "__constant__"; }
   std::string restrictKeyword() const override { return "__restrict__"; }
   std::string workItem(WorkItemFn fn, int dim) const override;

@@ -99,6 +99,10 @@ struct Stmt {
   std::string name;                     // Decl, For (loop variable), Comment (text)
   MemSpace space = MemSpace::Private;
   std::optional<int64_t> arrayCount;    // Decl of an array
+  // A local array carved from the kernel's dynamic local memory at this byte offset (CUDA's
+  // `extern __shared__`, when a kernel's local arrays exceed what static arrays may take):
+  // printed as a pointer into it (CDialect::dynamicLocalArray).
+  std::optional<int64_t> dynamicOffset;
   bool isConst = false;
   CExpr init;                           // Decl init, For start
   // Assign / ExprStmt

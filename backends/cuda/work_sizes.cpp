@@ -13,7 +13,8 @@ namespace fftc::backends::cuda {
 
 LaunchConfig launchConfigFromWorkSizes(std::span<const std::size_t> global,
                                        std::span<const std::size_t> local,
-                                       std::string_view kernel) {
+                                       std::string_view kernel,
+                                       std::size_t dynamicSharedBytes) {
   if (global.size() > 3 || local.size() > 3)
     throw UserError(fmt::format("stage {}: more than 3 dimensions", kernel));
   std::array<std::size_t, 3> g{1, 1, 1};
@@ -36,6 +37,10 @@ LaunchConfig launchConfigFromWorkSizes(std::span<const std::size_t> global,
   LaunchConfig c;
   c.grid = Dim3{grid[0], grid[1], grid[2]};
   c.block = Dim3{block[0], block[1], block[2]};
+  if (dynamicSharedBytes > std::numeric_limits<unsigned>::max())
+    throw UserError(fmt::format("stage {}: {} bytes of dynamic shared memory", kernel,
+                                dynamicSharedBytes));
+  c.sharedMemoryBytes = static_cast<unsigned>(dynamicSharedBytes);
   return c;
 }
 

@@ -17,9 +17,12 @@ inline constexpr unsigned kDefaultBlockSize = 256;
 // The block is the local size, or whole warps up to kDefaultBlockSize along x when there is
 // none; the grid is the global size divided by the block, rounded up and clamped to the
 // device limits. The generated kernels loop over their index ranges (grid-stride loops), so
-// the extra threads of a rounded-up grid do nothing. UserError for more than 3 dimensions.
+// the extra threads of a rounded-up grid do nothing. `dynamicSharedBytes`: the stage's dynamic
+// shared memory (the manifest's dynamic_local_memory_bytes). UserError for more than 3
+// dimensions.
 LaunchConfig launchConfigFromWorkSizes(std::span<const std::size_t> global,
                                        std::span<const std::size_t> local,
-                                       std::string_view kernel = {});
+                                       std::string_view kernel = {},
+                                       std::size_t dynamicSharedBytes = 0);
 
 }  // namespace fftc::backends::cuda

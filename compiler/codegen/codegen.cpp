@@ -130,6 +130,14 @@ CompiledKernel KernelGen::run(const ir::LambdaPtr& kernel, const std::vector<std
       si.args.push_back(n);
     }
     k.body = backends::sBlock();
+    const int64_t staticLimit = opt_.dialect ? opt_.dialect->staticLocalLimit() : 0;
+    if (staticLimit > 0 && st.localBytes > staticLimit) {
+      // carved from dynamic local memory, each array aligned to 16 bytes
+      for (size_t i = 0; i < st.localDecls.size(); ++i) {
+        st.localDecls[i]->dynamicOffset = si.dynamicLocalBytes;
+        si.dynamicLocalBytes += (st.localDeclBytes[i] + 15) / 16 * 16;
+      }
+    }
     for (const auto& d : st.localDecls) k.body->body.push_back(d);
     for (const auto& s : st.body->body) k.body->body.push_back(s);
     module_.kernels.push_back(k);

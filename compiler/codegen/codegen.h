@@ -81,6 +81,9 @@ struct StageInfo {
   std::vector<ir::ArithExpr> global;      // per dimension
   std::vector<ir::ArithExpr> local;       // empty: the driver chooses
   int64_t localMemoryBytes = 0;
+  // The dynamic local memory its launch must give (CUDA's dynamic shared memory, when the
+  // local arrays exceed the dialect's static limit: CDialect::staticLocalLimit); 0: static.
+  int64_t dynamicLocalBytes = 0;
   std::vector<std::string> accesses;      // "read x[gid]", for --emit views
 };
 

@@ -95,7 +95,7 @@ std::string cudaLaunch(const CompiledKernel& k, const std::string& sp) {
     out += "    const std::vector<std::size_t> fftc_global{" + joined(g) + "};\n";
     out += "    const std::vector<std::size_t> fftc_local{" + joined(l) + "};\n";
     out += "    fftc_launch.config =\n        fftc_cu::launchConfigFromWorkSizes(fftc_global, "
-           "fftc_local, \"" + s.kernel + "\");\n";
+           "fftc_local, \"" + s.kernel + "\", " + std::to_string(s.dynamicLocalBytes) + ");\n";
     out += "    fftc_launches.push_back(std::move(fftc_launch));\n  }\n";
   }
   out += "  return fftc_launches;\n}\n\n";

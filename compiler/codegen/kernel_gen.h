@@ -71,6 +71,7 @@ class KernelGen {
     std::string name;
     backends::StmtPtr body;
     std::vector<backends::StmtPtr> localDecls;  // hoisted to kernel scope
+    std::vector<int64_t> localDeclBytes;        // the bytes of each
     std::vector<MemoryPtr> used;                // global memories, in first-use order
     std::unordered_set<const Memory*> written;
     std::optional<ir::ArithExpr> global[3];

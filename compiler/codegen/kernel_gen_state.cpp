@@ -198,7 +198,8 @@ ViewPtr KernelGen::allocate(const Type& t, std::optional<MemSpace> space) {
       const int64_t padded = opt_.paddedLocalCount(*c);
       Stage& st = stages_.at(static_cast<size_t>(cur_));
       st.localDecls.push_back(backends::sArrayDecl(m->elemC, m->name, padded, MemSpace::Local));
-      st.localBytes += padded * byteSize(m->element);
+      st.localDeclBytes.push_back(padded * byteSize(m->element));
+      st.localBytes += st.localDeclBytes.back();
     }
     m->padEvery = opt_.localPadEvery(*c);
     locals_.push_back(m);

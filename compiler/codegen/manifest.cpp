@@ -90,6 +90,7 @@ boost::json::object manifest(const CompiledKernel& k) {
     o["global"] = sizesArray(s.global);
     o["local"] = sizesArray(s.local);
     o["local_memory_bytes"] = s.localMemoryBytes;
+    o["dynamic_local_memory_bytes"] = s.dynamicLocalBytes;
     stages.push_back(std::move(o));
   }
   m["stages"] = std::move(stages);

@@ -56,6 +56,9 @@ void addFftOptions(po::options_description& desc, FftOptions& o, bool withOutput
        "hierarchical: the levels' sizes n1,n2[,n3] (product N; with --radices, products of "
        "consecutive radices)")
       ("target", po::value(&o.target)->default_value(o.target), "opencl | cuda")
+      ("local-memory", po::value(&o.localMemory)->default_value(o.localMemory),
+       "bytes of local memory a work-group of the local-memory kernels may take (0: 48 KiB; "
+       "on a CUDA device, its share: docs/fft-api.md)")
       ("inembed", po::value(&o.inembed),
        "N,M,...: the input's embedding array, one entry per dimension (FFTW's inembed; "
        "default: the dimensions)")
@@ -98,6 +101,10 @@ fl::FftRequest makeRequest(const FftOptions& o) {
   r.target = parseTarget(o.target);
   r.strategy = o.rewrite;
   r.levels = o.levels;
+  if (o.localMemory < 0)
+    throw backends::UserError(fmt::format("--local-memory {}: expected bytes, 0 or more",
+                                          o.localMemory));
+  r.localMemoryBytes = o.localMemory;
   for (const auto& t : splitList(o.levelSizes))
     r.levelSizes.push_back(parseInteger(t, "--level-sizes"));
   for (const auto& t : splitList(o.inembed)) r.inLayout.embed.push_back(parseInteger(t, "--inembed"));

@@ -55,7 +55,8 @@ cu::Module cachedModule(const cu::Context& context, const codegen::CompiledKerne
 }  // namespace
 
 cu::LaunchConfig cudaLaunchConfig(const PreparedStage& stage) {
-  return cu::launchConfigFromWorkSizes(stage.global, stage.local, stage.info->kernel);
+  return cu::launchConfigFromWorkSizes(stage.global, stage.local, stage.info->kernel,
+                                       static_cast<std::size_t>(stage.info->dynamicLocalBytes));
 }
 
 cu::CompiledProgram compileCuda(const codegen::CompiledKernel& k, const std::string& arch) {
@@ -63,11 +64,15 @@ cu::CompiledProgram compileCuda(const codegen::CompiledKernel& k, const std::str
 }
 
 void checkDevice(const cu::DeviceInfo& device, const codegen::CompiledKernel& k) {
-  for (const auto& s : k.stages)
-    if (static_cast<size_t>(s.localMemoryBytes) > device.sharedMemoryPerBlock)
+  for (const auto& s : k.stages) {
+    const bool dynamic = s.dynamicLocalBytes > 0;
+    const size_t limit = dynamic ? device.sharedMemoryPerBlockOptin : device.sharedMemoryPerBlock;
+    const auto need = static_cast<size_t>(dynamic ? s.dynamicLocalBytes : s.localMemoryBytes);
+    if (need > limit)
       throw backends::UserError(fmt::format(
-          "stage {} needs {} bytes of shared memory; a block of {} has {} (static __shared__)",
-          s.kernel, s.localMemoryBytes, device.name, device.sharedMemoryPerBlock));
+          "stage {} needs {} bytes of shared memory; a block of {} has {} ({})", s.kernel, need,
+          device.name, limit, dynamic ? "dynamic, opted in" : "static __shared__"));
+  }
 }
 
 RunResult runCompiled(const cu::Context& context, const codegen::CompiledKernel& k,

@@ -35,7 +35,8 @@ backends::cuda::CompiledProgram compileCuda(const codegen::CompiledKernel& k,
                                             const std::string& arch = std::string(
                                                 backends::cuda::kDefaultArch));
 
-// UserError when a stage needs more shared memory than a block may have statically.
+// UserError when a stage needs more shared memory than a block may have: statically, or with
+// the opt-in attribute when its arrays are dynamic (StageInfo::dynamicLocalBytes).
 void checkDevice(const backends::cuda::DeviceInfo& device, const codegen::CompiledKernel& k);
 
 // Compiles (modules cached per context and source in this process), allocates, uploads,

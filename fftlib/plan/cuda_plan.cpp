@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "backends/common/device_error.h"
@@ -38,13 +39,21 @@ struct CudaPlan::Impl {
   std::vector<cu::LaunchConfig> configs;  // one per stage
 };
 
+FftRequest cudaPlanRequest(const FftRequest& request, const cu::DeviceInfo& device) {
+  FftRequest r = request;
+  if (r.localMemoryBytes == 0)
+    r.localMemoryBytes = static_cast<int64_t>(
+        std::max(device.sharedMemoryPerBlockOptin, device.sharedMemoryPerBlock));
+  return r;
+}
+
 CudaPlan CudaPlan::create(const cu::Context& context, const FftRequest& request) {
   if (request.target != compiler::pipeline::Target::Cuda)
     throw UserError(
         fmt::format("fftc::fftlib::CudaPlan runs CUDA plans; the request's target is "
                     "{} (set FftRequest::target = Target::Cuda)",
                     compiler::pipeline::targetName(request.target)));
-  auto plan = planFft(request);
+  auto plan = planFft(cudaPlanRequest(request, context.device()));
   compiler::exec::checkDevice(context.device(), plan->compiled);  // shared memory per block
   auto impl = std::make_shared<Impl>(context, plan);
   impl->module.emplace(context.load(compiler::exec::compileCuda(plan->compiled, context.arch())));
@@ -52,7 +61,8 @@ CudaPlan CudaPlan::create(const cu::Context& context, const FftRequest& request)
     impl->kernels.push_back(impl->module->kernel(s.kernel));
     std::vector<std::size_t> g(s.global.begin(), s.global.end());
     std::vector<std::size_t> l(s.local.begin(), s.local.end());
-    impl->configs.push_back(cu::launchConfigFromWorkSizes(g, l, s.kernel));
+    impl->configs.push_back(cu::launchConfigFromWorkSizes(
+        g, l, s.kernel, static_cast<std::size_t>(s.dynamicLocalBytes)));
   }
   return CudaPlan(std::move(impl));
 }

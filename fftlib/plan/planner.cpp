@@ -161,6 +161,7 @@ std::string FftRequest::key() const {
                      scale ? 1 : 0, variantName(variant), listText(radices),
                      compiler::pipeline::targetName(target), workgroupSize, fftsPerGroup,
                      format ? 1 : 0, strategy) +
+         (localMemoryBytes ? fmt::format(" local={}", localMemoryBytes) : "") +
          (levels ? fmt::format(" levels={}", levels) : "") +
          (levelSizes.empty() ? "" : fmt::format(" levelSizes={}", listText(levelSizes))) +
          (dims.size() >= 2 ? fmt::format(" dims={} groups={}", listText(dims), listText(passGroups))
@@ -227,19 +228,33 @@ double fftTolerance(int64_t n, Precision precision) {
   return tol;
 }
 
-bool localFits(int64_t n, Precision precision, int64_t fftsPerGroup) {
-  const int64_t elem = precision == Precision::F64 ? 16 : 8;
-  const int64_t padded = compiler::codegen::CodegenOptions{}.paddedLocalCount(n * fftsPerGroup);
-  return n >= 2 && 2 * padded * elem <= kLocalMemoryBytes;
+int64_t localMemoryBudget(const FftRequest& request) {
+  return request.localMemoryBytes > 0 ? request.localMemoryBytes : kLocalMemoryBytes;
 }
 
-int64_t largestFittingDivisor(int64_t n, Precision precision, int64_t rows, int64_t most) {
+int64_t localMemoryFor(const FftRequest& request, int64_t rows) {
+  const int64_t budget = localMemoryBudget(request);
+  return rows > 1 ? std::min(budget, kLocalMemoryBytes) : budget;
+}
+
+bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup) {
+  const int64_t elem = request.precision == Precision::F64 ? 16 : 8;
+  const int64_t padded = compiler::codegen::CodegenOptions{}.paddedLocalCount(n * fftsPerGroup);
+  return n >= 2 && 2 * padded * elem <= localMemoryFor(request, fftsPerGroup);
+}
+
+int64_t largestFittingDivisor(int64_t n, const FftRequest& request, int64_t rows, int64_t most) {
   for (int64_t f = std::min(rows, most); f >= 2; --f)
-    if (rows % f == 0 && localFits(n, precision, f)) return f;
+    if (rows % f == 0 && localFits(n, request, f)) return f;
   return 1;
 }
 
 namespace {
+
+// The butterflies of a local-memory kernel's widest pass: n / min(rs), its work-items per FFT.
+int64_t localButterflies(const std::vector<int64_t>& rs) {
+  return product(rs) / *std::min_element(rs.begin(), rs.end());
+}
 
 // The work-group shape of a local-memory kernel over rows of n = prod(c.radices) elements
 // (stockhamLocal with n = N, bluesteinLocal with n = M): F rows (the largest divisor of the
@@ -247,21 +262,21 @@ namespace {
 void chooseLocalShape(const FftRequest& r, int64_t n, PlanChoice& c) {
   const int64_t minRadix = *std::min_element(c.radices.begin(), c.radices.end());
   const int64_t perFft = n / minRadix;  // the most butterflies of one pass
-  if (!localFits(n, r.precision))
+  if (!localFits(n, r))
     throw UserError(fmt::format("local variant: N = {} {} does not fit in {} bytes of local "
                                 "memory (two buffers of N elements)",
-                                n, precisionName(r.precision), kLocalMemoryBytes));
+                                n, precisionName(r.precision), localMemoryBudget(r)));
   int64_t f = r.fftsPerGroup;
   if (f > 0) {
     if (r.batch % f != 0)
       throw UserError(fmt::format("ffts per group {}: must divide the batch {}", f, r.batch));
-    if (!localFits(n, r.precision, f))
+    if (!localFits(n, r, f))
       throw UserError(fmt::format("ffts per group {}: {} rows of N = {} do not fit in {} bytes "
-                                  "of local memory", f, f, n, kLocalMemoryBytes));
+                                  "of local memory", f, f, n, localMemoryFor(r, f)));
   } else {
     // the largest divisor of the batch (a power of two when the batch is one): an odd batch
     // must not leave one row per group
-    f = largestFittingDivisor(n, r.precision, r.batch, std::max<int64_t>(256 / perFft, 1));
+    f = largestFittingDivisor(n, r, r.batch, std::max<int64_t>(256 / perFft, 1));
   }
   int64_t wg = r.workgroupSize > 0 ? r.workgroupSize : perFft;
   if (wg * f > 1024)
@@ -292,12 +307,12 @@ int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, con
   const int64_t butterflies = n / *std::min_element(rs.begin(), rs.end());
   if (r.fftsPerGroup > 0) {
     const int64_t f = r.fftsPerGroup;
-    return rows % f == 0 && localFits(n, r.precision, f) && f * butterflies <= 1024 ? f : 0;
+    return rows % f == 0 && localFits(n, r, f) && f * butterflies <= 1024 ? f : 0;
   }
   const int64_t most = std::min<int64_t>(128 / (r.precision == Precision::F64 ? 16 : 8),
                                          1024 / butterflies);
-  if (most < 1 || !localFits(n, r.precision, 1)) return 0;
-  return largestFittingDivisor(n, r.precision, rows, most);
+  if (most < 1 || !localFits(n, r, 1)) return 0;
+  return largestFittingDivisor(n, r, rows, most);
 }
 
 // The radices split into k levels, outermost first, by one rule with or without the request's
@@ -404,7 +419,7 @@ void chooseHierarchicalShape(const FftRequest& r, PlanChoice& c) {
         "bytes of local memory{}",
         r.size, precisionName(r.precision),
         counts.size() == 1 ? std::to_string(counts.front()) : "2 or 3",
-        kLocalMemoryBytes,
+        localMemoryBudget(r),
         r.fftsPerGroup > 0 ? fmt::format(" with {} columns per work-group", r.fftsPerGroup) : ""));
   const int k = static_cast<int>(best.size());
   c.rs1 = best[0];
@@ -485,8 +500,9 @@ PlanChoice choosePlan(const FftRequest& r) {
   if (c.variant == Variant::Auto) {
     if (r.size == 1)
       c.variant = Variant::Stockham;  // a copy
-    else if (isSmooth(r.size) && localFits(r.size, r.precision) &&
-        (r.radices.empty() || product(r.radices) == r.size))
+    else if (isSmooth(r.size) && localFits(r.size, r) &&
+             (r.radices.empty() || product(r.radices) == r.size) &&
+             localButterflies(r.radices.empty() ? chooseRadices(r.size) : r.radices) <= 1024)
       c.variant = Variant::Local;
     else if ((!r.radices.empty() || isSmooth(r.size)) && hierarchicalFits(r))
       c.variant = Variant::Hierarchical;  // one pass per level, each through local memory
@@ -541,7 +557,7 @@ PlanChoice choosePlan(const FftRequest& r) {
       // global memory per step
       const int64_t butterflies =
           c.bluesteinM / *std::min_element(c.radices.begin(), c.radices.end());
-      if (localFits(c.bluesteinM, r.precision) && butterflies <= 1024) {
+      if (localFits(c.bluesteinM, r) && butterflies <= 1024) {
         c.kernel = "bluesteinLocal";
         chooseLocalShape(r, c.bluesteinM, c);
       } else {
@@ -635,6 +651,7 @@ void fillStages(CompiledFft& p) {
     PlanStage ps;
     ps.kernel = s.kernel;
     ps.args = s.args;
+    ps.dynamicLocalBytes = s.dynamicLocalBytes;
     for (const auto& e : s.global) ps.global.push_back(e.evaluate(bound));
     for (const auto& e : s.local) ps.local.push_back(e.evaluate(bound));
     // The plan's work-group shape (PlanChoice::stageLocal): the groups stay, their size changes.

@@ -74,6 +74,11 @@ struct FftRequest {
   // parameters (tuner/, issue 9); the planner rejects values the kernel cannot use.
   int64_t workgroupSize = 0;
   int64_t fftsPerGroup = 0;
+  // The local memory one work-group of the local-memory kernels may take (the Local variant,
+  // Hierarchical's levels, Bluestein in one kernel, the N-D local passes), in bytes; 0: the
+  // default, kLocalMemoryBytes. CUDA kernels above 48 KiB take dynamic shared memory, opted
+  // into at launch (CudaPlan::create raises 0 to the device's share: cudaLocalMemoryBytes).
+  int64_t localMemoryBytes = 0;
   // Hierarchical: the number of levels (kernels), 2 or 3; 0: the planner chooses. A tuning
   // parameter; refused for the other variants.
   int64_t levels = 0;
@@ -165,15 +170,25 @@ bool isSmooth(int64_t n);                 // every prime factor in {2, 3, 5, 7}
 int64_t smoothSizeAtLeast(int64_t n);     // the smallest 2,3,5,7-smooth integer >= n
 int64_t largestPrimeFactor(int64_t n);    // 1 for n = 1
 
-// Local memory the local-memory kernels may use per work-group: 48 KiB, what NVIDIA's OpenCL
-// and CUDA's static __shared__ arrays allow.
+// Local memory the local-memory kernels may use per work-group by default: 48 KiB, what
+// NVIDIA's OpenCL and CUDA's static __shared__ arrays allow.
 inline constexpr int64_t kLocalMemoryBytes = 48 * 1024;
-// Whether the Local variant can run N in one kernel: two arrays of F rows, padded by one
-// element in 16 (CodegenOptions::localPadding), fit in kLocalMemoryBytes.
-bool localFits(int64_t n, Precision precision, int64_t fftsPerGroup = 1);
+// The request's local memory per work-group: FftRequest::localMemoryBytes, else
+// kLocalMemoryBytes.
+int64_t localMemoryBudget(const FftRequest& request);
+// The local memory a work-group of `rows` rows may take: the request's budget for one row;
+// several rows at most kLocalMemoryBytes of it. Wider groups in more memory cost occupancy
+// (H100, 2026-11-22: f64 N = 1024 with 2 rows in 69 KB took 1.21x cuFFT's time, with one row
+// in 35 KB 1.06x; 2^18 as two levels of 16-column tiles 3.7x, three levels of 48 KiB 1.5x),
+// while one long row in more memory saves passes over global memory (4096 f32 in one kernel
+// of 70 KB: 1.05x, as two levels: 2.1x).
+int64_t localMemoryFor(const FftRequest& request, int64_t rows);
+// Whether a local-memory kernel can hold F rows of n: two arrays of F rows, padded by one
+// element in 16 (CodegenOptions::localPadding), in localMemoryFor(request, F) bytes.
+bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup = 1);
 // The most rows of n elements, at most `most`, that divide `rows` and whose two padded local
 // arrays fit (localFits); 1 when none above one does.
-int64_t largestFittingDivisor(int64_t n, Precision precision, int64_t rows, int64_t most);
+int64_t largestFittingDivisor(int64_t n, const FftRequest& request, int64_t rows, int64_t most);
 
 // The accuracy bar of CLI.md / docs/fftlib.md for linf_error against FFTW in long double:
 // 2e-6 + 5e-7 log10(N) (f32) or 5e-15 + 5e-16 log10(N) (f64), doubled when N has a prime
@@ -186,6 +201,7 @@ struct PlanStage {
   std::vector<std::string> args;
   std::vector<int64_t> global, local;  // local empty: the driver chooses
   int64_t bytesMoved = 0;  // its non-table buffer arguments, each read or written once
+  int64_t dynamicLocalBytes = 0;  // CUDA: the dynamic shared memory of its launch
 };
 
 struct CompiledFft {

@@ -137,14 +137,14 @@ size_t groupedPasses(const PlanChoice& c) {
 // planner's bluesteinLocal: two arrays, at most 1024 butterflies).
 bool bluesteinFitsLocal(const FftRequest& r, const std::vector<int64_t>& rsM) {
   const int64_t m = std::accumulate(rsM.begin(), rsM.end(), int64_t{1}, std::multiplies<>());
-  return localFits(m, r.precision) && m / *std::min_element(rsM.begin(), rsM.end()) <= 1024;
+  return localFits(m, r) && m / *std::min_element(rsM.begin(), rsM.end()) <= 1024;
 }
 
 // The four-step split n = n1·n2 of a dimension too long for local memory: n1 the largest
 // divisor of n at most sqrt(n) whose two sizes both fit (0 when none does).
-int64_t fourStepSplit(int64_t n, Precision precision) {
+int64_t fourStepSplit(int64_t n, const FftRequest& r) {
   for (auto n1 = static_cast<int64_t>(std::sqrt(static_cast<double>(n))); n1 >= 2; --n1)
-    if (n % n1 == 0 && localFits(n1, precision) && localFits(n / n1, precision)) return n1;
+    if (n % n1 == 0 && localFits(n1, r) && localFits(n / n1, r)) return n1;
   return 0;
 }
 
@@ -159,12 +159,12 @@ int64_t linePass(const FftRequest& r, const std::vector<int64_t>& rs, bool strid
   const int64_t elemBytes = r.precision == Precision::F64 ? 16 : 8;
   if (!strided) {
     const int64_t f =
-        largestFittingDivisor(n, r.precision, rows, std::max<int64_t>(256 / perFft, 1));
+        largestFittingDivisor(n, r, rows, std::max<int64_t>(256 / perFft, 1));
     stageLocal.push_back({perFft, f});
     return f;
   }
   const int64_t most = std::min<int64_t>(128 / elemBytes, 1024 / perFft);
-  const int64_t f = largestFittingDivisor(n, r.precision, rows, std::max<int64_t>(most, 1));
+  const int64_t f = largestFittingDivisor(n, r, rows, std::max<int64_t>(most, 1));
   stageLocal.push_back({f, perFft});
   return f;
 }
@@ -181,7 +181,7 @@ bool narrowTile(const FftRequest& r, const std::vector<int64_t>& ns, size_t j) {
   const auto rs = chooseRadices(ns[j]);
   const int64_t perFft = ns[j] / *std::min_element(rs.begin(), rs.end());
   const int64_t most = std::max<int64_t>(std::min<int64_t>(128 / elemBytes, 1024 / perFft), 1);
-  return largestFittingDivisor(ns[j], r.precision, t, most) * elemBytes < 32;
+  return largestFittingDivisor(ns[j], r, t, most) * elemBytes < 32;
 }
 
 // nd.fdl's ndLocal when every dimension is Stockham's and fits local memory in one pass or
@@ -197,11 +197,11 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
     if (ns[j] < 2) return false;
     if (c.dimBluestein[j]) {  // one pass when M fits, never four-step
       if (!bluesteinFitsLocal(r, c.dimRadices[j])) return false;
-    } else if (!localFits(ns[j], r.precision)) {
-      splits[j] = fourStepSplit(ns[j], r.precision);
+    } else if (!localFits(ns[j], r)) {
+      splits[j] = fourStepSplit(ns[j], r);
       if (splits[j] == 0) return false;
     } else if (j + 1 < d && narrowTile(r, ns, j)) {
-      splits[j] = fourStepSplit(ns[j], r.precision);  // 0: one pass after all
+      splits[j] = fourStepSplit(ns[j], r);  // 0: one pass after all
     }
     passes += splits[j] ? 2 : 1;
   }
@@ -216,7 +216,7 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
       const auto rs = chooseRadices(n);
       return n / *std::min_element(rs.begin(), rs.end());
     };
-    plane = na * nb >= 256 && localFits(na * nb, r.precision) &&
+    plane = na * nb >= 256 && localFits(na * nb, r) &&
             std::max(butterflies(na), butterflies(nb)) * std::max(na, nb) <= 1024;
     if (plane) --passes;
   }
@@ -283,7 +283,7 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
 void useLocalRealPasses(const FftRequest& r, PlanChoice& c, const std::vector<int64_t>& ns) {
   for (size_t j = 0; j < ns.size(); ++j)
     if (ns[j] < 2 || (c.dimBluestein[j] ? !bluesteinFitsLocal(r, c.dimRadices[j])
-                                        : !localFits(ns[j], r.precision)))
+                                        : !localFits(ns[j], r)))
       return;
   const size_t last = ns.size() - 1;
   const int64_t hr = c.dims.back() / 2 + 1;

@@ -114,7 +114,8 @@ DeviceLimits CudaExecutor::limits() const {
   DeviceLimits l;
   const auto& d = context_->device();
   l.maxWorkGroupSize = d.maxThreadsPerBlock;
-  l.localMemBytes = static_cast<std::int64_t>(d.sharedMemoryPerBlock);
+  l.planLocalMemBytes = cudaPlanRequest(FftRequest{}, d).localMemoryBytes;
+  l.localMemBytes = l.planLocalMemBytes;
   if (d.maxRegistersPerBlock > 0) l.registersPerGroup = d.maxRegistersPerBlock;
   return l;
 }

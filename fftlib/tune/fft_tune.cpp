@@ -18,9 +18,10 @@ FftTuner::FftTuner(const FftRequest& request, FftExecutor& executor, FftTuneOpti
   identity_ = executor.identity();
   problem_ = problemName(request);
   const DeviceLimits device = executor.limits();
+  if (request_.localMemoryBytes == 0) request_.localMemoryBytes = device.planLocalMemBytes;
   options_.space.limits.maxWorkGroupSize = device.maxWorkGroupSize;
   options_.space.limits.localMemBytes = device.localMemBytes;
-  space_ = std::make_unique<FftSpace>(request, options_.space);
+  space_ = std::make_unique<FftSpace>(request_, options_.space);
   if (options_.log) {
     // The build is part of the driver field: measurements of another build are not replayed.
     log_ = std::make_unique<tuner::TuningLog>(

@@ -282,6 +282,29 @@ TEST(Cli, RunReportsHierarchicalLevelSizes) {
   EXPECT_FALSE(boost::json::parse(local.out).as_object().contains("level_sizes")) << local.out;
 }
 
+// --local-memory: the budget of the local-memory kernels. 4096 f32 in one kernel of 70 KB: on
+// CUDA its arrays in dynamic shared memory, which the manifest and the launch carry; a
+// negative budget is a one-line user error.
+TEST(Cli, LocalMemoryBudget) {
+  auto dir = std::filesystem::temp_directory_path() / "fftc_cli_test" / "fft_local_memory";
+  std::filesystem::remove_all(dir);
+  auto r = fftc("fft --size 4096 --target cuda --local-memory 232448 -o " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("variant: local"), std::string::npos) << r.out;
+  std::ifstream in(dir / "fft_4096_f32.json");
+  const auto m = boost::json::parse(std::string(std::istreambuf_iterator<char>(in), {}));
+  const auto& stage = m.at("stages").as_array().at(0).as_object();
+  EXPECT_EQ(stage.at("dynamic_local_memory_bytes").as_int64(), 69632);
+  EXPECT_EQ(stage.at("local_memory_bytes").as_int64(), 69616);
+  auto run = fftc("run --size 4096 --local-memory 232448 --check --json --repeat 1 --warmup 0");
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_EQ(boost::json::parse(run.out).as_object().at("variant"), "local");
+  auto bad = fftc("run --size 64 --local-memory -1");
+  EXPECT_EQ(bad.status, 1) << bad.out;
+  EXPECT_EQ(lineCount(bad.out), 1) << bad.out;
+  EXPECT_NE(bad.out.find("--local-memory"), std::string::npos) << bad.out;
+}
+
 TEST(Cli, BadLayoutsExitOneWithOneLine) {
   for (const std::string& args : std::vector<std::string>{
            "--size 16 --batch 3 --odist 8", "--size 8x6 --inembed 8", "--size 16 --istride 0",

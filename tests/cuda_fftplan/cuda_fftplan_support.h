@@ -40,8 +40,19 @@ inline Case cudaCase(int64_t n, int64_t batch, Variant v = Variant::Auto,
   return c;
 }
 
+// The H100's opt-in shared memory per block (227 KiB): the budget of the dynamic shared memory
+// cases (FftRequest::localMemoryBytes).
+inline constexpr int64_t kH100SharedBytes = 232448;
+
+inline Case withLocalMemory(Case c, int64_t bytes) {
+  c.request.localMemoryBytes = bytes;
+  c.label += "_local" + std::to_string(bytes);
+  return c;
+}
+
 // Powers of two, 3-5-7-smooth sizes and primes (Bluestein); every variant the planner offers
-// by name; f64; inverse with scaling; N = 1.
+// by name; f64; inverse with scaling; N = 1; one-kernel FFTs beyond 48 KiB of shared memory
+// (dynamic shared memory: 4096 and 8192 f32, 4096 f64 inverse).
 inline std::vector<Case> planSpread() {
   std::vector<Case> out;
   for (int64_t n : {1, 2, 8, 64, 1000, 4096, 16384, 60, 343, 625}) out.push_back(cudaCase(n, 3));
@@ -52,6 +63,11 @@ inline std::vector<Case> planSpread() {
   out.push_back(cudaCase(1024, 2, Variant::Stockham, Precision::F64));
   out.push_back(cudaCase(100, 2, Variant::Auto, Precision::F64, Direction::Inverse, true));
   out.push_back(cudaCase(128, 5, Variant::Auto, Precision::F32, Direction::Inverse));
+  out.push_back(cudaCase(8192, 2));  // the device's budget on a GPU (CudaPlan), else 48 KiB
+  out.push_back(withLocalMemory(cudaCase(4096, 2), kH100SharedBytes));
+  out.push_back(withLocalMemory(cudaCase(8192, 2), kH100SharedBytes));
+  out.push_back(withLocalMemory(
+      cudaCase(4096, 2, Variant::Auto, Precision::F64, Direction::Inverse, true), kH100SharedBytes));
   return out;
 }
 

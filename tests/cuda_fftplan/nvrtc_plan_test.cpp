@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+
+#include <boost/json.hpp>
 #include <regex>
 #include <set>
 
@@ -12,6 +14,8 @@
 #include "backends/cuda/nvrtc_api.h"
 #include "backends/cuda/nvrtc_compiler.h"
 #include "compiler/codegen/codegen.h"
+#include "compiler/exec/cuda_exec.h"
+#include "fftlib/plan/cuda_plan.h"
 #include "fftlib/plan/plan_resources.h"
 #include "tests/cuda_fftplan/cuda_fftplan_support.h"
 
@@ -72,6 +76,84 @@ TEST(CudaFftPlanSource, TableBuffersThroughLdg) {
   if (tables.empty()) GTEST_SKIP() << "every table of this plan is in __constant__ memory";
   for (const auto& t : tables)
     EXPECT_NE(plan->compiled.source.find("__ldg(&" + t + "["), std::string::npos) << t;
+}
+
+// Local arrays beyond CUDA's 48 KiB of static __shared__ memory: the one-kernel FFT of 4096 f32
+// with a 227 KiB budget carves its two arrays from `extern __shared__` memory at 16-byte
+// aligned offsets; the stage, the manifest and the header's launch carry the bytes. Within
+// 48 KiB (2048) the arrays stay static; OpenCL has no dynamic local memory.
+TEST(CudaFftPlanSource, LocalArraysBeyondTheStaticLimitAreDynamic) {
+  const auto plan = planFft(withLocalMemory(cudaCase(4096, 2), kH100SharedBytes).request);
+  ASSERT_EQ(plan->choice.variant, Variant::Local);
+  ASSERT_EQ(plan->compiled.stages.size(), 1u);
+  const auto& stage = plan->compiled.stages[0];
+  const int64_t bytes = compiler::codegen::CodegenOptions{}.paddedLocalCount(4096) * 8;  // 34808
+  const int64_t array = (bytes + 15) / 16 * 16;  // 34816: the next array's offset
+  EXPECT_EQ(stage.localMemoryBytes, 2 * bytes);
+  EXPECT_EQ(stage.dynamicLocalBytes, 2 * array);
+  EXPECT_EQ(plan->stages[0].dynamicLocalBytes, 2 * array);
+  const std::string& src = plan->compiled.source;
+  EXPECT_NE(src.find("extern __shared__ __align__(16) unsigned char fftc_shared[]"),
+            std::string::npos) << src.substr(0, 2000);
+  EXPECT_NE(src.find("reinterpret_cast<float2*>(fftc_shared + 0)"), std::string::npos);
+  EXPECT_NE(src.find("reinterpret_cast<float2*>(fftc_shared + " + std::to_string(array) + ")"),
+            std::string::npos);
+  EXPECT_EQ(src.find("__shared__ float2"), std::string::npos);
+  const std::string manifest =
+      boost::json::serialize(compiler::codegen::manifest(plan->compiled));
+  EXPECT_NE(manifest.find("\"dynamic_local_memory_bytes\":" + std::to_string(2 * array)),
+            std::string::npos) << manifest;
+  const std::string h = compiler::codegen::emitHeader(plan->compiled);
+  EXPECT_NE(h.find("\"" + stage.kernel + "\", " + std::to_string(2 * array) + ")"),
+            std::string::npos);
+
+  const auto small = planFft(withLocalMemory(cudaCase(2048, 2), kH100SharedBytes).request);
+  ASSERT_EQ(small->choice.variant, Variant::Local);
+  EXPECT_EQ(small->compiled.stages.at(0).dynamicLocalBytes, 0);
+  EXPECT_NE(small->compiled.source.find("__shared__ float2 l["), std::string::npos);
+  EXPECT_EQ(small->compiled.source.find("extern __shared__"), std::string::npos);
+
+  FftRequest cl = plan->request;
+  cl.target = compiler::pipeline::Target::OpenCL;
+  const auto opencl = planFft(cl);
+  EXPECT_EQ(opencl->compiled.stages.at(0).dynamicLocalBytes, 0);
+  EXPECT_EQ(opencl->compiled.stages.at(0).localMemoryBytes, 2 * bytes);
+  EXPECT_NE(opencl->compiled.source.find("__local float2"), std::string::npos);
+}
+
+// CudaPlan's budget: the device's opt-in shared memory per block when the request leaves it,
+// the request's otherwise.
+TEST(CudaPlanRequest, TakesTheDevicesOptInSharedMemory) {
+  cu::DeviceInfo h100;
+  h100.sharedMemoryPerBlock = 48 * 1024;
+  h100.sharedMemoryPerBlockOptin = kH100SharedBytes;
+  FftRequest r = cudaCase(4096, 2).request;
+  EXPECT_EQ(cudaPlanRequest(r, h100).localMemoryBytes, kH100SharedBytes);
+  EXPECT_EQ(choosePlan(cudaPlanRequest(r, h100)).variant, Variant::Local);
+  r.localMemoryBytes = 40000;
+  EXPECT_EQ(cudaPlanRequest(r, h100).localMemoryBytes, 40000);
+}
+
+// The device check before loading: a dynamic stage against the opt-in limit, a static one
+// against the static limit, each refused with the bytes named.
+TEST(CudaPlanRequest, DeviceCheckTakesDynamicSharedMemoryAgainstTheOptIn) {
+  cu::DeviceInfo d;
+  d.name = "small";
+  d.sharedMemoryPerBlock = 48 * 1024;
+  d.sharedMemoryPerBlockOptin = 64 * 1024;  // below the 69632 bytes of 4096 f32
+  const auto big = planFft(withLocalMemory(cudaCase(4096, 2), kH100SharedBytes).request);
+  try {
+    compiler::exec::checkDevice(d, big->compiled);
+    ADD_FAILURE() << "69632 bytes of dynamic shared memory on a device with 65536";
+  } catch (const backends::UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("69632 bytes"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("dynamic"), std::string::npos) << e.what();
+  }
+  d.sharedMemoryPerBlockOptin = kH100SharedBytes;
+  EXPECT_NO_THROW(compiler::exec::checkDevice(d, big->compiled));
+  d.sharedMemoryPerBlock = 16 * 1024;  // below 2048 f32's static 34800 bytes
+  const auto small = planFft(cudaCase(2048, 2).request);
+  EXPECT_THROW(compiler::exec::checkDevice(d, small->compiled), backends::UserError);
 }
 
 // NAME.hpp follows the target: the CUDA runtime, NVRTC, each stage's kernel and launch geometry.

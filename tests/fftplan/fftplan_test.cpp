@@ -502,6 +502,96 @@ TEST(Planner, HierarchicalShape) {
   EXPECT_THROW(choosePlan(local), backends::UserError);
 }
 
+// FftRequest::localMemoryBytes: one row may take the whole budget (CUDA: the device's opt-in
+// shared memory), so 4096 and 8192 f32 run in one kernel; several rows per work-group stay
+// within 48 KiB, so the rows per group and the hierarchical tiles do not change; a budget
+// below a row's two arrays leaves the Local variant.
+TEST(Planner, LocalMemoryBudget) {
+  constexpr int64_t kH100 = 232448;  // 227 KiB, the H100's opt-in shared memory per block
+  auto r = req(4096);
+  r.batch = 8;
+  EXPECT_EQ(choosePlan(r).variant, Variant::Hierarchical);  // 2 x 4352 x 8 B > 48 KiB
+  r.localMemoryBytes = kH100;
+  auto c = choosePlan(r);
+  EXPECT_EQ(c.variant, Variant::Local);
+  EXPECT_EQ(c.fftsPerGroup, 1);  // two rows would take 139 KB, beyond 48 KiB
+  EXPECT_EQ(localMemoryFor(r, 1), kH100);
+  EXPECT_EQ(localMemoryFor(r, 2), kLocalMemoryBytes);
+  r.size = 8192;
+  EXPECT_EQ(choosePlan(r).variant, Variant::Local);  // 2 x 8703 x 8 B = 139 KB, 1024 items
+  r.size = 16384;
+  EXPECT_EQ(choosePlan(r).variant, Variant::Hierarchical);  // 278 KB does not fit
+  r.size = 3 * 4096;  // fits (209 KB), but [16,16,16,3] takes 4096 work-items
+  EXPECT_NE(choosePlan(r).variant, Variant::Local);
+
+  // f64 1024: one row per group either way (two would take 70 KB)
+  auto d = req(1024);
+  d.precision = Precision::F64;
+  d.batch = 8;
+  const auto before = choosePlan(d);
+  d.localMemoryBytes = kH100;
+  EXPECT_EQ(choosePlan(d).fftsPerGroup, before.fftsPerGroup);
+  EXPECT_EQ(choosePlan(d).stageLocal, before.stageLocal);
+
+  // the hierarchical levels and tiles of 2^18 and 2^16 are those of 48 KiB
+  for (int64_t n : {int64_t{1} << 16, int64_t{1} << 18}) {
+    auto h = req(n);
+    const auto levels = choosePlan(h);
+    h.localMemoryBytes = kH100;
+    const auto wide = choosePlan(h);
+    EXPECT_EQ(wide.rs1, levels.rs1) << n;
+    EXPECT_EQ(wide.rs2, levels.rs2) << n;
+    EXPECT_EQ(wide.rs3, levels.rs3) << n;
+    EXPECT_EQ(wide.stageLocal, levels.stageLocal) << n;
+  }
+
+  // a smaller budget: 2048 f32 (2 x 2175 x 8 B = 34800 B) no longer fits one kernel
+  auto small = req(2048);
+  EXPECT_EQ(choosePlan(small).variant, Variant::Local);
+  small.localMemoryBytes = 32 * 1024;
+  EXPECT_NE(choosePlan(small).variant, Variant::Local);
+  try {
+    small.variant = Variant::Local;
+    (void)choosePlan(small);
+    ADD_FAILURE() << "2048 f32 in 32 KiB";
+  } catch (const backends::UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("32768 bytes"), std::string::npos) << e.what();
+  }
+  // rows per group named by the request: beyond 48 KiB, refused whatever the budget
+  r.size = 4096;
+  r.fftsPerGroup = 2;
+  try {
+    (void)choosePlan(r);
+    ADD_FAILURE() << "two rows of 4096 f32 per group";
+  } catch (const backends::UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("49152 bytes"), std::string::npos) << e.what();
+  }
+  // the budget is part of the plan's key
+  auto k = req(64);
+  const std::string key = k.key();
+  k.localMemoryBytes = kH100;
+  EXPECT_NE(k.key(), key);
+}
+
+// One row of 4096 and of 8192 f32 in one kernel through 70 KB and 139 KB of local memory (PoCL
+// allows it), against FFTW; the same kernels CUDA runs with dynamic shared memory.
+TEST(FftPlan, LocalVariantBeyond48KiB) {
+  for (int64_t n : {4096, 8192}) {
+    auto r = req(n);
+    r.batch = 2;
+    r.localMemoryBytes = 232448;
+    if (static_cast<int64_t>(context().device().localMemBytes) <
+        2 * compiler::codegen::CodegenOptions{}.paddedLocalCount(n) * 8)
+      GTEST_SKIP() << "the OpenCL device has " << context().device().localMemBytes
+                   << " bytes of local memory";
+    ASSERT_EQ(choosePlan(r).variant, Variant::Local);
+    expectAccurate(r);
+    r.direction = Direction::Inverse;
+    r.scale = true;
+    expectAccurate(r);
+  }
+}
+
 // Both kernels against FFTW: two levels (f32 and f64, inverse and scaled), three levels, and
 // an odd size (1575 = 35 x 45, tiles of 15 columns).
 TEST(FftPlan, HierarchicalLevels) {

@@ -152,6 +152,38 @@ TEST(FftTuner, SmallGainsKeepTheHeuristicPlan) {
   }
 }
 
+// A device whose plans take more local memory (CUDA: the opt-in shared memory per block): the
+// tuner plans the problem with that budget, as the device's plans are made, so its heuristic
+// configuration is the device's heuristic plan (4096 f32 in one kernel, not two levels) and
+// every measured request carries the budget.
+TEST(FftTuner, PlansWithTheDevicesLocalMemory) {
+  struct WideDevice : FakeExecutor {
+    DeviceLimits limits() const override {
+      DeviceLimits l;
+      l.localMemBytes = l.planLocalMemBytes = 232448;
+      return l;
+    }
+  };
+  WideDevice device;
+  FftTuneOptions o;
+  o.technique = "random";
+  o.abort = fftc::tuner::evaluations(4);
+  o.cost = {0, 1, 1};
+  FftTuner wide(request(4096, 1), device, o);
+  const auto heuristic = wide.space().heuristicIndex();
+  ASSERT_TRUE(heuristic);
+  EXPECT_EQ(wide.space().request(wide.space().space().at(*heuristic)).variant, Variant::Local);
+  (void)wide.run();
+  ASSERT_FALSE(device.measured.empty());
+  for (const auto& key : device.measured) EXPECT_NE(key.find(" local=232448"), std::string::npos) << key;
+  // a plain device: the planner's 48 KiB, two levels
+  FakeExecutor plain;
+  FftTuner two(request(4096, 1), plain, o);
+  ASSERT_TRUE(two.space().heuristicIndex());
+  EXPECT_EQ(two.space().request(two.space().space().at(*two.space().heuristicIndex())).variant,
+            Variant::Hierarchical);
+}
+
 // The candidates are timed again with the heuristic plan: a gain measured once, or a plan that
 // fails when built again, is not recorded; a gain that holds is, with its confirmed time.
 TEST(FftTuner, OnlyConfirmedGainsAreRecorded) {
