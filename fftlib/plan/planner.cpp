@@ -189,6 +189,13 @@ int64_t smoothSizeAtLeast(int64_t n) {
   return m;
 }
 
+int64_t bluesteinSize(int64_t n) {
+  const int64_t need = std::max<int64_t>(2 * n - 1, 1), smooth = smoothSizeAtLeast(need);
+  int64_t p2 = 1;
+  while (p2 < need) p2 *= 2;
+  return p2 * 10 <= smooth * 11 ? p2 : smooth;
+}
+
 std::vector<int64_t> chooseRadices(int64_t n) {
   if (n < 1) throw UserError(fmt::format("FFT size {}: must be at least 1", n));
   int twos = 0;
@@ -547,7 +554,7 @@ PlanChoice choosePlan(const FftRequest& r) {
               listText(r.radices), product(r.radices), need));
         c.radices = r.radices;
       } else {
-        c.radices = chooseRadices(smoothSizeAtLeast(need));
+        c.radices = chooseRadices(bluesteinSize(r.size));
       }
       c.bluesteinM = product(c.radices);
       c.file = "bluestein.fdl";

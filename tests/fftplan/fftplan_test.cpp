@@ -114,6 +114,13 @@ TEST(Planner, RadixHeuristics) {
     EXPECT_EQ(p, n);
   }
   EXPECT_EQ(smoothSizeAtLeast(513), 525);
+  EXPECT_EQ(bluesteinSize(17), 35);      // 64 is 83% above
+  EXPECT_EQ(bluesteinSize(257), 525);    // 1024: 95%
+  EXPECT_EQ(bluesteinSize(1009), 2048);  // 2025 smooth, 2048 1.1% above
+  EXPECT_EQ(bluesteinSize(4099), 8232);
+  EXPECT_EQ(bluesteinSize(65521), 131072);  // smooth and a power of two
+  EXPECT_EQ(bluesteinSize(1), 1);
+  EXPECT_EQ(choosePlan(req(1009)).bluesteinM, 2048);
   EXPECT_EQ(largestPrimeFactor(4099), 4099);
   EXPECT_TRUE(isSmooth(1));
   EXPECT_FALSE(isSmooth(22));
