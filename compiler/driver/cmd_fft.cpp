@@ -244,6 +244,7 @@ int runRun(const Args& args) {
     deviceName = context.device().name;
     wisdomNote = useWisdom(o.wisdom, request,
                            [&] { return fl::tune::CudaExecutor(context).identity(); });
+    request = fl::cudaPlanRequest(request, context.device());  // what CudaPlan plans, reported
     m = measureOn<fl::CudaPlan>(context, request, seed, check, checkElements, inPlace, warmup,
                                 repeat);
 #else
@@ -279,6 +280,7 @@ int runRun(const Args& args) {
       r["level_sizes"] = toJsonArray(fl::levelSizes(info.choice));
     r["workgroup_size"] = request.workgroupSize;  // 0: the planner chose
     r["ffts_per_group"] = request.fftsPerGroup;
+    r["local_memory_bytes"] = fl::localMemoryBudget(request);
     r["wisdom"] = !wisdomNote.empty();
     r["stages"] = info.stages.size();
     r["time_ms"] = m.timeMs;

@@ -168,6 +168,15 @@ TEST(Cli, RunOnCudaRunsOrSaysWhyNot) {
     EXPECT_EQ(r.status, 0) << r.out;
     EXPECT_NE(r.out.find("\"target\":\"cuda\""), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\"linf_error\":"), std::string::npos) << r.out;
+    // the report describes the plan that ran: CudaPlan's, with the device's shared memory
+    // (4096 f32 in one kernel wherever a block may opt into 70 KB)
+    auto big = fftc("run --size 4096 --batch 2 --target cuda --check --json --repeat 1");
+    ASSERT_EQ(big.status, 0) << big.out;
+    const auto j = boost::json::parse(big.out).as_object();
+    if (j.at("local_memory_bytes").as_int64() >= 69632) {
+      EXPECT_EQ(j.at("variant"), "local") << big.out;
+      EXPECT_EQ(j.at("stages").as_int64(), 1) << big.out;
+    }
   } else {
     EXPECT_EQ(r.status, 2) << r.out;
     EXPECT_EQ(r.out.rfind("fftc: device error: CUDA driver not found", 0), 0u) << r.out;
@@ -299,6 +308,7 @@ TEST(Cli, LocalMemoryBudget) {
   auto run = fftc("run --size 4096 --local-memory 232448 --check --json --repeat 1 --warmup 0");
   ASSERT_EQ(run.status, 0) << run.out;
   EXPECT_EQ(boost::json::parse(run.out).as_object().at("variant"), "local");
+  EXPECT_EQ(boost::json::parse(run.out).as_object().at("local_memory_bytes").as_int64(), 232448);
   auto bad = fftc("run --size 64 --local-memory -1");
   EXPECT_EQ(bad.status, 1) << bad.out;
   EXPECT_EQ(lineCount(bad.out), 1) << bad.out;
