@@ -189,11 +189,17 @@ int64_t smoothSizeAtLeast(int64_t n) {
   return m;
 }
 
-int64_t bluesteinSize(int64_t n) {
+int64_t bluesteinSize(int64_t n, Precision precision) {
   const int64_t need = std::max<int64_t>(2 * n - 1, 1), smooth = smoothSizeAtLeast(need);
   int64_t p2 = 1;
   while (p2 < need) p2 *= 2;
-  return p2 * 10 <= smooth * 11 ? p2 : smooth;
+  FftRequest defaults;  // 48 KiB
+  defaults.precision = precision;
+  const auto rs = chooseRadices(p2);
+  const bool oneKernel =
+      localFits(p2, defaults) &&
+      (rs.empty() || p2 / *std::min_element(rs.begin(), rs.end()) <= 1024);
+  return oneKernel || p2 * 10 <= smooth * 11 ? p2 : smooth;
 }
 
 std::vector<int64_t> chooseRadices(int64_t n) {
@@ -554,7 +560,7 @@ PlanChoice choosePlan(const FftRequest& r) {
               listText(r.radices), product(r.radices), need));
         c.radices = r.radices;
       } else {
-        c.radices = chooseRadices(bluesteinSize(r.size));
+        c.radices = chooseRadices(bluesteinSize(r.size, r.precision));
       }
       c.bluesteinM = product(c.radices);
       c.file = "bluestein.fdl";

@@ -168,11 +168,13 @@ std::string describePasses(const CompiledFft& plan);
 std::vector<int64_t> chooseRadices(int64_t n);
 bool isSmooth(int64_t n);                 // every prime factor in {2, 3, 5, 7}
 int64_t smoothSizeAtLeast(int64_t n);     // the smallest 2,3,5,7-smooth integer >= n
-// Bluestein's convolution size M >= 2N - 1: the next power of two when it is at most 10% above
-// the smallest smooth size (power-of-two passes, no divisions in the chirp's indices: 1009 ->
-// 2048 took 0.62x the time of 2025 on an H100), else that smooth size (257 -> 525,
-// 4099 -> 8232).
-int64_t bluesteinSize(int64_t n);
+// Bluestein's convolution size M >= 2N - 1: the next power of two when its one kernel fits
+// 48 KiB of local memory, or when it is at most 10% above the smallest 2,3,5,7-smooth size;
+// else that smooth size. Power-of-two passes and no divisions in the chirp's indices: on an
+// H100 (f32), 1009 with M = 2048 took 0.62x the time of M = 2025 and 257 with 1024 0.65x of
+// 525; 17 with 64 the time of 35. Beyond one kernel the larger M costs more passes' worth
+// (4099: 16384 took 4.4x the time of 8232).
+int64_t bluesteinSize(int64_t n, Precision precision);
 int64_t largestPrimeFactor(int64_t n);    // 1 for n = 1
 
 // Local memory the local-memory kernels may use per work-group by default: 48 KiB, what

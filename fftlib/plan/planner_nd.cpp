@@ -96,7 +96,7 @@ void bindDimensions(PlanChoice& c, const std::vector<int64_t>& ns, const FftRequ
   std::vector<int64_t> offs{0}, bl;
   for (int64_t n : ns) {
     const bool blue = !isSmooth(n);
-    auto rs = blue ? chooseRadices(bluesteinSize(n)) : chooseRadices(n);
+    auto rs = blue ? chooseRadices(bluesteinSize(n, r.precision)) : chooseRadices(n);
     c.dimRadices.push_back(rs);
     c.dimBluestein.push_back(blue);
     c.radices.insert(c.radices.end(), rs.begin(), rs.end());

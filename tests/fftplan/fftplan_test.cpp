@@ -114,12 +114,20 @@ TEST(Planner, RadixHeuristics) {
     EXPECT_EQ(p, n);
   }
   EXPECT_EQ(smoothSizeAtLeast(513), 525);
-  EXPECT_EQ(bluesteinSize(17), 35);      // 64 is 83% above
-  EXPECT_EQ(bluesteinSize(257), 525);    // 1024: 95%
-  EXPECT_EQ(bluesteinSize(1009), 2048);  // 2025 smooth, 2048 1.1% above
-  EXPECT_EQ(bluesteinSize(4099), 8232);
-  EXPECT_EQ(bluesteinSize(65521), 131072);  // smooth and a power of two
-  EXPECT_EQ(bluesteinSize(1), 1);
+  // Bluestein's M: the power of two while its one kernel fits 48 KiB (2890 f32, 1445 f64
+  // elements) or it is within 10% of the smooth size, else the smooth size
+  const auto f32 = Precision::F32, f64 = Precision::F64;
+  EXPECT_EQ(bluesteinSize(17, f32), 64);      // smooth 35
+  EXPECT_EQ(bluesteinSize(257, f32), 1024);   // smooth 525
+  EXPECT_EQ(bluesteinSize(257, f64), 1024);
+  EXPECT_EQ(bluesteinSize(1009, f32), 2048);  // smooth 2025
+  EXPECT_EQ(bluesteinSize(1009, f64), 2048);  // beyond 48 KiB, but 1.1% above 2025
+  EXPECT_EQ(bluesteinSize(1500, f32), 3000);  // 4096 beyond 48 KiB and 37% above 3000
+  EXPECT_EQ(bluesteinSize(700, f64), 1400);   // 2048 beyond 48 KiB in f64, 46% above 1400
+  EXPECT_EQ(bluesteinSize(700, f32), 2048);
+  EXPECT_EQ(bluesteinSize(4099, f32), 8232);
+  EXPECT_EQ(bluesteinSize(65521, f32), 131072);  // smooth and a power of two
+  EXPECT_EQ(bluesteinSize(1, f32), 1);
   EXPECT_EQ(choosePlan(req(1009)).bluesteinM, 2048);
   EXPECT_EQ(largestPrimeFactor(4099), 4099);
   EXPECT_TRUE(isSmooth(1));
@@ -135,10 +143,10 @@ TEST(Planner, VariantChoice) {
   EXPECT_EQ(c.kernel, "stockhamLocal");
   c = choosePlan(req(257));
   EXPECT_EQ(c.variant, Variant::Bluestein);
-  EXPECT_EQ(c.bluesteinM, 525);
+  EXPECT_EQ(c.bluesteinM, 1024);
   EXPECT_EQ(c.kernel, "bluesteinLocal");  // M in local memory: one kernel
   EXPECT_EQ(c.stageLocal, (std::vector<std::vector<int64_t>>{
-                              {525 / *std::min_element(c.radices.begin(), c.radices.end()), 1}}));
+                              {1024 / *std::min_element(c.radices.begin(), c.radices.end()), 1}}));
   c = choosePlan(req(4099));
   EXPECT_EQ(c.bluesteinM, 8232);
   EXPECT_EQ(c.kernel, "bluesteinGlobal");  // M beyond local memory: passes
@@ -677,8 +685,10 @@ TEST(FftcRun, CheckJsonEndToEnd) {
   EXPECT_GT(v.at("gbps").to_number<double>(), 0);
   EXPECT_LE(v.at("linf_error").to_number<double>(), fftTolerance(60, Precision::F32));
   EXPECT_LE(v.at("l2_error").to_number<double>(), fftTolerance(60, Precision::F32));
-  // exactly the report object of CLI.md, with docs/cli.md's workgroup_size, ffts_per_group, wisdom
-  EXPECT_EQ(v.size(), 17u);
+  // exactly the report object of CLI.md, with docs/cli.md's workgroup_size, ffts_per_group,
+  // local_memory_bytes, wisdom
+  EXPECT_EQ(v.size(), 18u);
+  EXPECT_EQ(v.at("local_memory_bytes").to_number<int64_t>(), kLocalMemoryBytes);
   EXPECT_FALSE(v.at("wisdom").as_bool());
 }
 

@@ -69,7 +69,7 @@ TEST(NdPlanner, ChoosesEachDimensionAndThePasses) {
   EXPECT_EQ(c.file, "nd.fdl");
   EXPECT_EQ(c.kernel, "ndLocal");  // a local pass per dimension, Bluestein's 17 too
   EXPECT_EQ(c.dimBluestein, (std::vector<bool>{false, true, false}));
-  EXPECT_EQ(c.dimRadices[1], chooseRadices(bluesteinSize(17)));  // Bluestein's M >= 2n - 1
+  EXPECT_EQ(c.dimRadices[1], chooseRadices(bluesteinSize(17, Precision::F32)));  // Bluestein's M >= 2n - 1
   EXPECT_EQ(c.passGroups, (Dims{0, 1, 2, 3}));                       // a pass per dimension
   auto given = ndRequest({8, 17, 6});
   given.passGroups = {0, 1, 2, 3};  // the request's grouping: nd.fdl's nd
