@@ -188,7 +188,7 @@ int64_t localMemoryBudget(const FftRequest& request);
 // (H100, 2026-11-22: f64 N = 1024 with 2 rows in 69 KB took 1.21x cuFFT's time, with one row
 // in 35 KB 1.06x; 2^18 as two levels of 16-column tiles 3.7x, three levels of 48 KiB 1.5x),
 // while one long row in more memory saves passes over global memory (4096 f32 in one kernel
-// of 70 KB: 1.05x, as two levels: 2.1x).
+// of 70 KB: 1.05x, as two levels: 2.1x). bench/results/2026-11-22-nvidia-h100-local_memory_budget.csv.
 int64_t localMemoryFor(const FftRequest& request, int64_t rows);
 // Whether a local-memory kernel can hold F rows of n: two arrays of F rows, padded by one
 // element in 16 (CodegenOptions::localPadding), in localMemoryFor(request, F) bytes.

@@ -542,7 +542,7 @@ TEST(Planner, LocalMemoryBudget) {
   EXPECT_EQ(choosePlan(r).variant, Variant::Local);  // 2 x 8703 x 8 B = 139 KB, 1024 items
   r.size = 16384;
   EXPECT_EQ(choosePlan(r).variant, Variant::Hierarchical);  // 278 KB does not fit
-  r.size = 3 * 4096;  // fits (209 KB), but [16,16,16,3] takes 4096 work-items
+  r.size = 3 * 4096;  // fits (209 KB), but its radices end in 3: 4096 work-items
   EXPECT_NE(choosePlan(r).variant, Variant::Local);
 
   // f64 1024: one row per group either way (two would take 70 KB)
