@@ -242,9 +242,11 @@ int runRun(const Args& args) {
 #ifdef FFTC_HAVE_CUDA
     auto context = openCuda(device.empty() ? "cuda:0" : device);
     deviceName = context.device().name;
+    // what CudaPlan plans (the device's shared memory): the wisdom is checked against it, and
+    // the report describes it
+    request = fl::cudaPlanRequest(request, context.device());
     wisdomNote = useWisdom(o.wisdom, request,
                            [&] { return fl::tune::CudaExecutor(context).identity(); });
-    request = fl::cudaPlanRequest(request, context.device());  // what CudaPlan plans, reported
     m = measureOn<fl::CudaPlan>(context, request, seed, check, checkElements, inPlace, warmup,
                                 repeat);
 #else

@@ -177,6 +177,20 @@ TEST(Cli, RunOnCudaRunsOrSaysWhyNot) {
       EXPECT_EQ(j.at("variant"), "local") << big.out;
       EXPECT_EQ(j.at("stages").as_int64(), 1) << big.out;
     }
+    // wisdom tuned on CUDA is accepted by run: both plan with the device's shared memory
+    const auto wisdom = std::filesystem::temp_directory_path() / "fftc_cli_test" / "cuda_wisdom.json";
+    std::filesystem::remove(wisdom);
+    auto tune = fftc("tune --size 4096 --batch 2 --target cuda --evaluations 2 --no-log --wisdom " +
+                     wisdom.string());
+    ASSERT_EQ(tune.status, 0) << tune.out;
+    auto tuned = fftc("run --size 4096 --batch 2 --target cuda --check --json --repeat 1 --wisdom " +
+                      wisdom.string());
+    ASSERT_EQ(tuned.status, 0) << tuned.out;
+    // (the wisdom's note comes first, on stderr)
+    const auto brace = tuned.out.find('{');
+    ASSERT_NE(brace, std::string::npos) << tuned.out;
+    EXPECT_TRUE(boost::json::parse(tuned.out.substr(brace)).as_object().at("wisdom").as_bool())
+        << tuned.out;
   } else {
     EXPECT_EQ(r.status, 2) << r.out;
     EXPECT_EQ(r.out.rfind("fftc: device error: CUDA driver not found", 0), 0u) << r.out;
@@ -305,10 +319,16 @@ TEST(Cli, LocalMemoryBudget) {
   const auto& stage = m.at("stages").as_array().at(0).as_object();
   EXPECT_EQ(stage.at("dynamic_local_memory_bytes").as_int64(), 69632);
   EXPECT_EQ(stage.at("local_memory_bytes").as_int64(), 69616);
+  // PoCL's local memory holds it; a device of 48 KiB (NVIDIA's OpenCL) refuses it in one line
   auto run = fftc("run --size 4096 --local-memory 232448 --check --json --repeat 1 --warmup 0");
-  ASSERT_EQ(run.status, 0) << run.out;
-  EXPECT_EQ(boost::json::parse(run.out).as_object().at("variant"), "local");
-  EXPECT_EQ(boost::json::parse(run.out).as_object().at("local_memory_bytes").as_int64(), 232448);
+  if (run.status == 0) {
+    EXPECT_EQ(boost::json::parse(run.out).as_object().at("variant"), "local");
+    EXPECT_EQ(boost::json::parse(run.out).as_object().at("local_memory_bytes").as_int64(), 232448);
+  } else {
+    EXPECT_EQ(run.status, 1) << run.out;
+    EXPECT_EQ(lineCount(run.out), 1) << run.out;
+    EXPECT_NE(run.out.find("needs 69616 bytes of local memory"), std::string::npos) << run.out;
+  }
   auto bad = fftc("run --size 64 --local-memory -1");
   EXPECT_EQ(bad.status, 1) << bad.out;
   EXPECT_EQ(lineCount(bad.out), 1) << bad.out;
