@@ -173,7 +173,7 @@ int64_t smoothSizeAtLeast(int64_t n);     // the smallest 2,3,5,7-smooth integer
 // else that smooth size. Power-of-two passes and no divisions in the chirp's indices: on an
 // H100 (f32), 1009 with M = 2048 took 0.62x the time of M = 2025 and 257 with 1024 0.65x of
 // 525; 17 with 64 the time of 35. Beyond one kernel the larger M costs more passes' worth
-// (4099: 16384 took 4.4x the time of 8232).
+// (4099: 16384 took 4.4x the time of 8232). bench/results/2026-11-22-nvidia-h100-fftc_run_probes.log.
 int64_t bluesteinSize(int64_t n, Precision precision);
 int64_t largestPrimeFactor(int64_t n);    // 1 for n = 1
 
