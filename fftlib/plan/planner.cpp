@@ -195,11 +195,7 @@ int64_t bluesteinSize(int64_t n, Precision precision) {
   while (p2 < need) p2 *= 2;
   FftRequest defaults;  // 48 KiB
   defaults.precision = precision;
-  const auto rs = chooseRadices(p2);
-  const bool oneKernel =
-      localFits(p2, defaults) &&
-      (rs.empty() || p2 / *std::min_element(rs.begin(), rs.end()) <= 1024);
-  return oneKernel || p2 * 10 <= smooth * 11 ? p2 : smooth;
+  return localKernelFits(chooseRadices(p2), defaults) || p2 * 10 <= smooth * 11 ? p2 : smooth;
 }
 
 std::vector<int64_t> chooseRadices(int64_t n) {
@@ -262,12 +258,13 @@ int64_t largestFittingDivisor(int64_t n, const FftRequest& request, int64_t rows
   return 1;
 }
 
-namespace {
-
-// The butterflies of a local-memory kernel's widest pass: n / min(rs), its work-items per FFT.
-int64_t localButterflies(const std::vector<int64_t>& rs) {
-  return product(rs) / *std::min_element(rs.begin(), rs.end());
+bool localKernelFits(const std::vector<int64_t>& rs, const FftRequest& request) {
+  const int64_t n = product(rs);
+  return !rs.empty() && localFits(n, request) &&
+         n / *std::min_element(rs.begin(), rs.end()) <= 1024;
 }
+
+namespace {
 
 // The work-group shape of a local-memory kernel over rows of n = prod(c.radices) elements
 // (stockhamLocal with n = N, bluesteinLocal with n = M): F rows (the largest divisor of the
@@ -513,9 +510,8 @@ PlanChoice choosePlan(const FftRequest& r) {
   if (c.variant == Variant::Auto) {
     if (r.size == 1)
       c.variant = Variant::Stockham;  // a copy
-    else if (isSmooth(r.size) && localFits(r.size, r) &&
-             (r.radices.empty() || product(r.radices) == r.size) &&
-             localButterflies(r.radices.empty() ? chooseRadices(r.size) : r.radices) <= 1024)
+    else if (isSmooth(r.size) && (r.radices.empty() || product(r.radices) == r.size) &&
+             localKernelFits(r.radices.empty() ? chooseRadices(r.size) : r.radices, r))
       c.variant = Variant::Local;
     else if ((!r.radices.empty() || isSmooth(r.size)) && hierarchicalFits(r))
       c.variant = Variant::Hierarchical;  // one pass per level, each through local memory
@@ -568,9 +564,7 @@ PlanChoice choosePlan(const FftRequest& r) {
       c.defines["rsM"] = c.radices;
       // one kernel through local memory when M fits (as the Local variant), else a pass over
       // global memory per step
-      const int64_t butterflies =
-          c.bluesteinM / *std::min_element(c.radices.begin(), c.radices.end());
-      if (localFits(c.bluesteinM, r) && butterflies <= 1024) {
+      if (localKernelFits(c.radices, r)) {
         c.kernel = "bluesteinLocal";
         chooseLocalShape(r, c.bluesteinM, c);
       } else {

@@ -193,6 +193,10 @@ int64_t localMemoryFor(const FftRequest& request, int64_t rows);
 // Whether a local-memory kernel can hold F rows of n: two arrays of F rows, padded by one
 // element in 16 (CodegenOptions::localPadding), in localMemoryFor(request, F) bytes.
 bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup = 1);
+// Whether one row of n = prod(rs) runs in one local-memory kernel (Local, bluesteinLocal, the
+// N-D local passes): localFits, and at most 1024 work-items for its widest pass (n / min(rs)).
+// False for an empty list.
+bool localKernelFits(const std::vector<int64_t>& rs, const FftRequest& request);
 // The most rows of n elements, at most `most`, that divide `rows` and whose two padded local
 // arrays fit (localFits); 1 when none above one does.
 int64_t largestFittingDivisor(int64_t n, const FftRequest& request, int64_t rows, int64_t most);

@@ -133,13 +133,6 @@ size_t groupedPasses(const PlanChoice& c) {
   return passes;
 }
 
-// Whether Bluestein's vectors of size M = Π rsM fit local memory in one work-group (as the
-// planner's bluesteinLocal: two arrays, at most 1024 butterflies).
-bool bluesteinFitsLocal(const FftRequest& r, const std::vector<int64_t>& rsM) {
-  const int64_t m = std::accumulate(rsM.begin(), rsM.end(), int64_t{1}, std::multiplies<>());
-  return localFits(m, r) && m / *std::min_element(rsM.begin(), rsM.end()) <= 1024;
-}
-
 // The four-step split n = n1·n2 of a dimension too long for local memory: n1 the largest
 // divisor of n at most sqrt(n) whose two sizes both fit (0 when none does).
 int64_t fourStepSplit(int64_t n, const FftRequest& r) {
@@ -196,7 +189,7 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
   for (size_t j = 0; j < d; ++j) {
     if (ns[j] < 2) return false;
     if (c.dimBluestein[j]) {  // one pass when M fits, never four-step
-      if (!bluesteinFitsLocal(r, c.dimRadices[j])) return false;
+      if (!localKernelFits(c.dimRadices[j], r)) return false;
     } else if (!localFits(ns[j], r)) {
       splits[j] = fourStepSplit(ns[j], r);
       if (splits[j] == 0) return false;
@@ -282,7 +275,7 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
 // ndLocal's strided passes), instead of a pass per radix.
 void useLocalRealPasses(const FftRequest& r, PlanChoice& c, const std::vector<int64_t>& ns) {
   for (size_t j = 0; j < ns.size(); ++j)
-    if (ns[j] < 2 || (c.dimBluestein[j] ? !bluesteinFitsLocal(r, c.dimRadices[j])
+    if (ns[j] < 2 || (c.dimBluestein[j] ? !localKernelFits(c.dimRadices[j], r)
                                         : !localFits(ns[j], r)))
       return;
   const size_t last = ns.size() - 1;
