@@ -9,8 +9,8 @@
 #endif
 
 #include "backends/common/device_error.h"
-#include "compiler/driver/commands.h"
-#include "compiler/driver/options.h"
+#include "driver/commands.h"
+#include "driver/options.h"
 #include "compiler/exec/exec.h"
 #include "compiler/pipeline/pipeline.h"
 

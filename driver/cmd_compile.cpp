@@ -5,9 +5,9 @@
 #include <set>
 
 #include "backends/common/device_error.h"
-#include "compiler/driver/commands.h"
-#include "compiler/driver/emit.h"
-#include "compiler/driver/options.h"
+#include "driver/commands.h"
+#include "driver/emit.h"
+#include "driver/options.h"
 #include "compiler/pipeline/pipeline.h"
 #include "ir/printer.h"
 

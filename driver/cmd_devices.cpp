@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "backends/opencl/device_info.h"
-#include "compiler/driver/commands.h"
-#include "compiler/driver/options.h"
+#include "driver/commands.h"
+#include "driver/options.h"
 #ifdef FFTC_HAVE_CUDA
 #include "backends/cuda/device.h"
 #endif

@@ -1,5 +1,5 @@
 // Writing a compiled kernel's files (emit.h).
-#include "compiler/driver/emit.h"
+#include "driver/emit.h"
 
 #include <fmt/format.h>
 #include <fstream>

@@ -10,10 +10,10 @@
 #include <random>
 
 #include "backends/common/device_error.h"
-#include "compiler/driver/commands.h"
-#include "compiler/driver/emit.h"
-#include "compiler/driver/fft_options.h"
-#include "compiler/driver/options.h"
+#include "driver/commands.h"
+#include "driver/emit.h"
+#include "driver/fft_options.h"
+#include "driver/options.h"
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/device_io.h"
 #include "fftlib/plan/fft_api.h"

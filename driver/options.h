@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/driver/commands.h"
-#include "compiler/driver/exit_status.h"
+#include "driver/commands.h"
+#include "driver/exit_status.h"
 #include "compiler/frontend/frontend.h"
 #include "compiler/pipeline/pipeline.h"
 

@@ -8,8 +8,8 @@
 #include <string_view>
 
 #include "backends/common/device_error.h"
-#include "compiler/driver/commands.h"
-#include "compiler/driver/exit_status.h"
+#include "driver/commands.h"
+#include "driver/exit_status.h"
 #include "compiler/frontend/diagnostics.h"
 #include "ir/diagnostic.h"
 #include "rewrites/strategy_parser.h"

@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include "compiler/driver/options.h"
+#include "driver/options.h"
 #include "fftlib/plan/planner.h"
 #include "fftlib/tune/fft_cost.h"
 

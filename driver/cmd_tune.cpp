@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "backends/common/device_error.h"
-#include "compiler/driver/commands.h"
-#include "compiler/driver/fft_options.h"
+#include "driver/commands.h"
+#include "driver/fft_options.h"
 #include "fftlib/tune/fft_tune.h"
 #include "fftlib/tune/fft_wisdom.h"
 

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 
-#include "compiler/driver/fft_options.h"
+#include "driver/fft_options.h"
 #include "fftlib/tune/fft_wisdom.h"
 
 namespace fftc::driver {

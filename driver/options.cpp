@@ -1,5 +1,5 @@
 // Option parsing shared by the fftc subcommands.
-#include "compiler/driver/options.h"
+#include "driver/options.h"
 
 #include <fmt/format.h>
 #include <iostream>
