@@ -63,11 +63,20 @@ TEST(CliReliability, ConstantOverflowInSizesIsALocatedUserError) {
 // std::bad_alloc on the host: exit 5, one line. ulimit -v (4 GB of address space) makes the
 // 8 GiB of a 1024 x 2^20 batch, or exec's 2^30-element inputs and reference, unobtainable
 // without needing a machine that lacks them (and without a test that takes them).
+// The OpenCL CPU device (PoCL) runs them: a GPU driver may need more address space than the
+// limit just to start, and would fail first (exit 2).
 TEST(CliReliability, OutOfHostMemoryExitsFive) {
+  const auto devices = fftc("devices --json");
+  ASSERT_EQ(devices.status, 0) << devices.out;
+  std::string cpu;
+  const auto listed = reportLine(devices.out);
+  for (const auto& d : listed.at("opencl").as_array())
+    if (d.at("type") == "cpu" && cpu.empty()) cpu = d.at("selector").as_string().c_str();
+  ASSERT_FALSE(cpu.empty()) << "no OpenCL CPU device (PoCL): " << devices.out;
   const auto big = writeTemp("big.fdl", "kernel k(x: [float]N) = mapGlobal(neg) <<: x\n");
   for (const std::string& args :
-       {std::string("run --size 1024 --batch 1048576 --repeat 1 --warmup 0"),
-        "exec " + big + " -D N=1073741824"}) {
+       {"run --size 1024 --batch 1048576 --repeat 1 --warmup 0 --device " + cpu,
+        "exec " + big + " -D N=1073741824 --device " + cpu}) {
     SCOPED_TRACE(args);
     auto r = fftc(args, "ulimit -v 4000000;");
     EXPECT_EQ(r.status, 5) << r.out;
