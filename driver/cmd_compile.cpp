@@ -70,7 +70,14 @@ int runCompile(const Args& args) {
     kinds.insert(e);
   }
 
+  const bool writes = kinds.count("source") || kinds.count("manifest") || kinds.count("header");
+  if (writes) prepareOutputDir(outDir);  // a bad -o fails before compiling
+
   auto program = compiler::frontend::parseFile(file, elaborate);
+  warnIfUserFunsUnchecked(program);
+  // every kernel's files first, then all written at once: a kernel that fails to compile
+  // leaves the directory as it was
+  OutputSet outputs(outDir);
   for (const auto* k : selectKernels(program, kernel)) {
     if (kinds.count("ir"))
       fmt::print("// kernel {}: {}\n{}\n\n", k->name, k->resultType.str(),
@@ -89,8 +96,9 @@ int runCompile(const Args& args) {
     auto options = compiler::pipeline::codegenOptions(tgt);
     auto compiled = compiler::codegen::compileKernel(lowered.kernel, options);
     if (kinds.count("views")) fmt::print("{}", compiler::codegen::viewsText(compiled));
-    emitFiles(compiled, kinds, outDir, tgt == Target::Cuda);
+    outputs.addKernel(compiled, kinds, tgt == Target::Cuda);
   }
+  outputs.commit();
   return kSuccess;
 }
 

@@ -64,6 +64,7 @@ int runExec(const Args& args) {
   elaborate.defines = parseDefines(defines);
   if (!kernel.empty()) elaborate.kernels = {kernel};  // the -D bindings need suit it alone
   auto program = compiler::frontend::parseFile(file, elaborate);
+  warnIfUserFunsUnchecked(program);
   const auto& k = onlyKernel(program, kernel);
   auto built = compiler::pipeline::build(k, rewrite, tgt, {});
 
@@ -76,7 +77,12 @@ int runExec(const Args& args) {
   std::optional<backends::opencl::Context> clContext;
   if (tgt == Target::Cuda) {
 #ifdef FFTC_HAVE_CUDA
-    cudaContext.emplace(backends::cuda::Context::open(device.empty() ? "cuda:0" : device));
+    try {
+      cudaContext.emplace(backends::cuda::Context::open(device.empty() ? "cuda:0" : device));
+    } catch (const backends::DeviceError& e) {
+      // one line, as run says it: the loader's detail adds nothing to "CUDA driver not found"
+      throw backends::DeviceError(e.what());
+    }
     compiler::exec::checkDevice(cudaContext->device(), built.compiled);
     deviceName = cudaContext->device().name;
     runner = [&](const std::vector<ir::Value>& inputs) {

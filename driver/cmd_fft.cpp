@@ -14,11 +14,13 @@
 #include "driver/emit.h"
 #include "driver/fft_options.h"
 #include "driver/options.h"
+#include "compiler/exec/exec.h"
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/device_io.h"
 #include "fftlib/plan/fft_api.h"
 #include "fftlib/plan/fft_check.h"
 #include "fftlib/plan/run_checked.h"
+#include "rewrites/strategy_parser.h"
 #ifdef FFTC_HAVE_CUDA
 #include "fftlib/plan/cuda_plan.h"
 #endif
@@ -99,6 +101,9 @@ fl::FftRequest makeRequest(const FftOptions& o) {
   r.variant = fl::parseVariant(o.variant);
   for (const auto& t : splitList(o.radices)) r.radices.push_back(parseInteger(t, "--radices"));
   r.target = parseTarget(o.target);
+  // A strategy that does not parse is an error here: the planner would fall back to
+  // lowerDefault, and the user would not get what they asked for.
+  if (!o.rewrite.empty()) (void)rewrites::parseStrategy(o.rewrite);
   r.strategy = o.rewrite;
   r.levels = o.levels;
   if (o.localMemory < 0)
@@ -188,13 +193,16 @@ int runFft(const Args& args) {
   po::variables_map vm;
   if (!parseOptions(args, "fftc fft --size N [options]", desc, nullptr, vm)) return kSuccess;
   auto request = makeRequest(o);
+  prepareOutputDir(o.outDir);  // a bad -o fails before planning
   std::string wisdomNote;
   if (request.target == Target::OpenCL)  // wisdom names the device: the one run would pick
     wisdomNote = useWisdom(o.wisdom, request,
                            [&] { return fl::tune::openClIdentity(cl::selectDevice(device)); });
   auto plan = fl::planFft(request);
-  emitFiles(plan->compiled, {"source", "manifest", "header"}, o.outDir,
-            request.target == Target::Cuda);
+  OutputSet outputs(o.outDir);
+  outputs.addKernel(plan->compiled, {"source", "manifest", "header"},
+                    request.target == Target::Cuda);
+  outputs.commit();
   fmt::print("{}", plan->describe());
   if (!wisdomNote.empty()) fmt::print("{}\n", wisdomNote);
   fmt::print("wrote {} in {}\n", plan->compiled.name + (request.target == Target::Cuda ? ".cu" : ".cl") +
@@ -209,7 +217,7 @@ int runRun(const Args& args) {
   bool check = false, json = false, inPlace = false;
   int repeat = 20, warmup = 5;
   uint64_t seed = 1;
-  size_t checkElements = 0;
+  int64_t checkElements = 0;  // signed: a negative value is refused, not wrapped around
   po::options_description desc("fftc run options");
   addFftOptions(desc, o, false);
   desc.add_options()
@@ -235,6 +243,9 @@ int runRun(const Args& args) {
     throw backends::UserError("--repeat must be at least 1 and --warmup at least 0");
   if (vm.count("check-elements") && !check)
     throw backends::UserError("--check-elements goes with --check");
+  if (vm.count("check-elements") && checkElements < 1)
+    throw backends::UserError(
+        fmt::format("--check-elements {}: expected a positive number of elements", checkElements));
 
   Measured m;
   std::string deviceName, wisdomNote;
@@ -247,8 +258,8 @@ int runRun(const Args& args) {
     request = fl::cudaPlanRequest(request, context.device());
     wisdomNote = useWisdom(o.wisdom, request,
                            [&] { return fl::tune::CudaExecutor(context).identity(); });
-    m = measureOn<fl::CudaPlan>(context, request, seed, check, checkElements, inPlace, warmup,
-                                repeat);
+    m = measureOn<fl::CudaPlan>(context, request, seed, check,
+                                static_cast<size_t>(checkElements), inPlace, warmup, repeat);
 #else
     throw backends::UserError("run --target cuda: this fftc was built without CUDA "
                               "(the CUDA toolkit headers were not found)");
@@ -258,7 +269,8 @@ int runRun(const Args& args) {
     deviceName = context.device().name;
     wisdomNote = useWisdom(o.wisdom, request,
                            [&] { return fl::tune::openClIdentity(context.device()); });
-    m = measureOn<fl::Plan>(context, request, seed, check, checkElements, inPlace, warmup, repeat);
+    m = measureOn<fl::Plan>(context, request, seed, check, static_cast<size_t>(checkElements),
+                           inPlace, warmup, repeat);
   }
   const auto plan = fl::planFft(request);  // the plan just run (from the in-process cache)
   const auto& info = *plan;
@@ -285,15 +297,15 @@ int runRun(const Args& args) {
     r["local_memory_bytes"] = fl::localMemoryBudget(request);
     r["wisdom"] = !wisdomNote.empty();
     r["stages"] = info.stages.size();
-    r["time_ms"] = m.timeMs;
-    r["gflops"] = gflops;
-    r["gbps"] = gbps;
+    compiler::exec::setNumber(r, "time_ms", m.timeMs);
+    compiler::exec::setNumber(r, "gflops", gflops);
+    compiler::exec::setNumber(r, "gbps", gbps);
     if (!request.inLayout.isDefault()) r["input_layout"] = fl::layoutText(request, true);
     if (!request.outLayout.isDefault()) r["output_layout"] = fl::layoutText(request, false);
     if (inPlace) r["in_place"] = true;
     if (check) {
-      r["l2_error"] = m.errors.l2;
-      r["linf_error"] = m.errors.linf;
+      compiler::exec::setNumber(r, "l2_error", m.errors.l2);
+      compiler::exec::setNumber(r, "linf_error", m.errors.linf);
       if (checkElements > 0) r["checked_batch"] = m.checkedBatch;
       if (!request.outLayout.isDefault()) r["holes_written"] = m.errors.holesWritten;
     } else {

@@ -10,6 +10,7 @@
 
 #include "backends/common/device_error.h"
 #include "driver/commands.h"
+#include "driver/emit.h"
 #include "driver/fft_options.h"
 #include "fftlib/tune/fft_tune.h"
 #include "fftlib/tune/fft_wisdom.h"
@@ -172,6 +173,19 @@ int tuneOn(ft::FftExecutor& executor, const fl::FftRequest& request, const FftOp
   return kSuccess;
 }
 
+// The files the search reads and writes, checked before the device is opened: a corrupt
+// wisdom file or a path that cannot be written would otherwise fail only after the whole search
+// (--budget, 300 s by default). (The tuning log's lines are read when the tuner opens it,
+// before the search too.)
+void checkFiles(const FftOptions& o, const TuneOptions& t) {
+  const std::string wisdomPath = wisdomFile(o.wisdom);
+  if (wisdomPath.empty())
+    throw backends::UserError("no wisdom file: give --wisdom FILE or set FFTC_WISDOM or HOME");
+  prepareOutputFile(wisdomPath, "--wisdom");
+  (void)ft::loadWisdom(wisdomPath);
+  if (!t.noLog && !t.log.empty()) prepareOutputFile(t.log, "--log");
+}
+
 }  // namespace
 
 int runTune(const Args& args) {
@@ -210,6 +224,9 @@ int runTune(const Args& args) {
   request.format = false;
   if (t.repeat < 1 || t.warmup < 0)
     throw backends::UserError("--repeat must be at least 1 and --warmup at least 0");
+  if (!(t.budget > 0))  // (before the device opens; abortOf says it again)
+    throw backends::UserError("--budget must be a positive number of seconds");
+  checkFiles(o, t);
   try {
     if (request.target == Target::Cuda) {
 #ifdef FFTC_HAVE_CUDA

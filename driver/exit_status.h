@@ -11,7 +11,8 @@ enum ExitStatus : int {
   kUserError = 1,    // bad program, bad option, unsupported size
   kDeviceError = 2,  // device or driver failure
   kCheckFailed = 3,  // --check found an error above the tolerance
-  kInternalError = 4 // a bug in fftc: please report it
+  kInternalError = 4, // a bug in fftc: please report it
+  kOutOfMemory = 5    // the host ran out of memory (std::bad_alloc): a smaller size or batch
 };
 
 // Thrown by `run`/`exec --check` when the result is outside the tolerance.

@@ -3,6 +3,7 @@
 #include <boost/program_options/errors.hpp>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <fmt/format.h>
 #include <string>
 #include <string_view>
@@ -11,8 +12,10 @@
 #include "driver/commands.h"
 #include "driver/exit_status.h"
 #include "compiler/frontend/diagnostics.h"
+#include "ir/arith/arith_expr.h"
 #include "ir/diagnostic.h"
 #include "rewrites/strategy_parser.h"
+#include "tuner/configuration.h"
 
 namespace {
 
@@ -38,7 +41,8 @@ void printUsage(std::FILE* to) {
   for (const auto& c : kCommands) fmt::print(to, "  {:<9} {}\n", c.name, c.summary);
   fmt::print(to,
              "\nexit status: 0 success, 1 user error, 2 device or driver failure,\n"
-             "             3 --check found an error above the tolerance, 4 internal error\n");
+             "             3 --check found an error above the tolerance, 4 internal error,\n"
+             "             5 out of memory\n");
 }
 
 int dispatch(int argc, char** argv) {
@@ -90,6 +94,26 @@ int main(int argc, char** argv) {
   } catch (const CheckFailed& e) {
     fmt::print(stderr, "fftc: check failed: {}\n", e.what());
     return kCheckFailed;
+  } catch (const fftc::tuner::TunerError& e) {  // a bad tuning log or wisdom file
+    fmt::print(stderr, "fftc: error: {}\n", e.what());
+    return kUserError;
+  } catch (const fftc::ir::ArithError& e) {
+    // Constant folding of sizes the front end did not see (e.g. a product of the dimensions
+    // during code generation): a size the user asked for, too large for int64.
+    fmt::print(stderr, "fftc: error: sizes too large: {}\n", e.what());
+    return kUserError;
+  } catch (const std::filesystem::filesystem_error& e) {  // an output path that cannot be made
+    fmt::print(stderr, "fftc: error: {}: {}\n", e.path1().string(), e.code().message());
+    return kUserError;
+  } catch (const std::bad_alloc&) {
+    // Host memory: a size or batch beyond what this machine (or its ulimit) gives. Not a bug,
+    // and not the device's failure either: its own status, so that scripts can tell.
+    fmt::print(stderr, "fftc: out of memory: the host could not allocate what these sizes "
+                       "need (std::bad_alloc)\n");
+    return kOutOfMemory;
+  } catch (const std::length_error& e) {  // a vector or string asked for more than max_size()
+    fmt::print(stderr, "fftc: out of memory: {}\n", e.what());
+    return kOutOfMemory;
   } catch (const std::exception& e) {
     fmt::print(stderr, "fftc: internal error: {}\n", e.what());
     return kInternalError;

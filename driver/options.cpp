@@ -1,10 +1,13 @@
 // Option parsing shared by the fftc subcommands.
 #include "driver/options.h"
 
+#include <cstdlib>
 #include <fmt/format.h>
 #include <iostream>
+#include <string_view>
 
 #include "backends/common/device_error.h"
+#include "compiler/clang/clang_helpers.h"
 
 namespace fftc::driver {
 
@@ -37,6 +40,15 @@ std::map<std::string, compiler::frontend::DefineValue> parseDefines(
     out[d.substr(0, eq)] = *value;
   }
   return out;
+}
+
+void warnIfUserFunsUnchecked(const compiler::frontend::Program& program) {
+  if (program.userFuns.empty() || compiler::clang_helpers::clangHelpersAvailable()) return;
+  const char* env = std::getenv("FFTC_CLANG_PLUGIN");
+  if (env && std::string_view(env) == "off") return;  // asked for: no note
+  fmt::print(stderr, "fftc: warning: user function bodies are not checked ({}); their errors "
+                     "come from the device compiler\n",
+             compiler::clang_helpers::clangHelpersStatus());
 }
 
 ir::ScalarKind parsePrecision(const std::string& text) {

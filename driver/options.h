@@ -28,6 +28,12 @@ bool parseOptions(const Args& args, const std::string& usage, po::options_descri
 std::map<std::string, compiler::frontend::DefineValue> parseDefines(
     const std::vector<std::string>& defines);
 
+// One line on stderr when `program` has user functions whose C bodies fftc cannot check because
+// the clang helpers are missing (no plugin next to fftc, or a build without LLVM): their errors
+// then come from the device compiler, later and without a .fdl location. Silent when
+// FFTC_CLANG_PLUGIN=off asks for no plugin.
+void warnIfUserFunsUnchecked(const compiler::frontend::Program& program);
+
 ir::ScalarKind parsePrecision(const std::string& text);  // f32 | f64
 Target parseTarget(const std::string& text);             // opencl | cuda
 std::vector<std::string> splitList(const std::string& text);  // "a,b,,c" -> {a, b, c}

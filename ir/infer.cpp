@@ -145,7 +145,12 @@ TypedFun Inferer::apply(const FunPtr& f, std::vector<Type> args, const SourceLoc
                         u->paramTypes()[i].str() + " but the argument is " + args[i].str());
       return {f, u->returnType()};
     }
-    default: return applyPattern(*f, args, loc);
+    default:
+      try {
+        return applyPattern(*f, args, loc);
+      } catch (const ArithError& err) {  // a result size past int64, e.g. a huge pad: the call's
+        fail(loc, f->name() + ": result size overflows: " + err.what());
+      }
   }
 }
 

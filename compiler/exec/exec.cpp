@@ -361,7 +361,10 @@ Comparison compareValues(const Value& got, const Value& want, double tolerance) 
     double denom = std::max({std::abs(w[i]), scale * 1e-3, 1e-30});
     double err = std::abs(g[i] - w[i]) / denom;
     if (std::abs(g[i] - w[i]) <= floor) err = std::min(err, tolerance);
-    if (std::isnan(err)) err = std::numeric_limits<double>::infinity();
+    if (std::isnan(err)) {
+      err = std::numeric_limits<double>::infinity();
+      c.maxErrorNan = true;
+    }
     c.maxError = std::max(c.maxError, err);
     if (err > tolerance && c.ok) {
       c.ok = false;
@@ -403,6 +406,15 @@ CheckResult checkAgainstInterpreter(const cl::Context& context, const ir::Lambda
       kernel, compiled, sizes, seed, interp);
 }
 
+void setNumber(boost::json::object& o, const std::string& key, double v) {
+  if (std::isfinite(v)) {
+    o[key] = v;
+    return;
+  }
+  o[key] = nullptr;
+  o[key + (std::isnan(v) ? "_nan" : "_inf")] = true;
+}
+
 boost::json::object reportJson(const CheckResult& r, const std::map<std::string, int64_t>& sizes,
                                bool checked) {
   boost::json::object o;
@@ -427,10 +439,10 @@ boost::json::object reportJson(const CheckResult& r, const std::map<std::string,
     stages.push_back(std::move(st));
   }
   o["stages"] = std::move(stages);
-  o["time_ms"] = r.run.totalMs;
+  setNumber(o, "time_ms", r.run.totalMs);
   if (checked) {
     o["elements"] = r.comparison.elements;
-    o["max_error"] = r.comparison.maxError;
+    setNumber(o, "max_error", r.comparison.maxErrorNan ? std::nan("") : r.comparison.maxError);
     o["tolerance"] = defaultTolerance(r.compiled.usesDouble);
     o["ok"] = r.comparison.ok;
     if (!r.comparison.ok) o["first_mismatch"] = r.comparison.firstMismatch;

@@ -97,7 +97,8 @@ struct Comparison {
   bool ok = true;
   // max |got - want| / max(|want_i|, max |want| * 1e-3); differences below tolerance / 10 in
   // absolute value pass (results that cancel to ~0)
-  double maxError = 0;
+  double maxError = 0;  // infinity when an element is NaN on either side (then maxErrorNan)
+  bool maxErrorNan = false;
   size_t elements = 0;
   std::string firstMismatch; // "element 17: got 1.5, want 1.25"
 };
@@ -130,6 +131,11 @@ CheckResult checkWithRunner(const Runner& run, const ir::LambdaPtr& typedKernel,
 
 // The `fftc exec --json` object: name, target, precision, sizes, stages (kernel, global,
 // local, ms), time_ms, elements, max_error, tolerance, ok (false when no reference was run).
+// Never NaN or Infinity (not JSON): max_error is then null with max_error_nan or max_error_inf.
+// Sets o[key] to `v` when finite; else to null and o[key + "_nan"] or o[key + "_inf"] to true
+// (CLI.md: JSON reports never hold NaN or Infinity, which are not JSON).
+void setNumber(boost::json::object& o, const std::string& key, double v);
+
 boost::json::object reportJson(const CheckResult& result, const std::map<std::string, int64_t>& sizes,
                                bool checked);
 

@@ -197,6 +197,14 @@ ir::Type Elaborator::resolveType(const ast::Type& t) {
       if (auto c = size.constant(); c && *c <= 0) {
         fail(t.size->loc, fmt::format("array size must be positive, got {}", *c));
       }
+      // The element count must fit int64 (code generation multiplies the sizes): reported
+      // here, at the type, rather than as an overflow inside the code generator.
+      try {
+        ir::ArithExpr count = size;
+        for (const auto& s : elem.shape()) count = count * s;
+      } catch (const ir::ArithError& err) {
+        fail(t.loc, fmt::format("array of more than 2^63 elements ({})", err.what()));
+      }
       return ir::Type::array(elem, size);
     }
   }

@@ -1,6 +1,7 @@
 // FFT wisdom (fft_wisdom.h): names of problems and builds, the default file, the lookup.
 #include "fftlib/tune/fft_wisdom.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -60,17 +61,76 @@ bool plannerDecides(const FftRequest& r) {
          r.levelSizes.empty();
 }
 
-WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
-                      const std::function<DeviceIdentity()>& identity) {
-  WisdomUse use;
-  use.request = r;
-  const std::string problem = problemName(r);
+namespace {
+
+// The ranges of the FFT space's parameters (fft_space.cpp): 0 means "the planner's" for the
+// work-group shape and the levels.
+constexpr std::int64_t kMaxWorkGroup = std::int64_t{1} << 20;
+
+std::string checkEntry(const boost::json::object& entry) {
+  const auto* config = entry.if_contains("config");
+  if (!config || !config->is_object()) return "no \"config\" object";
+  const auto& c = config->get_object();
+  auto integer = [&](const char* name, std::int64_t lo, std::int64_t hi) -> std::string {
+    const auto* v = c.if_contains(name);
+    if (!v) return {};
+    if (!v->is_int64() || v->get_int64() < lo || v->get_int64() > hi)
+      return fmt::format("\"{}\": {} is not an integer in [{}, {}]", name,
+                         boost::json::serialize(*v), lo, hi);
+    return {};
+  };
+  auto list = [&](const char* name, std::int64_t lo) -> std::string {
+    const auto* v = c.if_contains(name);
+    if (!v) return {};
+    if (v->is_array())
+      for (const auto& e : v->get_array())
+        if (!e.is_int64() || e.get_int64() < lo)
+          return fmt::format("\"{}\": {} holds {}, not an integer of at least {}", name,
+                             boost::json::serialize(*v), boost::json::serialize(e), lo);
+    return {};
+  };
+  for (const std::string& why :
+       {integer("workgroupSize", 0, kMaxWorkGroup), integer("fftsPerGroup", 0, kMaxWorkGroup),
+        list("radices", 2), list("levelSizes", 2), list("passGroups", 1)})
+    if (!why.empty()) return why;
+  if (const auto* v = c.if_contains("levels");
+      v && !(v->is_int64() && (v->get_int64() == 0 || v->get_int64() == 2 || v->get_int64() == 3)))
+    return fmt::format("\"levels\": {} is not 0, 2 or 3", boost::json::serialize(*v));
+  const auto* cost = entry.if_contains("cost");
+  if (!cost || !cost->is_number() || !(cost->to_number<double>() >= 0) ||
+      !std::isfinite(cost->to_number<double>()))
+    return "\"cost\" is not a number of milliseconds, 0 or more";
+  return {};
+}
+
+}  // namespace
+
+tuner::Wisdom loadWisdom(const std::filesystem::path& file) {
   tuner::Wisdom wisdom;
   try {
     wisdom = tuner::Wisdom::load(file);
   } catch (const tuner::TunerError& e) {
     throw backends::UserError(fmt::format("wisdom: {}", e.what()));
   }
+  // (toJson: the entries as the file holds them, with their problem names)
+  const auto all = wisdom.toJson();
+  size_t i = 0;
+  for (const auto& e : all.at("entries").as_array()) {
+    const auto& entry = e.as_object();
+    if (const std::string why = checkEntry(entry); !why.empty())
+      throw backends::UserError(fmt::format("wisdom: {}: entry {} ({}): {}", file.string(), i,
+                                            entry.at("problem").as_string().c_str(), why));
+    ++i;
+  }
+  return wisdom;
+}
+
+WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
+                      const std::function<DeviceIdentity()>& identity) {
+  WisdomUse use;
+  use.request = r;
+  const std::string problem = problemName(r);
+  const tuner::Wisdom wisdom = loadWisdom(file);
   use.forThisProblem = wisdom.contains(problem);
   if (!use.forThisProblem) {
     use.note = fmt::format("no wisdom for '{}' in {}; the planner's heuristics decide", problem,

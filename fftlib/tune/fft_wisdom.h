@@ -37,6 +37,12 @@ std::optional<std::filesystem::path> defaultWisdomPath();
 // shape, default strategy): only then does wisdom decide.
 bool plannerDecides(const FftRequest& r);
 
+// Loads `file` and range-checks every entry (the values a configuration of the FFT space can
+// hold, a finite cost): a value out of range would reach the planner as is. A missing file is
+// empty wisdom; an unreadable, malformed or out-of-range one is a UserError naming the file.
+// `fftc tune` calls it before searching, applyWisdom before using an entry.
+tuner::Wisdom loadWisdom(const std::filesystem::path& file);
+
 struct WisdomUse {
   FftRequest request;  // the tuned request when used, else the one given
   bool used = false;
@@ -46,7 +52,8 @@ struct WisdomUse {
 };
 
 // Looks up `file` for r's problem on the device `identity()` names (called only when the file
-// has an entry for the problem). A missing file is no wisdom; a malformed one is a UserError.
+// has an entry for the problem). A missing file is no wisdom; a malformed one is a UserError
+// (loadWisdom).
 // The tuned configuration is used only when r leaves the plan to the planner and the planner
 // still accepts it (choosePlan). On CUDA pass the request as CudaPlan plans it
 // (cudaPlanRequest: the device's shared memory), as the tuner did: with 48 KiB a tuned

@@ -2,51 +2,18 @@
 // error with its source line and caret) and the exit status CLI.md documents.
 #include <gtest/gtest.h>
 
-#include <array>
 #include <boost/json.hpp>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
 #include <utility>
 #include <vector>
 
+#include "cli_helpers.h"
+
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string out;  // stdout and stderr together
-};
-
-// Runs `fftc ARGS` through the shell with `env` prepended (e.g. "OCL_ICD_VENDORS=/none").
-Result fftc(const std::string& args, const std::string& env = "") {
-  std::string cmd = env + " " + FFTC_EXE + " " + args + " 2>&1";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  while (size_t n = fread(buf.data(), 1, buf.size(), p)) r.out.append(buf.data(), n);
-  int raw = pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-  return r;
-}
-
-std::string writeTemp(const std::string& name, const std::string& text) {
-  auto dir = std::filesystem::temp_directory_path() / "fftc_cli_test";
-  std::filesystem::create_directories(dir);
-  auto path = dir / name;
-  std::ofstream(path) << text;
-  return path.string();
-}
-
-int lineCount(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
-
-const std::string kExamples = std::string(FFTC_SOURCE_DIR) + "/examples/";
+using namespace fftc_cli_test;
 
 TEST(Cli, HelpAndVersionSucceed) {
   EXPECT_EQ(fftc("--help").status, 0);
@@ -149,8 +116,9 @@ TEST(Cli, ExecOnCudaRunsOrSaysWhyNot) {
     EXPECT_NE(r.out.find("\"ok\":true"), std::string::npos) << r.out;
   } else {
     EXPECT_EQ(r.status, 2) << r.out;
-    // One line of reason; the loader's own message may follow as detail.
+    // One line, as run says it (the loader's own message adds nothing: issue 20).
     EXPECT_EQ(r.out.rfind("fftc: device error: CUDA driver not found", 0), 0u) << r.out;
+    EXPECT_EQ(lineCount(r.out), 1) << r.out;
   }
 }
 
@@ -245,6 +213,8 @@ TEST(Cli, CompileWritesKernelsManifestAndHeader) {
 }  // namespace
 
 namespace {
+
+using namespace fftc_cli_test;
 
 // `fftc run --check` with FFTW's advanced layouts (issue 7): FFTW's plan_many on the same
 // buffers is the reference, and the output's holes must keep their values.
