@@ -1,6 +1,7 @@
 // The C-like printer of the kernel AST. What differs between OpenCL C and CUDA C (qualifiers,
 // work-item functions, barriers, vector construction, math names) is a CDialect; a dialect is
-// a small subclass (backends/opencl/opencl_printer.h, backends/cuda/cuda_printer.h).
+// a small subclass (backends/common/opencl_dialect.h, backends/common/cuda_dialect.h); neither
+// links a runtime, so printing a kernel needs no OpenCL or CUDA library.
 #pragma once
 
 #include <map>
