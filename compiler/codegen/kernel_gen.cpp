@@ -1,9 +1,12 @@
-// The kernel-AST generator (kernel_gen.h): expressions, functions and patterns.
+// The kernel-AST generator (kernel_gen.h): the kernel's buffers, expressions, functions and
+// patterns.
 #include "compiler/codegen/kernel_gen.h"
 
 #include <algorithm>
+#include <set>
 
 #include "compiler/clang/clang_helpers.h"
+#include "compiler/codegen/address_space.h"
 #include "ir/diagnostic.h"
 #include "ir/infer.h"
 
@@ -32,6 +35,72 @@ KernelGen::KernelGen(const CodegenOptions& options, std::string name)
 }
 
 // ---------------------------------------------------------------------------------------------
+// The kernel: inputs, output, the body
+
+namespace {
+
+// Gives an input or the output a strided layout (CodegenOptions); CompileError when it does
+// not fit.
+void applyBufferLayout(Memory& m, const BufferLayout& l) {
+  const auto count = m.count.constant();
+  int64_t product = 1;
+  bool ok = l.dims.size() == l.strides.size() && !l.dims.empty();
+  for (size_t d = 0; ok && d < l.dims.size(); ++d) {
+    ok = l.dims[d] >= 1 && l.strides[d] >= 1 && product <= (int64_t{1} << 40) / l.dims[d];
+    if (ok) product *= l.dims[d];
+  }
+  if (!ok || !count || *count != product)
+    throw ir::CompileError({}, "the layout of '" + m.name + "' (" + std::to_string(l.dims.size()) +
+                                   " dims, product " + std::to_string(product) +
+                                   ") does not fit its " + m.count.str() + " elements");
+  m.layout = l;
+  m.count = l.extent();
+}
+
+}  // namespace
+
+GeneratedKernel KernelGen::run(const ir::LambdaPtr& kernel, const std::vector<std::string>& paramNames,
+                              const std::vector<ArithExpr>& sizeVars) {
+  std::vector<std::string> sizeNames;
+  for (const auto& v : sizeVars) sizeNames.push_back(v.varName());
+  for (const auto& n : paramNames) names_.insert(n);
+  for (const auto& n : sizeNames) names_.insert(n);
+  const auto& ps = kernel->params();
+  std::set<std::string> laidOut;
+  for (size_t i = 0; i < ps.size(); ++i) {
+    std::string pn = i < paramNames.size() ? paramNames[i] : ps[i]->name();
+    names_.insert(pn);
+    laidOut.insert(pn);
+    MemoryPtr m = newBuffer(pn, MemRole::Input, ps[i]->type());
+    if (auto it = opt_.inputLayouts.find(pn); it != opt_.inputLayouts.end())
+      applyBufferLayout(*m, it->second);
+    env_[ps[i].get()] = memView(m, ps[i]->type());
+  }
+  for (const auto& [n, l] : opt_.inputLayouts)
+    if (!laidOut.count(n))
+      throw ir::CompileError(kernel->loc(), "a layout for '" + n + "', which is not a parameter");
+  const Type resultType = kernel->body()->type();
+  MemoryPtr out = newBuffer(fresh("out"), MemRole::Output, resultType);
+  if (opt_.outputLayout) applyBufferLayout(*out, *opt_.outputLayout);
+  ViewPtr dest = memView(out, resultType);
+  Result r = gen(kernel->body(), dest);
+  if (!r.written) copyTop(dest, r.view, resultType);
+  if (cur_ >= 0) closeStage();
+
+  GeneratedKernel g;
+  g.name = name_;
+  g.module = module_;
+  g.stages = std::move(stages_);
+  g.buffers = std::move(buffers_);
+  g.locals = std::move(locals_);
+  g.tableData = std::move(tableData_);
+  g.trace = std::move(trace_);
+  g.sizeVarNames = sizeNames;
+  g.sizeVars = sizeVars;
+  return g;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Expressions
 
 KernelGen::Result KernelGen::gen(const ir::ExprPtr& e, const ViewPtr& dest) {
@@ -47,10 +116,16 @@ KernelGen::Result KernelGen::gen(const ir::ExprPtr& e, const ViewPtr& dest) {
   const auto* call = e->as<ir::FunCall>();
   std::vector<Arg> args;
   for (const auto& a : call->args()) args.push_back(Arg{a, nullptr});
+  // The trace's events carry the innermost call with a location, for the errors of the passes.
+  const bool located = call->loc().known();
+  if (located) callLocs_.push_back(call->loc());
   try {
-    return apply(*call->f(), args, call->type(), dest);
+    Result r = apply(*call->f(), args, call->type(), dest);
+    if (located) callLocs_.pop_back();
+    return r;
   } catch (const ir::CompileError& err) {
-    if (err.loc().known() || !call->loc().known()) throw;
+    if (located) callLocs_.pop_back();
+    if (err.loc().known() || !located) throw;
     throw ir::CompileError(call->loc(), err.message());
   }
 }
@@ -92,7 +167,7 @@ KernelGen::Result KernelGen::apply(const ir::FunDecl& f, const std::vector<Arg>&
     case FunKind::ArrayGen: return {generatorView(f.as<ir::ArrayGen>(), result), false};
     case FunKind::Table: return {tableView(*f.as<ir::Table>()), false};
     case FunKind::Id: return evalArg(args.at(0), dest);
-    default: return applyLayout(f, args, result, dest);
+    default: return applyLayoutPattern(f, args, result, dest);
   }
 }
 
@@ -171,8 +246,8 @@ ViewPtr KernelGen::layoutView(const ir::FunDecl& f, const std::vector<ViewPtr>& 
   }
 }
 
-KernelGen::Result KernelGen::applyLayout(const ir::FunDecl& f, const std::vector<Arg>& args,
-                                         const Type& result, const ViewPtr& dest) {
+KernelGen::Result KernelGen::applyLayoutPattern(const ir::FunDecl& f, const std::vector<Arg>& args,
+                                                const Type& result, const ViewPtr& dest) {
   if (f.kind() == FunKind::Map && !isLayoutOnly(f))
     fail(f.loc(), "map(f) with code is not low-level: lower it first (--rewrite)");
   if (dest && args.size() == 1) {
@@ -238,7 +313,7 @@ ViewPtr KernelGen::invertBody(const ir::ExprPtr& body, const ir::Param* p, const
 
 KernelGen::Result KernelGen::applyMap(const ir::AbstractMap& m, const Arg& arg, const Type& result,
                                       const ViewPtr& dest) {
-  if (m.kind() == FunKind::Map) return applyLayout(m, {arg}, result, dest);
+  if (m.kind() == FunKind::Map) return applyLayoutPattern(m, {arg}, result, dest);
   LoopKind kind = LoopKind::Seq;
   std::string base = "i";
   switch (m.kind()) {
@@ -272,21 +347,11 @@ KernelGen::Result KernelGen::applyMap(const ir::AbstractMap& m, const Arg& arg, 
     for (int64_t i = 0; i < *c; ++i) body(ArithExpr(i));
   } else {
     ArithExpr var;
-    const int barriersBefore = barriers_;
-    const bool outerTrailing = wgTrailing_;
-    if (kind == LoopKind::Workgroup) wgTrailing_ = false;
-    openLoop(kind, m.dim() < 0 ? 0 : m.dim(), n, base, var);
+    if (kind == LoopKind::Workgroup) traceEvent(TraceEvent::Kind::WorkgroupOpen);
+    auto loop = openLoop(kind, m.dim() < 0 ? 0 : m.dim(), n, base, var);
     body(var);
-    // When the work-items of a row exchanged data (a barrier was needed), the next row's
-    // writes must wait for this row's last reads (unless an inner work-group loop did that).
-    if (kind == LoopKind::Workgroup) {
-      if (barriers_ > barriersBefore && !wgTrailing_) {
-        emit(backends::sBarrier(true, false));
-        ++barriers_;
-        wgTrailing_ = true;
-      }
-      wgTrailing_ = wgTrailing_ || outerTrailing;
-    }
+    // The barrier pass ends the loop's body with a barrier when the rows exchanged data.
+    if (kind == LoopKind::Workgroup) traceEvent(TraceEvent::Kind::WorkgroupClose, loop);
     closeLoop();
   }
   if (topParallel) closeStage();
@@ -351,9 +416,7 @@ KernelGen::Result KernelGen::applyTo(const ir::AbstractTo& t, const std::vector<
   std::vector<Arg> vs;
   for (const auto& a : args) vs.push_back(Arg{nullptr, evalArg(a, nullptr).view});
   if (dest) return apply(*t.f(), vs, result, dest);
-  MemSpace space = t.space() == ir::AddressSpace::Global  ? MemSpace::Global
-                   : t.space() == ir::AddressSpace::Local ? MemSpace::Local
-                                                          : MemSpace::Private;
+  const MemSpace space = memSpaceOf(t.space());
   if (atTopLevel() && cur_ < 0 && space != MemSpace::Global) openStage(false);
   ViewPtr out = allocate(result, space);
   Result r = apply(*t.f(), vs, result, out);
