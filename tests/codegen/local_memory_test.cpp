@@ -86,7 +86,9 @@ TEST(LocalMemory, SharedStorageIsRenamedAndDeclaredOnce) {
   EXPECT_EQ(stages[0].localDecls[0]->arrayCount, 33);
   EXPECT_EQ(stages[0].localBytes, 2 * 33 * 4);
   backends::CPrinter p(*o.dialect);
-  EXPECT_EQ(p.stmt(*stages[0].body, -1), "l[0] = 1.0f;\nl_1[0] = 1.0f;\nl[0] = 1.0f;\n");
+  std::string body;
+  for (const auto& st : stages[0].body->body) body += p.stmt(*st, 0);
+  EXPECT_EQ(body, "l[0] = 1.0f;\nl_1[0] = 1.0f;\nl[0] = 1.0f;\n");
 }
 
 // Through the whole pipeline (one generator run): three local passes in one work-group, each
