@@ -1,7 +1,8 @@
-// The kernel-AST generator (kernel_gen.h): types, memory allocation, loops, stages and the
-// access trace.
+// The kernel-AST generator (kernel_gen.h): the kernel's buffers and result, types, memory
+// allocation, loops, stages and the access trace.
 #include <algorithm>
 #include <cstring>
+#include <set>
 
 #include "compiler/codegen/address_space.h"
 #include "compiler/codegen/kernel_gen.h"
@@ -54,6 +55,72 @@ std::string roleName(MemRole r) {
     case MemRole::Variable: return "variable";
   }
   return "?";
+}
+
+// ---------------------------------------------------------------------------------------------
+// The kernel: inputs, output, the body
+
+namespace {
+
+// Gives an input or the output a strided layout (CodegenOptions); CompileError when it does
+// not fit.
+void applyBufferLayout(Memory& m, const BufferLayout& l) {
+  const auto count = m.count.constant();
+  int64_t product = 1;
+  bool ok = l.dims.size() == l.strides.size() && !l.dims.empty();
+  for (size_t d = 0; ok && d < l.dims.size(); ++d) {
+    ok = l.dims[d] >= 1 && l.strides[d] >= 1 && product <= (int64_t{1} << 40) / l.dims[d];
+    if (ok) product *= l.dims[d];
+  }
+  if (!ok || !count || *count != product)
+    throw ir::CompileError({}, "the layout of '" + m.name + "' (" + std::to_string(l.dims.size()) +
+                                   " dims, product " + std::to_string(product) +
+                                   ") does not fit its " + m.count.str() + " elements");
+  m.layout = l;
+  m.count = l.extent();
+}
+
+}  // namespace
+
+GeneratedKernel KernelGen::run(const ir::LambdaPtr& kernel, const std::vector<std::string>& paramNames,
+                              const std::vector<ArithExpr>& sizeVars) {
+  std::vector<std::string> sizeNames;
+  for (const auto& v : sizeVars) sizeNames.push_back(v.varName());
+  for (const auto& n : paramNames) names_.insert(n);
+  for (const auto& n : sizeNames) names_.insert(n);
+  const auto& ps = kernel->params();
+  std::set<std::string> laidOut;
+  for (size_t i = 0; i < ps.size(); ++i) {
+    std::string pn = i < paramNames.size() ? paramNames[i] : ps[i]->name();
+    names_.insert(pn);
+    laidOut.insert(pn);
+    MemoryPtr m = newBuffer(pn, MemRole::Input, ps[i]->type());
+    if (auto it = opt_.inputLayouts.find(pn); it != opt_.inputLayouts.end())
+      applyBufferLayout(*m, it->second);
+    env_[ps[i].get()] = memView(m, ps[i]->type());
+  }
+  for (const auto& [n, l] : opt_.inputLayouts)
+    if (!laidOut.count(n))
+      throw ir::CompileError(kernel->loc(), "a layout for '" + n + "', which is not a parameter");
+  const Type resultType = kernel->body()->type();
+  MemoryPtr out = newBuffer(fresh("out"), MemRole::Output, resultType);
+  if (opt_.outputLayout) applyBufferLayout(*out, *opt_.outputLayout);
+  ViewPtr dest = memView(out, resultType);
+  Result r = gen(kernel->body(), dest);
+  if (!r.written) copyTop(dest, r.view, resultType);
+  if (cur_ >= 0) closeStage();
+
+  GeneratedKernel g;
+  g.name = name_;
+  g.module = module_;
+  g.stages = std::move(stages_);
+  g.buffers = std::move(buffers_);
+  g.locals = std::move(locals_);
+  g.tableData = std::move(tableData_);
+  g.trace = std::move(trace_);
+  g.sizeVarNames = sizeNames;
+  g.sizeVars = sizeVars;
+  return g;
 }
 
 // ---------------------------------------------------------------------------------------------
