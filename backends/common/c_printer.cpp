@@ -175,20 +175,27 @@ std::string CPrinter::kernel(const KernelFunc& k) const {
 
 std::string CPrinter::helpers(const Module& m) const {
   std::string out;
+  for (const auto& [name, def] : helperDefinitions(m)) out += def;
+  return out + d_.extraHelpers(m);
+}
+
+std::vector<std::pair<std::string, std::string>> CPrinter::helperDefinitions(
+    const Module& m) const {
+  std::vector<std::pair<std::string, std::string>> out;
   const std::string fp = d_.functionPrefix();
   const std::string l = d_.int64Type();
-  out += fp + " int fftc_floordiv(int a, int b) {\n  int q = a / b;\n"
-        "  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n}\n";
-  out += fp + " int fftc_floormod(int a, int b) {\n  int r = a % b;\n"
-        "  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}\n";
-  out += fmt::format(
-      "{0} {1} fftc_floordiv64({1} a, {1} b) {{\n  {1} q = a / b;\n"
-      "  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n}}\n",
-      fp, l);
-  out += fmt::format(
-      "{0} {1} fftc_floormod64({1} a, {1} b) {{\n  {1} r = a % b;\n"
-      "  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}}\n",
-      fp, l);
+  out.emplace_back("fftc_floordiv", fp + " int fftc_floordiv(int a, int b) {\n  int q = a / b;\n"
+                   "  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n}\n");
+  out.emplace_back("fftc_floormod", fp + " int fftc_floormod(int a, int b) {\n  int r = a % b;\n"
+                   "  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}\n");
+  out.emplace_back("fftc_floordiv64",
+                   fmt::format("{0} {1} fftc_floordiv64({1} a, {1} b) {{\n  {1} q = a / b;\n"
+                               "  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n}}\n",
+                               fp, l));
+  out.emplace_back("fftc_floormod64",
+                   fmt::format("{0} {1} fftc_floormod64({1} a, {1} b) {{\n  {1} r = a % b;\n"
+                               "  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}}\n",
+                               fp, l));
   for (bool dbl : {false, true}) {
     if ((dbl && !m.usesDouble) || (!dbl && !m.usesFloat)) continue;
     const std::string c = dbl ? "double2" : "float2";
@@ -196,28 +203,30 @@ std::string CPrinter::helpers(const Module& m) const {
     const std::string s = precisionSuffix(dbl);
     auto mk = [&](const std::string& a, const std::string& b) { return d_.makeComplex(c, a, b); };
     auto fn = [&](const std::string& name, const std::string& params, const std::string& body) {
-      out += fp + " " + c + " fftc_" + name + "_" + s + "(" + params + ") {\n  return " + body +
-             ";\n}\n";
+      const std::string full = "fftc_" + name + "_" + s;
+      out.emplace_back(full, fp + " " + c + " " + full + "(" + params + ") {\n  " + body + "\n}\n");
     };
+    auto ret = [](const std::string& e) { return "return " + e + ";"; };
     std::string ab = c + " a, " + c + " b";
-    fn("cadd", ab, mk("a.x + b.x", "a.y + b.y"));
-    fn("csub", ab, mk("a.x - b.x", "a.y - b.y"));
-    fn("cmul", ab, mk("a.x * b.x - a.y * b.y", "a.x * b.y + a.y * b.x"));
-    out += fp + " " + c + " fftc_cdiv_" + s + "(" + ab + ") {\n  " + r +
-           " d = b.x * b.x + b.y * b.y;\n  return " +
-           mk("(a.x * b.x + a.y * b.y) / d", "(a.y * b.x - a.x * b.y) / d") + ";\n}\n";
-    fn("cneg", c + " a", mk("-a.x", "-a.y"));
-    fn("cconj", c + " a", mk("a.x", "-a.y"));
-    fn("cmuli", c + " a", mk("-a.y", "a.x"));       // a * i
-    fn("cmulmi", c + " a", mk("a.y", "-a.x"));      // a * -i
-    fn("cscale", c + " a, " + r + " k", mk("a.x * k", "a.y * k"));
-    fn("cispi", r + " x", mk(d_.mathFunction("cospi", dbl) + "(x)", d_.mathFunction("sinpi", dbl) + "(x)"));
-    out += fp + " " + c + " fftc_cexp_" + s + "(" + c + " a) {\n  " + r + " e = " +
-           d_.mathFunction("exp", dbl) + "(a.x);\n  return " +
-           mk("e * " + d_.mathFunction("cos", dbl) + "(a.y)", "e * " + d_.mathFunction("sin", dbl) + "(a.y)") +
-           ";\n}\n";
+    fn("cadd", ab, ret(mk("a.x + b.x", "a.y + b.y")));
+    fn("csub", ab, ret(mk("a.x - b.x", "a.y - b.y")));
+    fn("cmul", ab, ret(mk("a.x * b.x - a.y * b.y", "a.x * b.y + a.y * b.x")));
+    fn("cdiv", ab,
+       r + " d = b.x * b.x + b.y * b.y;\n  " +
+           ret(mk("(a.x * b.x + a.y * b.y) / d", "(a.y * b.x - a.x * b.y) / d")));
+    fn("cneg", c + " a", ret(mk("-a.x", "-a.y")));
+    fn("cconj", c + " a", ret(mk("a.x", "-a.y")));
+    fn("cmuli", c + " a", ret(mk("-a.y", "a.x")));       // a * i
+    fn("cmulmi", c + " a", ret(mk("a.y", "-a.x")));      // a * -i
+    fn("cscale", c + " a, " + r + " k", ret(mk("a.x * k", "a.y * k")));
+    fn("cispi", r + " x",
+       ret(mk(d_.mathFunction("cospi", dbl) + "(x)", d_.mathFunction("sinpi", dbl) + "(x)")));
+    fn("cexp", c + " a",
+       r + " e = " + d_.mathFunction("exp", dbl) + "(a.x);\n  " +
+           ret(mk("e * " + d_.mathFunction("cos", dbl) + "(a.y)",
+                  "e * " + d_.mathFunction("sin", dbl) + "(a.y)")));
   }
-  return out + d_.extraHelpers(m);
+  return out;
 }
 
 std::string CPrinter::tableElement(const CExpr& e) const {
@@ -253,20 +262,11 @@ std::string CPrinter::module(const Module& m) const {
     body += ") {\n  " + b + "\n}\n";
   }
   for (const auto& k : m.kernels) body += "\n" + kernel(k);
-  // Only the helpers the code calls (helpers call no other helpers).
+  // Only the helpers the module records (Module::helpers; helpers call no other helpers).
   std::string used;
-  const std::string all = helpers(m);
-  size_t pos = 0;
-  while (pos < all.size()) {
-    size_t end = all.find("\n}\n", pos);
-    end = end == std::string::npos ? all.size() : end + 3;
-    std::string def = all.substr(pos, end - pos);
-    size_t open = def.find('(');
-    size_t nameStart = def.rfind(' ', open) + 1;
-    std::string fname = def.substr(nameStart, open - nameStart);
-    if (body.find(fname + "(") != std::string::npos) used += def;
-    pos = end;
-  }
+  for (const auto& [name, def] : helperDefinitions(m))
+    if (m.helpers.count(name)) used += def;
+  used += d_.extraHelpers(m);
   return d_.prelude(m) + (used.empty() ? "" : "\n" + used) + body;
 }
 

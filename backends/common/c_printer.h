@@ -1,10 +1,13 @@
 // The C-like printer of the kernel AST. What differs between OpenCL C and CUDA C (qualifiers,
 // work-item functions, barriers, vector construction, math names) is a CDialect; a dialect is
-// a small subclass (backends/opencl/opencl_printer.h, backends/cuda/cuda_printer.h).
+// a small subclass (backends/common/opencl_dialect.h, backends/common/cuda_dialect.h); neither
+// links a runtime, so printing a kernel needs no OpenCL or CUDA library.
 #pragma once
 
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "backends/common/kernel_ast.h"
 
@@ -44,7 +47,7 @@ class CDialect {
   virtual std::string int64Type() const { return "long"; }
   // Lines before everything else (extension pragmas).
   virtual std::string prelude(const Module& module) const = 0;
-  // Dialect-specific helper definitions after the common ones (may be empty).
+  // Dialect-specific helper definitions after the common ones (may be empty; printed whole).
   virtual std::string extraHelpers(const Module&) const { return {}; }
   virtual std::string unrollPragma() const { return "#pragma unroll"; }
   // Complex elements of a constant table as `{re, im}` rather than makeComplex: CUDA refuses
@@ -70,8 +73,11 @@ class CPrinter {
   std::string kernel(const KernelFunc& k) const;
   std::string expr(const CExpr& e) const;
   std::string stmt(const Stmt& s, int indent) const;
-  // The complex and floor-division helpers for the precisions a module uses.
+  // The complex and floor-division helpers for the precisions a module uses, all of them (a
+  // prelude for checking userfun bodies); module() prints only those in Module::helpers.
   std::string helpers(const Module& m) const;
+  // The same, one (name, definition) pair per helper.
+  std::vector<std::pair<std::string, std::string>> helperDefinitions(const Module& m) const;
 
  private:
   std::string operand(const CExpr& e) const;  // parenthesized unless atomic

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -161,9 +162,12 @@ struct UserFunDef {
   std::string body;            // the user's C body (statements, or one expression)
 };
 
+// Facts about a module are recorded by code generation when it builds the module
+// (compiler/codegen/kernel_facts.h); the printer reads them and never searches printed text.
 struct Module {
-  bool usesDouble = false;
+  bool usesDouble = false;  // some C type is double: OpenCL's cl_khr_fp64, the f64 helpers
   bool usesFloat = true;
+  std::set<std::string> helpers;  // the helper functions the code calls ("fftc_cmul_f", ...)
   std::vector<StructDef> structs;
   std::vector<ConstTable> tables;
   std::vector<UserFunDef> userFuns;

@@ -2,7 +2,7 @@
 // of device kernels (one per stage), its manifest (buffers, stages, work sizes), table data,
 // a views dump and the NAME.hpp header of CLI.md.
 //
-//   CodegenOptions o;  o.dialect = std::make_shared<backends::opencl::OpenCLDialect>();
+//   CodegenOptions o;  o.dialect = std::make_shared<backends::OpenCLDialect>();
 //   CompiledKernel ck = compileKernel(*program.kernel("fft"), o);
 //   writeFile("fft.cl", ck.source);  writeFile("fft.json", manifestText(ck));
 #pragma once

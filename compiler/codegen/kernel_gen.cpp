@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "compiler/clang/clang_helpers.h"
+#include "compiler/codegen/address_space.h"
 #include "ir/diagnostic.h"
 #include "ir/infer.h"
 
@@ -47,10 +48,16 @@ KernelGen::Result KernelGen::gen(const ir::ExprPtr& e, const ViewPtr& dest) {
   const auto* call = e->as<ir::FunCall>();
   std::vector<Arg> args;
   for (const auto& a : call->args()) args.push_back(Arg{a, nullptr});
+  // The trace's events carry the innermost call with a location, for the errors of the passes.
+  const bool located = call->loc().known();
+  if (located) callLocs_.push_back(call->loc());
   try {
-    return apply(*call->f(), args, call->type(), dest);
+    Result r = apply(*call->f(), args, call->type(), dest);
+    if (located) callLocs_.pop_back();
+    return r;
   } catch (const ir::CompileError& err) {
-    if (err.loc().known() || !call->loc().known()) throw;
+    if (located) callLocs_.pop_back();
+    if (err.loc().known() || !located) throw;
     throw ir::CompileError(call->loc(), err.message());
   }
 }
@@ -92,7 +99,7 @@ KernelGen::Result KernelGen::apply(const ir::FunDecl& f, const std::vector<Arg>&
     case FunKind::ArrayGen: return {generatorView(f.as<ir::ArrayGen>(), result), false};
     case FunKind::Table: return {tableView(*f.as<ir::Table>()), false};
     case FunKind::Id: return evalArg(args.at(0), dest);
-    default: return applyLayout(f, args, result, dest);
+    default: return applyLayoutPattern(f, args, result, dest);
   }
 }
 
@@ -171,8 +178,8 @@ ViewPtr KernelGen::layoutView(const ir::FunDecl& f, const std::vector<ViewPtr>& 
   }
 }
 
-KernelGen::Result KernelGen::applyLayout(const ir::FunDecl& f, const std::vector<Arg>& args,
-                                         const Type& result, const ViewPtr& dest) {
+KernelGen::Result KernelGen::applyLayoutPattern(const ir::FunDecl& f, const std::vector<Arg>& args,
+                                                const Type& result, const ViewPtr& dest) {
   if (f.kind() == FunKind::Map && !isLayoutOnly(f))
     fail(f.loc(), "map(f) with code is not low-level: lower it first (--rewrite)");
   if (dest && args.size() == 1) {
@@ -238,7 +245,7 @@ ViewPtr KernelGen::invertBody(const ir::ExprPtr& body, const ir::Param* p, const
 
 KernelGen::Result KernelGen::applyMap(const ir::AbstractMap& m, const Arg& arg, const Type& result,
                                       const ViewPtr& dest) {
-  if (m.kind() == FunKind::Map) return applyLayout(m, {arg}, result, dest);
+  if (m.kind() == FunKind::Map) return applyLayoutPattern(m, {arg}, result, dest);
   LoopKind kind = LoopKind::Seq;
   std::string base = "i";
   switch (m.kind()) {
@@ -272,21 +279,11 @@ KernelGen::Result KernelGen::applyMap(const ir::AbstractMap& m, const Arg& arg, 
     for (int64_t i = 0; i < *c; ++i) body(ArithExpr(i));
   } else {
     ArithExpr var;
-    const int barriersBefore = barriers_;
-    const bool outerTrailing = wgTrailing_;
-    if (kind == LoopKind::Workgroup) wgTrailing_ = false;
-    openLoop(kind, m.dim() < 0 ? 0 : m.dim(), n, base, var);
+    if (kind == LoopKind::Workgroup) traceEvent(TraceEvent::Kind::WorkgroupOpen);
+    auto loop = openLoop(kind, m.dim() < 0 ? 0 : m.dim(), n, base, var);
     body(var);
-    // When the work-items of a row exchanged data (a barrier was needed), the next row's
-    // writes must wait for this row's last reads (unless an inner work-group loop did that).
-    if (kind == LoopKind::Workgroup) {
-      if (barriers_ > barriersBefore && !wgTrailing_) {
-        emit(backends::sBarrier(true, false));
-        ++barriers_;
-        wgTrailing_ = true;
-      }
-      wgTrailing_ = wgTrailing_ || outerTrailing;
-    }
+    // The barrier pass ends the loop's body with a barrier when the rows exchanged data.
+    if (kind == LoopKind::Workgroup) traceEvent(TraceEvent::Kind::WorkgroupClose, loop);
     closeLoop();
   }
   if (topParallel) closeStage();
@@ -351,9 +348,7 @@ KernelGen::Result KernelGen::applyTo(const ir::AbstractTo& t, const std::vector<
   std::vector<Arg> vs;
   for (const auto& a : args) vs.push_back(Arg{nullptr, evalArg(a, nullptr).view});
   if (dest) return apply(*t.f(), vs, result, dest);
-  MemSpace space = t.space() == ir::AddressSpace::Global  ? MemSpace::Global
-                   : t.space() == ir::AddressSpace::Local ? MemSpace::Local
-                                                          : MemSpace::Private;
+  const MemSpace space = memSpaceOf(t.space());
   if (atTopLevel() && cur_ < 0 && space != MemSpace::Global) openStage(false);
   ViewPtr out = allocate(result, space);
   Result r = apply(*t.f(), vs, result, out);

@@ -1,5 +1,5 @@
 // Memory objects of a compiled kernel: kernel inputs and outputs, global temporaries between
-// and within stages, local and private arrays, tables; with the state barrier placement needs.
+// and within stages, local and private arrays, tables.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +33,8 @@ struct BufferLayout {
 
 enum class MemRole : uint8_t { Input, Output, Temp, Table, Local, Private, Variable };
 
-struct Memory {
+// Made with std::make_shared: the access trace holds the memories it names.
+struct Memory : std::enable_shared_from_this<Memory> {
   std::string name;
   MemRole role = MemRole::Temp;
   backends::MemSpace space = backends::MemSpace::Global;
@@ -44,15 +45,8 @@ struct Memory {
   int stage = -1;          // the stage that allocated it (temps, locals, privates)
   int64_t padEvery = 0;    // locals: element i is stored at i + i / padEvery
   std::optional<BufferLayout> layout;  // inputs/outputs with a strided layout (CodegenOptions)
-  int localOrder = -1;     // locals: allocation order; storage: the order of the owner
-  int storage = -1;
-
-  // Barrier state (local and global memory written by the work-items of a group): the last
-  // write's index, as a function of the writing mapLocal's loop variable.
-  bool pendingWrite = false;
-  std::optional<ir::ArithExpr> writeIndex;  // with the writer's local loop var renamed
-  std::vector<const backends::Stmt*> writeLoops;  // the loops around that write
-  bool writeIrregular = false;              // written at several indices per work-item pass
+  int localOrder = -1;     // locals: allocation order
+  int storage = -1;        // locals: the allocation order of the array whose storage it uses
 };
 
 using MemoryPtr = std::shared_ptr<Memory>;

@@ -2,7 +2,7 @@
 #include "compiler/pipeline/pipeline.h"
 
 #include "backends/common/cuda_dialect.h"
-#include "backends/opencl/opencl_printer.h"
+#include "backends/common/opencl_dialect.h"
 #include "rewrites/ir_util.h"
 #include "rewrites/named_strategies.h"
 #include "rewrites/strategy_parser.h"
@@ -52,7 +52,7 @@ codegen::CodegenOptions codegenOptions(Target target) {
   if (target == Target::Cuda)
     o.dialect = std::make_shared<backends::CudaDialect>();
   else
-    o.dialect = std::make_shared<backends::opencl::OpenCLDialect>();
+    o.dialect = std::make_shared<backends::OpenCLDialect>();
   return o;
 }
 

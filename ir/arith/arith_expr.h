@@ -79,6 +79,9 @@ class ArithExpr {
   // provably non-negative and the divisor positive, else fftc_floordiv/fftc_floormod calls
   // (fftc_floordiv64/fftc_floormod64 when 64-bit); defined by the backend prelude.
   std::string toC() const;
+  // The helper functions toC() calls (fftc_floordiv, fftc_floormod and their 64-bit forms), so
+  // code generation records the helpers a kernel needs without reading printed text.
+  std::vector<std::string> cHelpers() const;
   // True when every subexpression's value provably fits in int32 (so toC needs no 64-bit).
   bool fitsInt32() const;
 

@@ -2,6 +2,8 @@
 // lowers floor division/modulo to C operators only where that is provably the same.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "ir/arith/arith_expr.h"
 #include "ir/arith/arith_node.h"
 
@@ -11,6 +13,7 @@ namespace {
 struct Printer {
   bool c = false;     // C output
   bool wide = false;  // C output evaluated in 64 bits
+  std::vector<std::string>* helpers = nullptr;  // cHelpers(): the helper calls printed
 
   // |v| as text, without overflow for INT64_MIN.
   static std::string magnitude(int64_t v) {
@@ -91,6 +94,8 @@ struct Printer {
     }
     std::string fn = isDiv ? "fftc_floordiv" : "fftc_floormod";
     if (wide) fn += "64";
+    if (helpers && std::find(helpers->begin(), helpers->end(), fn) == helpers->end())
+      helpers->push_back(fn);
     return fn + "(" + print(a) + ", " + print(b) + ")";
   }
 
@@ -127,6 +132,17 @@ std::string ArithExpr::toC() const {
   p.c = true;
   p.wide = !fitsInt32();
   return p.print(*this);
+}
+
+std::vector<std::string> ArithExpr::cHelpers() const {
+  std::vector<std::string> out;
+  if (isInfinite()) return out;
+  Printer p;
+  p.c = true;
+  p.wide = !fitsInt32();
+  p.helpers = &out;
+  p.print(*this);  // the same decisions as toC(); the text is not needed
+  return out;
 }
 
 }  // namespace fftc::ir

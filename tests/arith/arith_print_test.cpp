@@ -2,6 +2,8 @@
 // % only where they agree with floor semantics, and shifts/masks for powers of two).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "ir/arith/arith_expr.h"
 
 namespace fftc::ir {
@@ -59,6 +61,22 @@ TEST(ArithPrint, CGoldenRows) {
       {E(int64_t{1} << 40), "1099511627776L"},
   };
   for (const Golden& g : rows) EXPECT_EQ(g.e.toC(), g.c) << "str: " << g.e.str();
+}
+
+// cHelpers() names exactly the helper functions toC() calls, so code generation records them
+// on the kernel AST without reading printed text.
+TEST(ArithPrint, CHelpersAreTheCallsOfToC) {
+  PrintVars v;
+  using L = std::vector<std::string>;
+  EXPECT_EQ((v.i / 4).cHelpers(), L{});
+  EXPECT_EQ((v.n / (v.N * v.M)).cHelpers(), L{});
+  L both = (v.x / 8 + v.y % 3).cHelpers();
+  std::sort(both.begin(), both.end());
+  EXPECT_EQ(both, (L{"fftc_floordiv", "fftc_floormod"}));
+  EXPECT_EQ(((v.big - v.x) / 3).cHelpers(), L{"fftc_floordiv64"});
+  for (const E& e : {v.x / 8 + v.y % 3, (v.big - v.x) / 3, v.x % v.N})
+    for (const auto& h : e.cHelpers())
+      EXPECT_NE(e.toC().find(h + "("), std::string::npos) << h << " in " << e.toC();
 }
 
 TEST(ArithPrint, CAvoidsModWhereSimplifiedAway) {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/opencl/opencl_printer.h"
+#include "backends/common/opencl_dialect.h"
 #include "backends/opencl/runtime.h"
 #include "compiler/codegen/codegen.h"
 #include "compiler/exec/exec.h"
@@ -41,7 +41,7 @@ inline backends::opencl::Context& context() {
 // and without LLVM; Formatting.* tests the formatted source.
 inline cg::CodegenOptions options() {
   cg::CodegenOptions o;
-  o.dialect = std::make_shared<backends::opencl::OpenCLDialect>();
+  o.dialect = std::make_shared<backends::OpenCLDialect>();
   o.format = false;
   return o;
 }

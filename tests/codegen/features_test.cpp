@@ -385,8 +385,6 @@ TEST(Compare, RelativeWithAnAbsoluteFloor) {
 }  // namespace
 }  // namespace fftc::codegen_test
 
-#include "compiler/codegen/kernel_gen.h"
-
 namespace fftc::codegen_test {
 namespace {
 
@@ -422,25 +420,6 @@ TEST(Barriers, RowLoopsOfDifferentExtentsAroundBarriersAreAnError) {
   } catch (const ir::CompileError& e) {
     EXPECT_NE(std::string(e.what()).find("need one extent"), std::string::npos) << e.what();
   }
-}
-
-// The reuse plan colours lifetimes in the order of first writes: an array allocated first but
-// written last (a toLocal result filled by the last pass) takes the storage of the first pass's
-// array, and the group is named by its earliest allocated member.
-TEST(LocalReuse, PlanFollowsFirstWritesNotAllocationOrder) {
-  using Life = cg::KernelGen::LocalLife;
-  const std::vector<Life> lives = {
-      {0, "float2x64", 4, 6},  // allocated first, written by the third pass, copied out
-      {0, "float2x64", 1, 2},  // pass 1 -> pass 2
-      {0, "float2x64", 2, 4},  // pass 2 -> pass 3
-      {0, "floatx64", 5, 6},   // another type: its own storage
-      {1, "float2x64", 7, 8},  // another stage: its own storage
-      {0, "float2x64"},        // never written
-  };
-  EXPECT_EQ(cg::KernelGen::reusePlan(lives), (std::vector<int>{-1, 0, -1, -1, -1, -1}));
-  // three passes with no early allocation: ping-pong, the third pass back in the first array
-  const std::vector<Life> passes = {{0, "t", 1, 2}, {0, "t", 2, 3}, {0, "t", 3, 4}};
-  EXPECT_EQ(cg::KernelGen::reusePlan(passes), (std::vector<int>{-1, -1, 0}));
 }
 
 // Bluestein's chirp angle (j * j) mod 2N for N > 46340: j * j passes 2^31 and must be computed

@@ -1,11 +1,12 @@
-// The OpenCL C dialect of the kernel-AST printer (backends/common/c_printer.h).
+// The OpenCL C dialect of the kernel-AST printer (backends/common/c_printer.h): __kernel,
+// get_global_id, __local, barrier(...), (float2)(re, im). Pure printing (no OpenCL dependency).
 #pragma once
 
 #include <string>
 
 #include "backends/common/c_printer.h"
 
-namespace fftc::backends::opencl {
+namespace fftc::backends {
 
 class OpenCLDialect final : public CDialect {
  public:
@@ -26,4 +27,4 @@ class OpenCLDialect final : public CDialect {
 // Prints a module as one OpenCL C translation unit.
 std::string printOpenCL(const Module& module);
 
-}  // namespace fftc::backends::opencl
+}  // namespace fftc::backends

@@ -1,7 +1,7 @@
 // OpenCL C specifics of the kernel printer.
-#include "backends/opencl/opencl_printer.h"
+#include "backends/common/opencl_dialect.h"
 
-namespace fftc::backends::opencl {
+namespace fftc::backends {
 
 std::string OpenCLDialect::pointerSpace(MemSpace space) const {
   switch (space) {
@@ -55,4 +55,4 @@ std::string printOpenCL(const Module& module) {
   return CPrinter(dialect).module(module);
 }
 
-}  // namespace fftc::backends::opencl
+}  // namespace fftc::backends

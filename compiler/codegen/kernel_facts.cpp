@@ -1,0 +1,98 @@
+// The facts pass (kernel_facts.h): one walk over the kernel AST.
+#include "compiler/codegen/kernel_facts.h"
+
+namespace fftc::compiler::codegen {
+
+namespace {
+
+using backends::CExpr;
+using backends::CExprKind;
+using backends::CType;
+using backends::Stmt;
+using backends::StmtKind;
+
+class FactsWalk {
+ public:
+  explicit FactsWalk(backends::Module& m) : m_(m) {}
+
+  void type(const CType& t) {
+    if (t.isDouble()) m_.usesDouble = true;
+  }
+
+  void index(const ir::ArithExpr& e) {
+    for (auto& h : e.cHelpers()) m_.helpers.insert(std::move(h));
+  }
+
+  void expr(const CExpr& e) {
+    if (!e) return;
+    type(e->type);
+    switch (e->kind) {
+      case CExprKind::Index:
+      case CExprKind::Subscript: index(e->index); break;
+      case CExprKind::Compare:
+        index(e->index);
+        index(e->index2);
+        break;
+      case CExprKind::Call:
+        if (e->name.rfind("fftc_", 0) == 0) m_.helpers.insert(e->name);
+        break;
+      default: break;
+    }
+    for (const auto& a : e->args) expr(a);
+  }
+
+  void stmt(const Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::Decl:
+        type(s.type);
+        expr(s.init);
+        break;
+      case StmtKind::Assign:
+        expr(s.lhs);
+        expr(s.rhs);
+        break;
+      case StmtKind::ExprStmt: expr(s.rhs); break;
+      case StmtKind::For:
+        expr(s.init);
+        if (s.boundExpr)
+          expr(s.boundExpr);
+        else
+          index(s.bound);
+        expr(s.step);
+        break;
+      case StmtKind::If: expr(s.cond); break;
+      default: break;
+    }
+    for (const auto& c : s.body) stmt(*c);
+  }
+
+  void module() {
+    for (const auto& s : m_.structs)
+      for (const auto& f : s.fields) type(f);
+    for (const auto& t : m_.tables) {
+      type(t.type);
+      for (const auto& v : t.values) expr(v);
+    }
+    for (const auto& u : m_.userFuns) {
+      type(u.result);
+      for (const auto& p : u.params) type(p.second);
+    }
+    for (const auto& k : m_.kernels) {
+      for (const auto& p : k.params) type(p.type);
+      if (k.body) stmt(*k.body);
+    }
+  }
+
+ private:
+  backends::Module& m_;
+};
+
+}  // namespace
+
+void recordKernelFacts(backends::Module& module) {
+  module.usesDouble = false;
+  module.helpers.clear();
+  FactsWalk(module).module();
+}
+
+}  // namespace fftc::compiler::codegen

@@ -1,0 +1,114 @@
+// The local-memory pass (compiler/codegen/local_memory.h): lifetimes from the access trace,
+// the reuse plan, and storage, names and declarations applied to the kernel AST in one run.
+#include "compiler/codegen/local_memory.h"
+#include "tests/codegen/codegen_support.h"
+
+namespace fftc::codegen_test {
+namespace {
+
+using backends::MemSpace;
+
+// The reuse plan colours lifetimes in the order of first writes: an array allocated first but
+// written last (a toLocal result filled by the last pass) takes the storage of the first pass's
+// array, and the group is named by its earliest allocated member.
+TEST(LocalMemory, PlanFollowsFirstWritesNotAllocationOrder) {
+  using Life = cg::LocalLife;
+  const std::vector<Life> lives = {
+      {0, "float2x64", 4, 6},  // allocated first, written by the third pass, copied out
+      {0, "float2x64", 1, 2},  // pass 1 -> pass 2
+      {0, "float2x64", 2, 4},  // pass 2 -> pass 3
+      {0, "floatx64", 5, 6},   // another type: its own storage
+      {1, "float2x64", 7, 8},  // another stage: its own storage
+      {0, "float2x64"},        // never written
+  };
+  EXPECT_EQ(cg::reusePlan(lives), (std::vector<int>{-1, 0, -1, -1, -1, -1}));
+  // three passes with no early allocation: ping-pong, the third pass back in the first array
+  const std::vector<Life> passes = {{0, "t", 1, 2}, {0, "t", 2, 3}, {0, "t", 3, 4}};
+  EXPECT_EQ(cg::reusePlan(passes), (std::vector<int>{-1, -1, 0}));
+}
+
+cg::MemoryPtr localArray(const std::string& name, int order, int64_t count) {
+  auto m = std::make_shared<cg::Memory>();
+  m->name = name;
+  m->role = cg::MemRole::Local;
+  m->space = MemSpace::Local;
+  m->element = ir::Type::real(ir::ScalarKind::Float);
+  m->type = ir::Type::array(m->element, count);
+  m->elemC = backends::CType::of(backends::CType::Kind::Float);
+  m->count = count;
+  m->stage = 0;
+  m->localOrder = order;
+  return m;
+}
+
+cg::TraceEvent access(const cg::MemoryPtr& m, bool writing, int wgStatement) {
+  cg::TraceEvent e;
+  e.stage = 0;
+  e.memory = m;
+  e.writing = writing;
+  e.wgStatement = wgStatement;
+  e.shared = true;
+  return e;
+}
+
+TEST(LocalMemory, LivesComeFromTheTrace) {
+  auto a = localArray("l", 0, 32), b = localArray("l_1", 1, 32);
+  cg::AccessTrace t = {access(a, true, 1), access(a, false, 2), access(b, true, 2),
+                       access(a, false, 3), access(b, false, 5)};
+  auto lives = cg::localLives({a, b}, t);
+  ASSERT_EQ(lives.size(), 2u);
+  EXPECT_EQ(lives[0].firstWrite, 1);
+  EXPECT_EQ(lives[0].lastRead, 3);
+  EXPECT_EQ(lives[1].firstWrite, 2);
+  EXPECT_EQ(lives[1].lastRead, 5);
+  EXPECT_EQ(lives[0].type, "floatx32");
+}
+
+// Three arrays, the third sharing the first's storage: it takes the first's name in the kernel
+// AST, the second keeps its own storage and is named second (l_1) of the storages, and each
+// storage is declared once, padded (32 floats + 1 unused after every 16).
+TEST(LocalMemory, SharedStorageIsRenamedAndDeclaredOnce) {
+  auto a = localArray("l", 0, 32), b = localArray("l_1", 1, 32), c = localArray("l_2", 2, 32);
+  std::vector<cg::StageDraft> stages(1);
+  stages[0].body = backends::sBlock();
+  auto ct = backends::CType::of(backends::CType::Kind::Float);
+  for (const auto& m : {a, b, c})
+    stages[0].body->body.push_back(backends::sAssign(
+        backends::cSubscript(backends::cVar(m->name), 0, ct), backends::cReal(1.0, ct)));
+  cg::CodegenOptions o = options();
+  cg::allocateLocalMemory({a, b, c}, {-1, -1, 0}, o, stages);
+  EXPECT_EQ(a->name, "l");
+  EXPECT_EQ(b->name, "l_1");
+  EXPECT_EQ(c->name, "l");
+  EXPECT_EQ(c->storage, 0);
+  EXPECT_EQ(b->storage, 1);
+  ASSERT_EQ(stages[0].localDecls.size(), 2u);
+  EXPECT_EQ(stages[0].localDecls[0]->arrayCount, 33);
+  EXPECT_EQ(stages[0].localBytes, 2 * 33 * 4);
+  backends::CPrinter p(*o.dialect);
+  std::string body;
+  for (const auto& st : stages[0].body->body) body += p.stmt(*st, 0);
+  EXPECT_EQ(body, "l[0] = 1.0f;\nl_1[0] = 1.0f;\nl[0] = 1.0f;\n");
+}
+
+// Through the whole pipeline (one generator run): three local passes in one work-group, each
+// reading the previous one transposed, ping-pong between two arrays (the third pass writes the
+// first's storage, whose reads are done) and compute what the interpreter does.
+TEST(LocalMemory, ThreePassesShareTwoArrays) {
+  const std::string pass = "join <<: transpose <<: split(8) <<: toLocal(mapLocal(0, fun a => a OP))";
+  auto step = [&](const std::string& op) {
+    std::string s = pass;
+    return s.replace(s.find("OP"), 2, op);
+  };
+  const std::string text = "kernel k(x: [[float]64]4) = join <<: mapWorkgroup(λ(t =>\n"
+                           "  mapLocal(0, fun a => a + 1.0f) <<: " + step("* 2.0f") + " <<: " +
+                           step("+ 3.0f") + " <<: " + step("- 1.0f") + " <<: t)) <<: x";
+  auto c = checkText(text, "k");
+  EXPECT_MATCHES(c);
+  const std::string& src = c.compiled.source;
+  EXPECT_EQ(count(src, "__local float "), 2u) << src;
+  EXPECT_EQ(c.compiled.stages.at(0).localMemoryBytes, 2 * (64 + 3) * 4);
+}
+
+}  // namespace
+}  // namespace fftc::codegen_test
