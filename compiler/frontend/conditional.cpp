@@ -1,5 +1,7 @@
 // Compile-time conditions and the conditional `if c then a else b`: comparisons of
 // compile-time integers, && || ! on their results, and the choice of one branch.
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "compiler/frontend/elaborator.h"
@@ -40,6 +42,15 @@ std::optional<bool> decide(ast::CmpOp op, const ir::ArithExpr& a, const ir::Arit
   return std::nullopt;
 }
 
+// An integer literal that became a runtime value is still a compile-time integer (as toInt
+// takes it).
+Value compileTimeInt(Value v) {
+  if (v.kind != ValueKind::Expr) return v;
+  const auto* lit = v.expr->as<ir::Literal>();
+  if (lit && lit->litKind() == ir::LiteralKind::Int) return Value::ofInt(lit->intValue());
+  return v;
+}
+
 }  // namespace
 
 // Only the chosen branch is evaluated: the other may be ill-formed for these values (a
@@ -53,7 +64,7 @@ Value Elaborator::evalCompare(const ast::Expr& e, const Env& env) {
   const char* op = ast::cmpOpSpelling(e.cmp);
   ir::ArithExpr sides[2];
   for (size_t i = 0; i < 2; ++i) {
-    Value v = eval(*e.elems[i], env);
+    Value v = compileTimeInt(eval(*e.elems[i], env));
     if (v.kind != ValueKind::Int) {
       fail(e.elems[i]->loc,
            fmt::format("'{}' compares compile-time integers, but its {} operand is {}", op,
@@ -86,7 +97,8 @@ Value Elaborator::evalLogic(const ast::Expr& e, const Env& env) {
 // The integers 0 and 1 are conditions too: the planner's -D flags (`plane`, `even`) are
 // integers. Any other integer is an error rather than C's "non-zero is true", which would
 // take a size (`if n then`) for a flag.
-bool Elaborator::condition(const Loc& loc, const Value& v, const std::string& what) {
+bool Elaborator::condition(const Loc& loc, const Value& given, const std::string& what) {
+  const Value v = compileTimeInt(given);
   switch (v.kind) {
     case ValueKind::Bool: return v.truth;
     case ValueKind::Int: {
@@ -104,6 +116,11 @@ bool Elaborator::condition(const Loc& loc, const Value& v, const std::string& wh
       return *c == 1;
     }
     case ValueKind::Expr:
+      // A real or complex literal is known, but it is no condition.
+      if (const auto* lit = v.expr->as<ir::Literal>()) {
+        fail(loc, fmt::format("{} must be a boolean or the integer 0 or 1, but it is a {} literal",
+                              what, lit->litKind() == ir::LiteralKind::Complex ? "complex" : "real"));
+      }
       fail(loc, fmt::format("{} must be known at compile time, but it is a runtime value", what));
     default:
       fail(loc, fmt::format("{} must be a boolean or the integer 0 or 1, but it is {}", what,
