@@ -30,11 +30,16 @@ std::optional<bool> decide(ast::CmpOp op, const ir::ArithExpr& a, const ir::Arit
     return std::nullopt;
   };
   switch (op) {
-    case CmpOp::Lt: return less(a, b);
-    case CmpOp::Le: return lessEq(a, b);
-    case CmpOp::Gt: return less(b, a);
-    case CmpOp::Ge: return lessEq(b, a);
-    case CmpOp::Eq: return equal(a, b);
+    case CmpOp::Lt:
+      return less(a, b);
+    case CmpOp::Le:
+      return lessEq(a, b);
+    case CmpOp::Gt:
+      return less(b, a);
+    case CmpOp::Ge:
+      return lessEq(b, a);
+    case CmpOp::Eq:
+      return equal(a, b);
     case CmpOp::Ne:
       if (auto eq = equal(a, b)) return !*eq;
       return std::nullopt;
@@ -100,7 +105,8 @@ Value Elaborator::evalLogic(const ast::Expr& e, const Env& env) {
 bool Elaborator::condition(const Loc& loc, const Value& given, const std::string& what) {
   const Value v = compileTimeInt(given);
   switch (v.kind) {
-    case ValueKind::Bool: return v.truth;
+    case ValueKind::Bool:
+      return v.truth;
     case ValueKind::Int: {
       auto c = v.i.constant();
       if (!c) {
@@ -118,8 +124,9 @@ bool Elaborator::condition(const Loc& loc, const Value& given, const std::string
     case ValueKind::Expr:
       // A real or complex literal is known, but it is no condition.
       if (const auto* lit = v.expr->as<ir::Literal>()) {
-        fail(loc, fmt::format("{} must be a boolean or the integer 0 or 1, but it is a {} literal",
-                              what, lit->litKind() == ir::LiteralKind::Complex ? "complex" : "real"));
+        fail(loc,
+             fmt::format("{} must be a boolean or the integer 0 or 1, but it is a {} literal", what,
+                         lit->litKind() == ir::LiteralKind::Complex ? "complex" : "real"));
       }
       fail(loc, fmt::format("{} must be known at compile time, but it is a runtime value", what));
     default:

@@ -80,17 +80,28 @@ TEST(IfChoice, ComparisonsAndLogicOnConstants) {
     int64_t expected;
   };
   const Row rows[] = {
-      {"if 1 < 2 then 2 else 3", 2},   {"if 2 < 2 then 2 else 3", 3},
-      {"if 2 <= 2 then 2 else 3", 2},  {"if 3 <= 2 then 2 else 3", 3},
-      {"if 3 > 2 then 2 else 3", 2},   {"if 2 > 2 then 2 else 3", 3},
-      {"if 2 >= 2 then 2 else 3", 2},  {"if 1 >= 2 then 2 else 3", 3},
-      {"if 4 == 4 then 2 else 3", 2},  {"if 4 == 5 then 2 else 3", 3},
-      {"if 4 != 5 then 2 else 3", 2},  {"if 4 != 4 then 2 else 3", 3},
-      {"if -1 < 0 then 2 else 3", 2},  {"if 7 / 2 == 3 then 2 else 3", 2},
-      {"if !(1 == 1) then 2 else 3", 3}, {"if !0 then 2 else 3", 2},
-      {"if 1 then 2 else 3", 2},       {"if 0 then 2 else 3", 3},
-      {"if 1 < 2 && 2 < 1 then 2 else 3", 3}, {"if 1 < 2 && 1 then 2 else 3", 2},
-      {"if 2 < 1 || 1 < 2 then 2 else 3", 2}, {"if 0 || 2 < 1 then 2 else 3", 3},
+      {"if 1 < 2 then 2 else 3", 2},
+      {"if 2 < 2 then 2 else 3", 3},
+      {"if 2 <= 2 then 2 else 3", 2},
+      {"if 3 <= 2 then 2 else 3", 3},
+      {"if 3 > 2 then 2 else 3", 2},
+      {"if 2 > 2 then 2 else 3", 3},
+      {"if 2 >= 2 then 2 else 3", 2},
+      {"if 1 >= 2 then 2 else 3", 3},
+      {"if 4 == 4 then 2 else 3", 2},
+      {"if 4 == 5 then 2 else 3", 3},
+      {"if 4 != 5 then 2 else 3", 2},
+      {"if 4 != 4 then 2 else 3", 3},
+      {"if -1 < 0 then 2 else 3", 2},
+      {"if 7 / 2 == 3 then 2 else 3", 2},
+      {"if !(1 == 1) then 2 else 3", 3},
+      {"if !0 then 2 else 3", 2},
+      {"if 1 then 2 else 3", 2},
+      {"if 0 then 2 else 3", 3},
+      {"if 1 < 2 && 2 < 1 then 2 else 3", 3},
+      {"if 1 < 2 && 1 then 2 else 3", 2},
+      {"if 2 < 1 || 1 < 2 then 2 else 3", 2},
+      {"if 0 || 2 < 1 then 2 else 3", 3},
       // the branches are any expressions, and an if is an operand like any other
       {"1 + (if 1 then 2 else 4) * 2", 5},
       {"if 0 then 2 else if 1 then 4 else 5", 4},
@@ -122,11 +133,11 @@ TEST(IfChoice, SymbolicSizesWhereTheirRangeDecides) {
     const char* cond;
     int64_t expected;
   };
-  const Row rows[] = {{"N >= 1", 2}, {"N < 1", 3},     {"N + 1 > N", 2},
+  const Row rows[] = {{"N >= 1", 2}, {"N < 1", 3},      {"N + 1 > N", 2},
                       {"N == N", 2}, {"N - N != 0", 3}, {"2 * N >= N + 1", 2}};
   for (const auto& r : rows) {
-    fe::Program p = compile(std::string("kernel k(x: [float]N, y: [float]6) = split(if ") +
-                            r.cond + " then 2 else 3) <<: y");
+    fe::Program p = compile(std::string("kernel k(x: [float]N, y: [float]6) = split(if ") + r.cond +
+                            " then 2 else 3) <<: y");
     EXPECT_EQ(p.kernels.at(0).resultType.element().size().constant(), r.expected) << r.cond;
   }
 }
