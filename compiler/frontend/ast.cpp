@@ -16,6 +16,18 @@ const char* binOpSpelling(BinOp op) {
   return "?";
 }
 
+const char* cmpOpSpelling(CmpOp op) {
+  switch (op) {
+    case CmpOp::Eq: return "==";
+    case CmpOp::Ne: return "!=";
+    case CmpOp::Lt: return "<";
+    case CmpOp::Le: return "<=";
+    case CmpOp::Gt: return ">";
+    case CmpOp::Ge: return ">=";
+  }
+  return "?";
+}
+
 namespace {
 std::string joinShown(const std::vector<ExprPtr>& elems, size_t from) {
   std::string out;
@@ -54,6 +66,14 @@ std::string show(const Expr& e) {
       return fmt::format("(pipe({} in {} .. {}) {})", e.params[0].name, show(*e.elems[0]),
                          show(*e.elems[1]), show(*e.elems[2]));
     case ExprKind::OpRef: return fmt::format("({})", binOpSpelling(e.op));
+    case ExprKind::Compare:
+      return fmt::format("({} {} {})", show(*e.elems[0]), cmpOpSpelling(e.cmp), show(*e.elems[1]));
+    case ExprKind::And: return fmt::format("({} && {})", show(*e.elems[0]), show(*e.elems[1]));
+    case ExprKind::Or: return fmt::format("({} || {})", show(*e.elems[0]), show(*e.elems[1]));
+    case ExprKind::Not: return fmt::format("(!{})", show(*e.elems[0]));
+    case ExprKind::If:
+      return fmt::format("(if {} then {} else {})", show(*e.elems[0]), show(*e.elems[1]),
+                         show(*e.elems[2]));
   }
   return "?";
 }

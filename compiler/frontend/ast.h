@@ -33,11 +33,19 @@ enum class ExprKind {
   Index,    // rs[i]: elems[0], elems[1]
   Pipe,     // pipe(q in A .. B) E: params[0] = q, elems = {A, B, E}
   OpRef,    // `+`, `-`, `*`, `/` used as a function value (the paper's reduce(+, 0)): op
+  // Compile-time conditions and the conditional (docs/language.md, "Compile-time conditionals")
+  Compare,  // a == b, a < b ...: cmp, elems[0], elems[1]
+  And,      // a && b: elems[0], elems[1] (b evaluated only when a is true)
+  Or,       // a || b: elems[0], elems[1] (b evaluated only when a is false)
+  Not,      // !a: elems[0]
+  If,       // if c then a else b: elems = {c, a, b} (only the chosen branch is evaluated)
 };
 
 enum class BinOp { Add, Sub, Mul, Div, Mod };
+enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge };
 
 const char* binOpSpelling(BinOp op);
+const char* cmpOpSpelling(CmpOp op);
 
 struct Param {
   std::string name;
@@ -52,6 +60,7 @@ struct Expr {
   double realValue = 0.0;
   bool realIsFloat = false;
   BinOp op = BinOp::Add;
+  CmpOp cmp = CmpOp::Eq;
   std::vector<Param> params;  // Lambda parameters, Pipe variable
   bool tupleParams = false;   // fun (x, y) => e rather than fun x => e
   std::vector<ExprPtr> elems;

@@ -17,6 +17,7 @@ const char* describe(const Value& v) {
     case ValueKind::Expr: return "a value";
     case ValueKind::Fun: return "a function";
     case ValueKind::Boundary: return "a pad boundary";
+    case ValueKind::Bool: return "a boolean";
   }
   return "a value";
 }
@@ -331,6 +332,11 @@ Value Elaborator::evalInner(const ast::Expr& e, const Env& env) {
     }
     case K::Index: return evalIndex(e, env);
     case K::Pipe: return evalPipe(e, env);
+    case K::Compare: return evalCompare(e, env);
+    case K::And:
+    case K::Or: return evalLogic(e, env);
+    case K::Not: return Value::ofBool(!condition(e.elems[0]->loc, eval(*e.elems[0], env), "the operand of '!'"));
+    case K::If: return evalIf(e, env);
     case K::OpRef: {
       static const BuiltinId ids[] = {BuiltinId::Add, BuiltinId::Sub, BuiltinId::Mult,
                                       BuiltinId::Div, BuiltinId::Mod};
@@ -341,8 +347,8 @@ Value Elaborator::evalInner(const ast::Expr& e, const Env& env) {
 }
 
 // Inlines a def: binds its parameters to the argument values and evaluates its body in the
-// global scope. The expansion stack catches recursion (there are no conditionals, so a def
-// that expands into itself never terminates).
+// global scope. The expansion stack catches recursion: a def that expands into itself is an
+// error even where an `if` would end it (repetition is written with pipe, whose length is known).
 Value Elaborator::expandDef(const ast::Decl& d, std::vector<Value> args, const Loc& useLoc) {
   size_t count = static_cast<size_t>(std::count(expanding_.begin(), expanding_.end(), &d));
   if (count >= 4) {

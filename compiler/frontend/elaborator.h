@@ -62,6 +62,13 @@ class Elaborator {
   Value evalTuple(const ast::Expr& e, const Env& env);
   Value evalPipe(const ast::Expr& e, const Env& env);
   Value evalIndex(const ast::Expr& e, const Env& env);
+
+  // ---- compile-time conditions and the conditional (conditional.cpp)
+  Value evalIf(const ast::Expr& e, const Env& env);
+  Value evalCompare(const ast::Expr& e, const Env& env);
+  Value evalLogic(const ast::Expr& e, const Env& env);
+  // A condition's truth: a boolean, or the integer 0 or 1; `what` names it in errors.
+  bool condition(const Loc& loc, const Value& v, const std::string& what);
   std::vector<std::string> visibleNames(const Env& env) const;
 
   // ---- application and conversion to IR (apply.cpp)

@@ -24,6 +24,9 @@ std::string tokName(Tok kind) {
     case Tok::KwIn: return "'in'";
     case Tok::KwPipe: return "'pipe'";
     case Tok::KwO: return "'o'";
+    case Tok::KwIf: return "'if'";
+    case Tok::KwThen: return "'then'";
+    case Tok::KwElse: return "'else'";
     case Tok::LParen: return "'('";
     case Tok::RParen: return "')'";
     case Tok::LBracket: return "'['";
@@ -43,6 +46,15 @@ std::string tokName(Tok kind) {
     case Tok::Slash: return "'/'";
     case Tok::Percent: return "'%'";
     case Tok::ApplyOp: return "'<<:'";
+    case Tok::EqEq: return "'=='";
+    case Tok::NotEq: return "'!='";
+    case Tok::Less: return "'<'";
+    case Tok::LessEq: return "'<='";
+    case Tok::Greater: return "'>'";
+    case Tok::GreaterEq: return "'>='";
+    case Tok::AndAnd: return "'&&'";
+    case Tok::OrOr: return "'||'";
+    case Tok::Bang: return "'!'";
   }
   return "token";
 }
@@ -200,11 +212,23 @@ class Lexer {
       case '*': return one(Tok::Star);
       case '/': return one(Tok::Slash);
       case '%': return one(Tok::Percent);
-      case '=': return peek(1) == '>' ? one(Tok::Arrow, 2) : one(Tok::Assign);
+      case '=':
+        if (peek(1) == '=') return one(Tok::EqEq, 2);
+        return peek(1) == '>' ? one(Tok::Arrow, 2) : one(Tok::Assign);
       case '.': return peek(1) == '.' ? one(Tok::DotDot, 2) : one(Tok::Dot);
       case '<':
         if (peek(1) == '<' && peek(2) == ':') return one(Tok::ApplyOp, 3);
-        fail(loc, "unexpected character '<' (application is written '<<:')");
+        // `<<` is never two comparisons (`a < < b` has no meaning): a mistyped application.
+        if (peek(1) == '<') fail(loc, "unexpected character '<' (application is written '<<:')");
+        return peek(1) == '=' ? one(Tok::LessEq, 2) : one(Tok::Less);
+      case '>': return peek(1) == '=' ? one(Tok::GreaterEq, 2) : one(Tok::Greater);
+      case '!': return peek(1) == '=' ? one(Tok::NotEq, 2) : one(Tok::Bang);
+      case '&':
+        if (peek(1) == '&') return one(Tok::AndAnd, 2);
+        fail(loc, "unexpected character '&' (logical and is written '&&')");
+      case '|':
+        if (peek(1) == '|') return one(Tok::OrOr, 2);
+        fail(loc, "unexpected character '|' (logical or is written '||')");
       default: break;
     }
     uint32_t cp = advance();
@@ -226,6 +250,9 @@ class Lexer {
     if (word == "in") return make(Tok::KwIn, loc, word);
     if (word == "pipe") return make(Tok::KwPipe, loc, word);
     if (word == "o") return make(Tok::KwO, loc, word);
+    if (word == "if") return make(Tok::KwIf, loc, word);
+    if (word == "then") return make(Tok::KwThen, loc, word);
+    if (word == "else") return make(Tok::KwElse, loc, word);
     return make(Tok::Ident, loc, word);
   }
 

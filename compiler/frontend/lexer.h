@@ -25,6 +25,9 @@ enum class Tok {
   KwIn,
   KwPipe,
   KwO,       // composition `o`
+  KwIf,
+  KwThen,
+  KwElse,
   LParen,
   RParen,
   LBracket,
@@ -44,6 +47,15 @@ enum class Tok {
   Slash,
   Percent,
   ApplyOp,   // <<:
+  EqEq,      // ==  (comparisons and logic on compile-time values: `if` conditions)
+  NotEq,     // !=
+  Less,      // <
+  LessEq,    // <=
+  Greater,   // >
+  GreaterEq, // >=
+  AndAnd,    // &&
+  OrOr,      // ||
+  Bang,      // !
 };
 
 // Human-readable spelling for messages: "'<<:'", "identifier", "end of file".

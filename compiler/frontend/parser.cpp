@@ -1,7 +1,9 @@
 // Recursive descent parser for .fdl. Precedence, lowest first:
-//   <<: (right)   o (right)   + - (left)   * / % (left)   unary -   postfix: f(a) x._0 rs[i]
-// `fun x => e` and `pipe(q in A .. B) E` are primaries; a lambda body extends as far right as
-// possible, a pipe body is one postfix expression (parenthesize a composition).
+//   <<: (right)   o (right)   || (left)   && (left)   == != < <= > >= (no chains)
+//   + - (left)   * / % (left)   unary - !   postfix: f(a) x._0 rs[i]
+// `fun x => e`, `if c then a else b` and `pipe(q in A .. B) E` are primaries; a lambda body
+// and an else branch extend as far right as possible, a pipe body is one postfix expression
+// (parenthesize a composition).
 #include "compiler/frontend/parser.h"
 
 #include <algorithm>
@@ -323,12 +325,60 @@ class Parser {
   ExprPtr composeExpr() {
     std::vector<ExprPtr> operands;
     std::vector<ir::SourceLoc> ops;
-    operands.push_back(addExpr());
+    operands.push_back(orExpr());
     while (at(Tok::KwO)) {
       ops.push_back(take().loc);
-      operands.push_back(addExpr());
+      operands.push_back(orExpr());
     }
     return foldRight(std::move(operands), ops, ExprKind::Compose);
+  }
+
+  ExprPtr orExpr() {
+    ExprPtr lhs = andExpr();
+    while (at(Tok::OrOr)) {
+      Token op = take();
+      lhs = node(ExprKind::Or, op.loc, two(std::move(lhs), andExpr()));
+    }
+    return lhs;
+  }
+
+  ExprPtr andExpr() {
+    ExprPtr lhs = compareExpr();
+    while (at(Tok::AndAnd)) {
+      Token op = take();
+      lhs = node(ExprKind::And, op.loc, two(std::move(lhs), compareExpr()));
+    }
+    return lhs;
+  }
+
+  static bool cmpOpOf(Tok k, ast::CmpOp& out) {
+    switch (k) {
+      case Tok::EqEq: out = ast::CmpOp::Eq; return true;
+      case Tok::NotEq: out = ast::CmpOp::Ne; return true;
+      case Tok::Less: out = ast::CmpOp::Lt; return true;
+      case Tok::LessEq: out = ast::CmpOp::Le; return true;
+      case Tok::Greater: out = ast::CmpOp::Gt; return true;
+      case Tok::GreaterEq: out = ast::CmpOp::Ge; return true;
+      default: return false;
+    }
+  }
+
+  // One comparison at most: `a < b < c` would compare a boolean with c, so it is an error that
+  // says how to write it.
+  ExprPtr compareExpr() {
+    ExprPtr lhs = addExpr();
+    ast::CmpOp cmp{};
+    if (!cmpOpOf(cur().kind, cmp)) return lhs;
+    Token op = take();
+    auto e = node(ExprKind::Compare, op.loc, two(std::move(lhs), addExpr()));
+    e->cmp = cmp;
+    ast::CmpOp next{};
+    if (cmpOpOf(cur().kind, next)) {
+      throw ir::CompileError(cur().loc,
+                             fmt::format("comparisons do not chain: write 'a {} b && b {} c'",
+                                         op.text, cur().text));
+    }
+    return e;
   }
 
   ExprPtr addExpr() {
@@ -371,6 +421,10 @@ class Parser {
     if (at(Tok::Minus)) {
       Token op = take();
       return node(ExprKind::Neg, op.loc, one(unary()));
+    }
+    if (at(Tok::Bang)) {
+      Token op = take();
+      return node(ExprKind::Not, op.loc, one(unary()));
     }
     return postfix();
   }
@@ -475,6 +529,7 @@ class Parser {
       }
       case Tok::KwFun: return lambda();
       case Tok::KwPipe: return pipe();
+      case Tok::KwIf: return ifExpr();
       case Tok::End: failAt(t, "an expression");
       default: failAt(t, "an expression");
     }
@@ -513,6 +568,25 @@ class Parser {
     n->params = std::move(e->params);
     n->tupleParams = n->params.size() > 1;
     return n;
+  }
+
+  // if c then a else b: both branches are required (the conditional chooses a value; there is
+  // no statement to skip). The else branch extends as far right as possible, like a lambda body.
+  ExprPtr ifExpr() {
+    Token kw = take();
+    ExprPtr cond = expr();
+    expect(Tok::KwThen, "'then' after the condition of 'if'");
+    ExprPtr yes = expr();
+    if (!at(Tok::KwElse)) {
+      failAt(cur(), "'else' after the 'then' branch (an 'if' needs both branches)");
+    }
+    take();
+    ExprPtr no = expr();
+    std::vector<ExprPtr> elems;
+    elems.push_back(std::move(cond));
+    elems.push_back(std::move(yes));
+    elems.push_back(std::move(no));
+    return node(ExprKind::If, kw.loc, std::move(elems));
   }
 
   // pipe(q in A .. B) E

@@ -18,7 +18,8 @@ using FunRef = std::shared_ptr<const FunValue>;
 struct EnvNode;
 using Env = std::shared_ptr<const EnvNode>;
 
-enum class ValueKind { Int, List, Expr, Fun, Boundary };
+// Bool: the result of a comparison or of && || ! (compile time only; an `if` chooses with it).
+enum class ValueKind { Int, List, Expr, Fun, Boundary, Bool };
 
 // What the elaborator knows about a runtime scalar without type inference; decides whether
 // {a, b} is a complex number (both numeric, one real) or a tuple.
@@ -32,6 +33,7 @@ struct Value {
   FunRef fun;                         // Fun
   ir::PadBoundary boundary = ir::PadBoundary::Wrap;  // Boundary: wrap, clamp, mirror
   ScalarHint hint = ScalarHint::None; // Expr
+  bool truth = false;                 // Bool
 
   static Value ofInt(ir::ArithExpr v) {
     Value r;
@@ -58,6 +60,12 @@ struct Value {
     r.fun = std::move(f);
     return r;
   }
+  static Value ofBool(bool b) {
+    Value r;
+    r.kind = ValueKind::Bool;
+    r.truth = b;
+    return r;
+  }
   static Value ofBoundary(ir::PadBoundary b) {
     Value r;
     r.kind = ValueKind::Boundary;
@@ -66,7 +74,7 @@ struct Value {
   }
 };
 
-// "an integer", "a list", "a value", "a function", "a pad boundary".
+// "an integer", "a list", "a value", "a function", "a pad boundary", "a boolean".
 const char* describe(const Value& v);
 
 // Built-in names: patterns, scalar functions, compile-time helpers.

@@ -108,7 +108,7 @@ void bindDimensions(PlanChoice& c, const std::vector<int64_t>& ns, const FftRequ
   c.defines["ns"] = ns;
   c.defines["rsAll"] = c.radices;
   c.defines["offs"] = offs;
-  c.defines["bl"] = bl;
+  c.defines["bluestein"] = bl;
   c.defines["gs"] = c.passGroups;
   c.defines["dir"] = int64_t{r.direction == Direction::Forward ? -1 : 1};
   c.defines["scale"] = int64_t{r.scale ? 1 : 0};
@@ -256,12 +256,12 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c) {
   c.kernel = "ndLocal";
   c.defines["rsAll"] = rsAll;
   c.defines["offs"] = offs;
-  c.defines["mids"] = mids;
-  c.defines["hs"] = hs;
-  c.defines["Fs"] = fs;
-  c.defines["F2s"] = f2s;
-  c.defines["lds"] = lds;
-  c.defines["pl"] = int64_t{plane ? 1 : 0};
+  c.defines["n1End"] = mids;
+  c.defines["fourStep"] = hs;
+  c.defines["linesPerGroup"] = fs;
+  c.defines["linesPerGroupB"] = f2s;
+  c.defines["lineLocalDim"] = lds;
+  c.defines["plane"] = int64_t{plane ? 1 : 0};
   c.planePass = plane;
   c.fourStepSplits = splits;
   c.fftsPerGroup = *std::min_element(fs.begin(), fs.end());
@@ -296,9 +296,9 @@ void useLocalRealPasses(const FftRequest& r, PlanChoice& c, const std::vector<in
   const auto& rest = r2c ? complexStages : lineStage;
   c.stageLocal.insert(c.stageLocal.end(), rest.begin(), rest.end());
   c.kernel += "Local";
-  c.defines["Fr"] = fr;
-  c.defines["Fs"] = fs;
-  c.defines["lds"] = lds;
+  c.defines["realLinesPerGroup"] = fr;
+  c.defines["linesPerGroup"] = fs;
+  c.defines["lineLocalDim"] = lds;
   c.fftsPerGroup = fr;
 }
 
@@ -341,7 +341,7 @@ PlanChoice chooseRealPlan(const FftRequest& r) {
   ns.push_back(even ? nr / 2 : nr);  // the complex FFT of the real lines
   bindDimensions(c, ns, r);
   c.defines["nr"] = nr;
-  c.defines["ev"] = int64_t{even ? 1 : 0};
+  c.defines["even"] = int64_t{even ? 1 : 0};
   if (r.passGroups.empty()) useLocalRealPasses(r, c, ns);
   return c;
 }
@@ -378,7 +378,7 @@ std::string describeDims(const PlanChoice& c) {
       if (c.fourStepSplits[j])
         fourStep += fmt::format("; {} as {} x {} in two passes (four-step)", c.dims[j],
                                 c.fourStepSplits[j], c.dims[j] / c.fourStepSplits[j]);
-    const auto& fs = std::get<std::vector<int64_t>>(c.defines.at("Fs"));
+    const auto& fs = std::get<std::vector<int64_t>>(c.defines.at("linesPerGroup"));
     if (c.planePass)
       fourStep += fmt::format("; the innermost {} x {} plane in one pass", c.dims[c.dims.size() - 2],
                               c.dims.back());

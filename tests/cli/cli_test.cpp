@@ -52,6 +52,37 @@ TEST(Cli, CompileErrorsPointIntoTheSource) {
   EXPECT_EQ(lineCount(r.out), 3) << r.out;
 }
 
+// The compile-time conditional's errors (tests/frontend/if_test.cpp has them all): a runtime
+// condition, a condition that is no boolean or 0/1 integer, a missing then or else.
+TEST(Cli, ConditionalErrorsExitOneAtTheirLocation) {
+  struct Case {
+    const char* file;
+    const char* source;
+    const char* header;  // after the path
+  };
+  const Case cases[] = {
+      {"if_runtime.fdl", "kernel k(x: [float]4) =\n  map(fun v => if v then v else v) <<: x\n",
+       ":2:19: error: the condition of 'if' must be known at compile time, but it is a runtime "
+       "value"},
+      {"if_list.fdl", "def rs = [2, 2]\nkernel k(x: [float]4) = split(if rs then 1 else 2) <<: x\n",
+       ":2:34: error: the condition of 'if' must be a boolean or the integer 0 or 1, but it is a "
+       "list"},
+      {"if_then.fdl", "def f = if 1 id else neg\n",
+       ":1:14: error: expected 'then' after the condition of 'if', found identifier 'id'"},
+      {"if_else.fdl", "def f = if 1 then id\nkernel k(x: [float]4) = f <<: x\n",
+       ":2:1: error: expected 'else' after the 'then' branch (an 'if' needs both branches), "
+       "found 'kernel'"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.file);
+    const std::string path = writeTemp(c.file, c.source);
+    auto r = fftc("compile " + path + " -o " + std::filesystem::temp_directory_path().string());
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_EQ(r.out.rfind(path + c.header + "\n", 0), 0u) << r.out;
+    EXPECT_EQ(lineCount(r.out), 3) << r.out;  // the message, the source line, the caret
+  }
+}
+
 TEST(Cli, MalformedUserfunBodyPointsIntoTheFdlFile) {
   auto path = writeTemp("uf.fdl",
                         "userfun twice(a: float): float = \"return a +* 2.0f;\"\n"

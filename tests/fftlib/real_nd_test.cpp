@@ -28,10 +28,10 @@ Defines realDefines(const Dims& dims, int64_t batch) {
   return {{"ns", ns},
           {"rsAll", rsAll},
           {"offs", offs},
-          {"bl", bl},
+          {"bluestein", bl},
           {"gs", gs},
           {"nr", nr},
-          {"ev", int64_t{even ? 1 : 0}},
+          {"even", int64_t{even ? 1 : 0}},
           {"B", batch}};
 }
 

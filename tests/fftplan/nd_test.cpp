@@ -283,7 +283,7 @@ TEST(RealPlan, ChoiceAndErrors) {
   EXPECT_EQ(c.kernel, "r2cLocal");  // every pass in local memory: two stages
   EXPECT_EQ(planFft(realRequest({6, 10}, Direction::Forward))->stages.size(), 2u);
   EXPECT_EQ(std::get<std::vector<int64_t>>(c.defines.at("ns")), (Dims{6, 5}));  // half size
-  EXPECT_EQ(std::get<int64_t>(c.defines.at("ev")), 1);
+  EXPECT_EQ(std::get<int64_t>(c.defines.at("even")), 1);
   auto odd = choosePlan(realRequest({9}, Direction::Inverse));
   EXPECT_EQ(odd.kernel, "c2rLocal");
   // a Bluestein dimension in local memory (M = 35), and one beyond it (1447: M = 2916 > 2890):
@@ -295,7 +295,7 @@ TEST(RealPlan, ChoiceAndErrors) {
   EXPECT_EQ(choosePlan(global).kernel, "r2c");
   global.passGroups = {0, 2};  // real plans do not fuse dimensions
   EXPECT_THROW((void)choosePlan(global), backends::UserError);
-  EXPECT_EQ(std::get<int64_t>(odd.defines.at("ev")), 0);
+  EXPECT_EQ(std::get<int64_t>(odd.defines.at("even")), 0);
   Plan p = Plan::create(context(), realRequest({8}, Direction::Forward, 2));
   EXPECT_EQ(p.inputBytes(), 16u * 4u);
   EXPECT_EQ(p.outputBytes(), 2u * 5u * 8u);

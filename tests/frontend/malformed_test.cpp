@@ -43,7 +43,7 @@ const Malformed kCases[] = {
      "NUL character in source"},
     {"lex_unexpected_unicode", S("def x = \xe2\x88\x91\n"), 1, 9,
      "unexpected character U+2211"},
-    {"lex_lone_less", S("def f = map(neg) < x\n"), 1, 18,
+    {"lex_lone_less", S("def f = map(neg) << x\n"), 1, 18,
      "unexpected character '<' (application is written '<<:')"},
     {"lex_bad_suffix", S("def x = 12abc\n"), 1, 9,
      "invalid suffix 'a' on number '12'"},
