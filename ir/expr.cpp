@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "ir/view_predicates.h"
+
 namespace fftc::ir {
 
 namespace {
@@ -138,21 +140,8 @@ std::string FunDecl::name() const {
   return "?";
 }
 
-bool FunDecl::isDataLayout() const {
-  switch (kind_) {
-    case FunKind::Zip:
-    case FunKind::Split:
-    case FunKind::Join:
-    case FunKind::Transpose:
-    case FunKind::ArrayGen:
-    case FunKind::Table:
-    case FunKind::Pad:
-    case FunKind::Slide:
-    case FunKind::Id:
-    case FunKind::Get: return true;
-    default: return false;
-  }
-}
+// The one predicate lives with the other view predicates; the member only forwards to it.
+bool FunDecl::isDataLayout() const { return ir::isDataLayout(*this); }
 
 FunPtr FunDecl::withChildren(std::vector<FunPtr> funs, std::vector<ExprPtr> exprs) const {
   expectCount(name().c_str(), funs.size() + exprs.size(), 0);
