@@ -6,8 +6,6 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "ir/view_predicates.h"
-
 namespace fftc::ir {
 
 namespace {
@@ -139,9 +137,6 @@ std::string FunDecl::name() const {
   }
   return "?";
 }
-
-// The one predicate lives with the other view predicates; the member only forwards to it.
-bool FunDecl::isDataLayout() const { return ir::isDataLayout(*this); }
 
 FunPtr FunDecl::withChildren(std::vector<FunPtr> funs, std::vector<ExprPtr> exprs) const {
   expectCount(name().c_str(), funs.size() + exprs.size(), 0);
