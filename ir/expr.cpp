@@ -138,22 +138,6 @@ std::string FunDecl::name() const {
   return "?";
 }
 
-bool FunDecl::isDataLayout() const {
-  switch (kind_) {
-    case FunKind::Zip:
-    case FunKind::Split:
-    case FunKind::Join:
-    case FunKind::Transpose:
-    case FunKind::ArrayGen:
-    case FunKind::Table:
-    case FunKind::Pad:
-    case FunKind::Slide:
-    case FunKind::Id:
-    case FunKind::Get: return true;
-    default: return false;
-  }
-}
-
 FunPtr FunDecl::withChildren(std::vector<FunPtr> funs, std::vector<ExprPtr> exprs) const {
   expectCount(name().c_str(), funs.size() + exprs.size(), 0);
   return ptr();

@@ -164,8 +164,8 @@ class FunDecl : public std::enable_shared_from_this<FunDecl> {
   // The language's name: "map", "mapGlobal", "array2", "add", a userfun's name, "fun".
   virtual std::string name() const;
 
-  // Generic traversal: nested functions (map's f, iterate's f, a generator's f) and nested
-  // expressions (a Lambda's body, reduce's init, pad's constant).
+  // The children every walk goes through (traversal.h): nested functions (map's f, iterate's
+  // f, a generator's f) and nested expressions (a Lambda's body, reduce's init, pad's constant).
   virtual std::vector<FunPtr> funChildren() const { return {}; }
   virtual std::vector<ExprPtr> exprChildren() const { return {}; }
   // A copy with new children (same counts as the getters); returns this node itself when every
@@ -174,8 +174,7 @@ class FunDecl : public std::enable_shared_from_this<FunDecl> {
 
   bool isPattern() const { return kind_ >= FunKind::Map; }
   bool isLowLevel() const { return kind_ >= FunKind::MapGlobal; }
-  // split, join, transpose, zip, pad, slide, generators, get, id: views, no code.
-  bool isDataLayout() const;
+  // Whether it is only data layout (a view): see view_predicates.h.
 
   template <class T>
   const T* as() const {

@@ -15,28 +15,18 @@ using namespace ir;
 
 namespace {
 
-class Folder {
+class Folder : public IRMutator {
  public:
   explicit Folder(const FoldOptions& options) : options_(options) {}
+  using IRMutator::mutate;
 
-  ExprPtr expr(const ExprPtr& e) {
-    const auto* c = e->as<FunCall>();
-    if (!c) return e;
+  ExprPtr mutate(const ExprPtr& e) override {
+    if (!e->is<FunCall>()) return e;
     if (ExprPtr t = tryFold(e)) return t;
-    std::vector<ExprPtr> args;
-    for (const auto& a : c->args()) args.push_back(expr(a));
-    return c->rebuild(fun(c->f()), std::move(args), c->type());
+    return mutateChildren(e);
   }
 
  private:
-  FunPtr fun(const FunPtr& f) {
-    std::vector<FunPtr> funs;
-    for (const auto& g : f->funChildren()) funs.push_back(fun(g));
-    std::vector<ExprPtr> exprs;
-    for (const auto& x : f->exprChildren()) exprs.push_back(expr(x));
-    return f->withChildren(std::move(funs), std::move(exprs));
-  }
-
   // The Params an expression reads that it does not bind itself.
   const std::set<const Param*>& freeParams(const ExprPtr& e) {
     auto it = free_.find(e.get());
@@ -65,11 +55,11 @@ class Folder {
     out.insert(inner.begin(), inner.end());
   }
 
-  // A map that only rearranges (isViewFun: a view, no loop) computes nothing: folding a closed
+  // A map that only rearranges (ir::isView: a view, no loop) computes nothing: folding a closed
   // expression whose only maps are such views would store every element its generators yield
   // again (a table as large as the rearranged array instead of the generator's own).
   static bool computes(const FunDecl& f) {
-    if (const auto* m = f.as<AbstractMap>()) return !isViewFun(m->f());
+    if (const auto* m = f.as<AbstractMap>()) return !ir::isView(*m->f());
     return f.is<AbstractReduce>() || f.kind() == FunKind::Iterate;
   }
 
@@ -112,7 +102,7 @@ class Folder {
 
 ExprPtr foldClosed(const ExprPtr& typed, const FoldOptions& options) {
   Folder f(options);
-  return f.expr(typed);
+  return f.mutate(typed);
 }
 
 Strategy foldClosedPass(FoldOptions options) {

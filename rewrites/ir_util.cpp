@@ -1,4 +1,4 @@
-// Positions, free Params, substitution, beta/eta: the generic IR machinery of the rewriter.
+// Positions in a program and the side-condition questions of the rewriter (ir_util.h).
 #include "rewrites/ir_util.h"
 
 #include <functional>
@@ -20,53 +20,44 @@ std::string pathStr(const Path& p) {
 
 namespace {
 
-void collect(const FunPtr& f, std::vector<FunPtr>& through, std::vector<Child>& out) {
-  through.push_back(f);
-  for (const auto& fc : f->funChildren()) collect(fc, through, out);
-  for (const auto& ec : f->exprChildren()) out.push_back({ec, through});
-  through.pop_back();
-}
+// The expression children of a FunCall in the order of ir::IRVisitor (its callee's nested
+// expressions, depth first through function children, then its arguments), each with the
+// functions passed through on the way.
+class ChildCollector : public ir::IRVisitor {
+ public:
+  using IRVisitor::visit;
+  void visit(const ExprPtr& e) override { out.push_back({e, through_}); }
+  void visit(const FunPtr& f) override {
+    through_.push_back(f);
+    visitChildren(f);
+    through_.pop_back();
+  }
+  void collect(const ExprPtr& e) { visitChildren(e); }
+  std::vector<Child> out;
 
-void collectExprs(const FunPtr& f, std::vector<ExprPtr>& out) {
-  for (const auto& fc : f->funChildren()) collectExprs(fc, out);
-  for (const auto& ec : f->exprChildren()) out.push_back(ec);
-}
+ private:
+  std::vector<FunPtr> through_;
+};
+
+// Replaces the expression children (in ChildCollector's order) by `exprs`, rebuilding only
+// what changed.
+class ChildReplacer : public ir::IRMutator {
+ public:
+  explicit ChildReplacer(const std::vector<ExprPtr>& exprs) : exprs_(exprs) {}
+  using IRMutator::mutate;
+  ExprPtr mutate(const ExprPtr&) override { return exprs_.at(next_++); }
+  ExprPtr replaceIn(const ExprPtr& e) { return mutateChildren(e); }
+
+ private:
+  const std::vector<ExprPtr>& exprs_;
+  size_t next_ = 0;
+};
 
 // children() without the enclosing functions: what navigation needs.
 std::vector<ExprPtr> childExprs(const ExprPtr& e) {
   std::vector<ExprPtr> out;
-  const auto* c = e->as<FunCall>();
-  if (!c) return out;
-  collectExprs(c->f(), out);
-  out.insert(out.end(), c->args().begin(), c->args().end());
+  for (auto& c : children(e)) out.push_back(std::move(c.expr));
   return out;
-}
-
-FunPtr rebuildFun(const FunPtr& f, const std::vector<ExprPtr>& exprs, size_t& idx) {
-  auto fcs = f->funChildren();
-  auto ecs = f->exprChildren();
-  if (fcs.empty() && ecs.empty()) return f;
-  std::vector<FunPtr> nf;
-  nf.reserve(fcs.size());
-  for (const auto& c : fcs) nf.push_back(rebuildFun(c, exprs, idx));
-  std::vector<ExprPtr> ne;
-  ne.reserve(ecs.size());
-  for (size_t i = 0; i < ecs.size(); ++i) ne.push_back(exprs.at(idx++));
-  return f->withChildren(std::move(nf), std::move(ne));
-}
-
-// Rebuilds a FunDecl with each nested expression mapped through `fn` and each nested
-// function through `ff` (identity-preserving).
-FunPtr mapFun(const FunPtr& f, const std::function<FunPtr(const FunPtr&)>& ff,
-              const std::function<ExprPtr(const ExprPtr&)>& fe) {
-  auto fcs = f->funChildren();
-  auto ecs = f->exprChildren();
-  if (fcs.empty() && ecs.empty()) return f;
-  std::vector<FunPtr> nf;
-  for (const auto& c : fcs) nf.push_back(ff(c));
-  std::vector<ExprPtr> ne;
-  for (const auto& c : ecs) ne.push_back(fe(c));
-  return f->withChildren(std::move(nf), std::move(ne));
 }
 
 }  // namespace
@@ -76,26 +67,17 @@ size_t childCount(const ExprPtr& e) {
 }
 
 std::vector<Child> children(const ExprPtr& e) {
-  std::vector<Child> out;
-  const auto* c = e->as<FunCall>();
-  if (!c) return out;
-  std::vector<FunPtr> through;
-  collect(c->f(), through, out);
-  for (const auto& a : c->args()) out.push_back({a, {}});
-  return out;
+  ChildCollector c;
+  c.collect(e);
+  return std::move(c.out);
 }
 
 ExprPtr replaceChild(const ExprPtr& e, size_t i, const ExprPtr& sub) {
-  const auto* c = e->as<FunCall>();
-  if (!c) return e;
+  if (!e->is<FunCall>()) return e;
   std::vector<ExprPtr> exprs = childExprs(e);
   if (i >= exprs.size() || exprs[i] == sub) return e;
   exprs[i] = sub;
-  size_t nCallee = exprs.size() - c->args().size();
-  size_t idx = 0;
-  FunPtr f = rebuildFun(c->f(), exprs, idx);
-  std::vector<ExprPtr> args(exprs.begin() + static_cast<std::ptrdiff_t>(nCallee), exprs.end());
-  return c->rebuild(std::move(f), std::move(args), c->type());
+  return ChildReplacer(exprs).replaceIn(e);
 }
 
 ExprPtr exprAt(const ExprPtr& root, const Path& path) {
@@ -156,351 +138,11 @@ size_t nodeCount(const ExprPtr& root) {
   return n;
 }
 
-// ---- free Params
-
-bool uses(const ExprPtr& e, const Param* p) {
-  switch (e->kind()) {
-    case ir::ExprKind::Param:
-      return e.get() == p;
-    case ir::ExprKind::Literal:
-      return false;
-    case ir::ExprKind::FunCall: {
-      const auto* c = e->as<FunCall>();
-      if (uses(c->f(), p)) return true;
-      for (const auto& a : c->args())
-        if (uses(a, p)) return true;
-      return false;
-    }
-  }
-  return false;
-}
-
-bool uses(const FunPtr& f, const Param* p) {
-  for (const auto& c : f->funChildren())
-    if (uses(c, p)) return true;
-  for (const auto& c : f->exprChildren())
-    if (uses(c, p)) return true;
-  return false;
-}
-
-bool usesAny(const ExprPtr& e, const std::vector<ParamPtr>& ps) {
-  for (const auto& p : ps)
-    if (uses(e, p.get())) return true;
-  return false;
-}
-
-bool usesAny(const FunPtr& f, const std::vector<ParamPtr>& ps) {
-  for (const auto& p : ps)
-    if (uses(f, p.get())) return true;
-  return false;
-}
-
-namespace {
-void countIn(const ExprPtr& e, const Param* p, bool under, UseCount& u);
-void countInFun(const FunPtr& f, const Param* p, UseCount& u) {
-  for (const auto& c : f->funChildren()) countInFun(c, p, u);
-  for (const auto& c : f->exprChildren()) countIn(c, p, true, u);
-}
-void countIn(const ExprPtr& e, const Param* p, bool under, UseCount& u) {
-  if (e.get() == p) {
-    ++u.count;
-    u.underFunction = u.underFunction || under;
-    return;
-  }
-  if (const auto* c = e->as<FunCall>()) {
-    // Everything nested in the callee (lambda bodies, but also reduce inits and pad constants)
-    // counts as "under a function": conservative, a use there is never inlined unless cheap.
-    countInFun(c->f(), p, u);
-    for (const auto& a : c->args()) countIn(a, p, under, u);
-  }
-}
-}  // namespace
-
-UseCount countUses(const ExprPtr& e, const Param* p) {
-  UseCount u;
-  countIn(e, p, false, u);
-  return u;
-}
-
-// ---- substitution
-
-namespace {
-
-class Freshener {
- public:
-  ExprPtr expr(const ExprPtr& e) {
-    if (const auto* p = e->as<Param>()) {
-      auto it = ren_.find(p);
-      return it == ren_.end() ? e : it->second;
-    }
-    const auto* c = e->as<FunCall>();
-    if (!c) return e;
-    FunPtr f = fun(c->f());
-    std::vector<ExprPtr> args;
-    for (const auto& a : c->args()) args.push_back(expr(a));
-    return c->rebuild(std::move(f), std::move(args), c->type());
-  }
-  FunPtr fun(const FunPtr& f) {
-    if (const auto* l = f->as<Lambda>()) {
-      std::vector<ParamPtr> ps;
-      for (const auto& p : l->params()) {
-        ParamPtr q = p->withType(p->type());
-        ren_[p.get()] = q;
-        ps.push_back(q);
-      }
-      return Lambda::make(std::move(ps), expr(l->body()), l->loc());
-    }
-    return mapFun(
-        f, [&](const FunPtr& x) { return fun(x); }, [&](const ExprPtr& x) { return expr(x); });
-  }
-
- private:
-  std::unordered_map<const Param*, ExprPtr> ren_;
-};
-
-bool containsLambda(const FunPtr& f);
-bool containsLambda(const ExprPtr& e) {
-  const auto* c = e->as<FunCall>();
-  if (!c) return false;
-  if (containsLambda(c->f())) return true;
-  for (const auto& a : c->args())
-    if (containsLambda(a)) return true;
-  return false;
-}
-bool containsLambda(const FunPtr& f) {
-  if (f->is<Lambda>()) return true;
-  for (const auto& c : f->funChildren())
-    if (containsLambda(c)) return true;
-  for (const auto& c : f->exprChildren())
-    if (containsLambda(c)) return true;
-  return false;
-}
-
-class Substituter {
- public:
-  explicit Substituter(const std::unordered_map<const Param*, ExprPtr>& s) : s_(s) {}
-  ExprPtr expr(const ExprPtr& e) {
-    if (const auto* p = e->as<Param>()) {
-      auto it = s_.find(p);
-      if (it == s_.end()) return e;
-      int n = seen_[p]++;
-      if (n == 0 || !containsLambda(it->second)) return it->second;
-      return freshen(it->second);
-    }
-    const auto* c = e->as<FunCall>();
-    if (!c) return e;
-    FunPtr f = fun(c->f());
-    std::vector<ExprPtr> args;
-    for (const auto& a : c->args()) args.push_back(expr(a));
-    return c->rebuild(std::move(f), std::move(args), c->type());
-  }
-  FunPtr fun(const FunPtr& f) {
-    return mapFun(
-        f, [&](const FunPtr& x) { return fun(x); }, [&](const ExprPtr& x) { return expr(x); });
-  }
-
- private:
-  const std::unordered_map<const Param*, ExprPtr>& s_;
-  std::unordered_map<const Param*, int> seen_;
-};
-
-}  // namespace
-
-ExprPtr substitute(const ExprPtr& e, const std::unordered_map<const Param*, ExprPtr>& s) {
-  if (s.empty()) return e;
-  Substituter sub(s);
-  return sub.expr(e);
-}
-
-ExprPtr freshen(const ExprPtr& e) {
-  Freshener f;
-  return f.expr(e);
-}
-
 // ---- building blocks
-
-bool isCheap(const ExprPtr& e) {
-  if (!e->is<FunCall>()) return true;
-  const auto* c = e->as<FunCall>();
-  if (!c->f()->isDataLayout()) return false;
-  for (const auto& a : c->args())
-    if (!isCheap(a)) return false;
-  return true;
-}
-
-ExprPtr applyFun(const FunPtr& f, std::vector<ExprPtr> args) {
-  const auto* l = f->as<Lambda>();
-  if (!l) return FunCall::make(f, std::move(args));
-  size_t k = l->arity();
-  std::vector<ExprPtr> comps = args;
-  if (k > 1 && args.size() == 1) {
-    const auto* t = args[0]->as<FunCall>();
-    const auto* b = t ? t->f()->as<ir::Builtin>() : nullptr;
-    if (b && b->op() == ir::BuiltinOp::MakeTuple && t->args().size() == k) {
-      comps = t->args();
-    } else if (isCheap(args[0]) && (!args[0]->type() || args[0]->type().isTuple())) {
-      comps.clear();
-      for (size_t i = 0; i < k; ++i)
-        comps.push_back(FunCall::make(ir::Get::make(i), {i == 0 ? args[0] : freshen(args[0])}));
-    } else {
-      return FunCall::make(f, std::move(args));
-    }
-  }
-  if (comps.size() != k) return FunCall::make(f, std::move(args));
-  std::unordered_map<const Param*, ExprPtr> s;
-  for (size_t i = 0; i < k; ++i) {
-    UseCount u = countUses(l->body(), l->params()[i].get());
-    bool ok = isCheap(comps[i]) || u.count == 0 || (u.count == 1 && !u.underFunction);
-    if (!ok) return FunCall::make(f, std::move(args));
-    s[l->params()[i].get()] = comps[i];
-  }
-  return substitute(l->body(), s);
-}
-
-FunPtr etaFun(const FunPtr& f) {
-  if (!f->isPattern() || f->arity() == 0) return f;
-  std::vector<ParamPtr> ps;
-  std::vector<ExprPtr> args;
-  for (size_t i = 0; i < f->arity(); ++i) {
-    ps.push_back(Param::make(f->arity() == 1 ? "x" : "x" + std::to_string(i)));
-    args.push_back(ps.back());
-  }
-  return Lambda::make(std::move(ps), FunCall::make(f, std::move(args)));
-}
 
 LambdaPtr lambda1(const std::string& name, const std::function<ExprPtr(const ExprPtr&)>& body) {
   ParamPtr p = Param::make(name);
   return Lambda::make({p}, body(p));
-}
-
-namespace {
-// A data-layout pattern that is a view of its arguments (no code): not a generator or a table
-// (they have no arguments; a generator's elements are computed) and not a pad with a constant
-// (the constant is written). The code generator draws the same line (KernelGen::isLayoutOnly).
-bool viewPattern(const FunDecl& f) {
-  if (!f.isDataLayout() || f.kind() == FunKind::ArrayGen || f.kind() == FunKind::Table)
-    return false;
-  if (const auto* p = f.as<ir::Pad>()) return p->boundary() != ir::PadBoundary::Constant;
-  return true;
-}
-}  // namespace
-
-bool isViewExpr(const ExprPtr& e) {
-  if (e->is<Param>()) return true;
-  const auto* c = e->as<FunCall>();
-  if (!c) return false;
-  const FunPtr& f = c->f();
-  bool viewCallee =
-      viewPattern(*f) || (f->kind() == FunKind::Map && isViewFun(f->as<ir::Map>()->f()));
-  if (!viewCallee) return false;
-  for (const auto& a : c->args())
-    if (!isViewExpr(a)) return false;
-  return true;
-}
-
-bool isViewFun(const FunPtr& f) {
-  if (f->isDataLayout()) return viewPattern(*f);
-  if (const auto* l = f->as<Lambda>()) return isViewExpr(l->body());
-  if (f->kind() == FunKind::Map) return isViewFun(f->as<ir::Map>()->f());
-  return false;
-}
-
-bool isComputingCall(const ExprPtr& e) {
-  const auto* c = e->as<FunCall>();
-  if (!c) return false;
-  const FunPtr& f = c->f();
-  if (f->isDataLayout()) return false;
-  if (f->kind() == FunKind::Map && isViewFun(f->as<ir::Map>()->f())) return false;
-  return true;
-}
-
-namespace {
-bool computesFun(const FunPtr& f);
-}
-bool computesAnything(const ExprPtr& e) {
-  const auto* c = e->as<FunCall>();
-  if (!c) return false;
-  if (isComputingCall(e) && !c->f()->is<Lambda>()) return true;
-  if (computesFun(c->f())) return true;
-  for (const auto& a : c->args())
-    if (computesAnything(a)) return true;
-  return false;
-}
-namespace {
-bool computesFun(const FunPtr& f) {
-  for (const auto& c : f->funChildren())
-    if (computesFun(c)) return true;
-  for (const auto& c : f->exprChildren())
-    if (computesAnything(c)) return true;
-  return false;
-}
-}  // namespace
-
-bool containsFun(const FunPtr& f, const std::function<bool(const ir::FunDecl&)>& pred) {
-  if (pred(*f)) return true;
-  for (const auto& c : f->funChildren())
-    if (containsFun(c, pred)) return true;
-  for (const auto& e : f->exprChildren())
-    if (containsFun(e, pred)) return true;
-  return false;
-}
-
-bool containsFun(const ExprPtr& e, const std::function<bool(const ir::FunDecl&)>& pred) {
-  const auto* c = e->as<FunCall>();
-  if (!c) return false;
-  if (containsFun(c->f(), pred)) return true;
-  for (const auto& a : c->args())
-    if (containsFun(a, pred)) return true;
-  return false;
-}
-
-// ---- betaEta
-
-namespace {
-
-bool etaChildOf(const FunDecl& parent) {
-  return parent.is<ir::AbstractMap>() || parent.is<ir::AbstractReduce>() ||
-         parent.kind() == FunKind::Iterate;
-}
-
-class Normalizer {
- public:
-  ExprPtr expr(const ExprPtr& e) {
-    const auto* c = e->as<FunCall>();
-    if (!c) return e;
-    FunPtr f = fun(c->f());
-    std::vector<ExprPtr> args;
-    for (const auto& a : c->args()) args.push_back(expr(a));
-    if (f->is<Lambda>()) {
-      ExprPtr r = applyFun(f, args);
-      const auto* rc = r->as<FunCall>();
-      if (!(rc && rc->f() == f && rc->args() == args)) return r;
-    }
-    return c->rebuild(std::move(f), std::move(args), c->type());
-  }
-  FunPtr fun(const FunPtr& f) {
-    bool eta = etaChildOf(*f);
-    return mapFun(
-        f,
-        [&](const FunPtr& x) {
-          FunPtr g = fun(x);
-          return eta ? etaFun(g) : g;
-        },
-        [&](const ExprPtr& x) { return expr(x); });
-  }
-};
-
-}  // namespace
-
-ExprPtr betaEta(const ExprPtr& e) {
-  ExprPtr cur = e;
-  for (int i = 0; i < 16; ++i) {
-    Normalizer n;
-    ExprPtr next = n.expr(cur);
-    if (next == cur) break;
-    cur = next;
-  }
-  return cur;
 }
 
 }  // namespace fftc::rewrites

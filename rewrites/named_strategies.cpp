@@ -19,7 +19,7 @@ Strategy computingOnly(Strategy s) {
   return Strategy(s.str(), [s](Engine& e, const Path& p) {
     ExprPtr x = exprAt(e.root(), p);
     const auto* c = x ? x->as<FunCall>() : nullptr;
-    if (c && c->f()->kind() == FunKind::Map && isViewFun(c->f()->as<ir::Map>()->f())) return false;
+    if (c && c->f()->kind() == FunKind::Map && ir::isView(*c->f())) return false;
     return s(e, p);
   });
 }
@@ -42,60 +42,15 @@ bool isLoweredLoop(const FunDecl& f) {
   return (f.is<AbstractMap>() || f.is<AbstractReduce>()) && f.isLowLevel();
 }
 
-// A view function an output can be written through: join, split, transpose, id and maps of
-// such functions, applied to the Lambda's own Param.
-bool writableViewFun(const FunPtr& f);
-bool writableViewExpr(const ExprPtr& e, const Param* p) {
-  if (e.get() == p) return true;
-  const auto* c = e->as<FunCall>();
-  if (!c || c->args().size() != 1) return false;
-  switch (c->f()->kind()) {
-    case FunKind::Join:
-    case FunKind::Split:
-    case FunKind::Transpose:
-    case FunKind::Id:
-      return writableViewExpr(c->arg(0), p);
-    case FunKind::Map:
-      return writableViewFun(c->f()->as<ir::Map>()->f()) && writableViewExpr(c->arg(0), p);
-    default:
-      return false;
-  }
-}
-bool writableViewFun(const FunPtr& f) {
-  switch (f->kind()) {
-    case FunKind::Join:
-    case FunKind::Split:
-    case FunKind::Transpose:
-    case FunKind::Id:
-      return true;
-    default:
-      break;
-  }
-  const auto* l = f->as<Lambda>();
-  return l && l->arity() == 1 && writableViewExpr(l->body(), l->params()[0].get());
-}
-
 // The value of e is produced by code (a loop, a scalar operation) that can write it to a
-// destination, possibly through writable views.
+// destination, possibly through writable views (ir::isWritableView).
 bool outputComputed(const ExprPtr& e) {
   const auto* c = e->as<FunCall>();
   if (!c) return false;
-  const FunPtr& f = c->f();
-  switch (f->kind()) {
-    case FunKind::Join:
-    case FunKind::Split:
-    case FunKind::Transpose:
-    case FunKind::Id:
-      return outputComputed(c->arg(0));
-    case FunKind::Map:
-      if (isViewFun(f->as<ir::Map>()->f()))
-        return writableViewFun(f->as<ir::Map>()->f()) && outputComputed(c->arg(0));
-      return true;
-    case FunKind::Lambda:
-      return outputComputed(f->as<Lambda>()->body());
-    default:
-      return !f->isDataLayout();
-  }
+  const FunDecl& f = *c->f();
+  if (const auto* l = f.as<Lambda>()) return outputComputed(l->body());
+  if (ir::isView(f)) return ir::isWritableView(f) && outputComputed(c->arg(0));
+  return !ir::isDataLayout(f);
 }
 
 // mapSeq(fun x => copy(x)) nests down to the scalars of `t`.
@@ -106,38 +61,26 @@ ExprPtr copyOf(const ExprPtr& e, const Type& t) {
   return FunCall::make(MapSeq::make(f), {e});
 }
 
-class Materializer {
+// A lowered map whose function yields only a view of an array gets a copy loop, so that the
+// map has an output to write.
+class Materializer : public ir::IRMutator {
  public:
-  ExprPtr expr(const ExprPtr& e) {
-    const auto* c = e->as<FunCall>();
-    if (!c) return e;
-    FunPtr f = fun(c->f());
-    if (const auto* m = f->as<AbstractMap>(); m && m->isLowLevel()) {
-      if (const auto* l = m->f()->as<Lambda>();
-          l && l->body()->type().isArray() && !outputComputed(l->body())) {
-        FunPtr nl = Lambda::make(l->params(), copyOf(l->body(), l->body()->type()), l->loc());
-        f = m->withChildren({nl}, {});
-      }
-    }
-    std::vector<ExprPtr> args;
-    for (const auto& a : c->args()) args.push_back(expr(a));
-    return c->rebuild(std::move(f), std::move(args), c->type());
-  }
-  FunPtr fun(const FunPtr& f) {
-    auto fcs = f->funChildren();
-    auto ecs = f->exprChildren();
-    if (fcs.empty() && ecs.empty()) return f;
-    std::vector<FunPtr> nf;
-    for (const auto& x : fcs) nf.push_back(fun(x));
-    std::vector<ExprPtr> ne;
-    for (const auto& x : ecs) ne.push_back(expr(x));
-    return f->withChildren(std::move(nf), std::move(ne));
+  using IRMutator::mutate;
+  ExprPtr mutate(const ExprPtr& e) override {
+    ExprPtr r = mutateChildren(e);
+    const auto* c = r->as<FunCall>();
+    const auto* m = c ? c->f()->as<AbstractMap>() : nullptr;
+    if (!m || !m->isLowLevel()) return r;
+    const auto* l = m->f()->as<Lambda>();
+    if (!l || !l->body()->type().isArray() || outputComputed(l->body())) return r;
+    FunPtr nl = Lambda::make(l->params(), copyOf(l->body(), l->body()->type()), l->loc());
+    return c->rebuild(m->withChildren({nl}, {}), c->args(), c->type());
   }
 };
 
 ExprPtr materialize(const ExprPtr& root) {
   Materializer m;
-  ExprPtr r = m.expr(root);
+  ExprPtr r = m.mutate(root);
   if (r->type().isArray() && !outputComputed(r)) {
     Type elem = r->type().element();
     FunPtr f = lambda1("x", [&](const ExprPtr& x) { return copyOf(x, elem); });
@@ -150,93 +93,99 @@ ExprPtr materialize(const ExprPtr& root) {
 enum class Level { Top, WorkGroup, WorkItem };
 
 
-class MemoryPlacer {
+// The level the function children of a lowered loop run at, for a loop at `lvl`.
+Level innerLevel(const FunDecl& f, Level lvl) {
+  switch (f.kind()) {
+    case FunKind::MapGlobal: return Level::WorkItem;
+    case FunKind::MapLocal:
+      // A mapLocal over rows whose function has mapLocal loops of its own (F rows of a
+      // work-group, each spread over dimension 0) still shares its arrays in the group.
+      for (const auto& c : f.funChildren())
+        if (ir::containsFun(c, [](const FunDecl& g) { return g.kind() == FunKind::MapLocal; }))
+          return Level::WorkGroup;
+      return Level::WorkItem;
+    case FunKind::MapWorkgroup: return Level::WorkGroup;
+    // sequential code outside any parallel map runs in one work-item
+    default: return lvl == Level::Top ? Level::WorkItem : lvl;
+  }
+}
+
+// Sets a member for the extent of a scope.
+template <class T>
+class Scoped {
  public:
-  ExprPtr expr(const ExprPtr& e, bool out, Level lvl) {
+  Scoped(T& var, T value) : var_(var), saved_(var) { var_ = value; }
+  ~Scoped() { var_ = saved_; }
+  Scoped(const Scoped&) = delete;
+  Scoped& operator=(const Scoped&) = delete;
+
+ private:
+  T& var_;
+  T saved_;
+};
+
+// Walks with two facts about the current expression: out_, its value is (part of) the output
+// of the enclosing loop or kernel; lvl_, the level its code runs at.
+class MemoryPlacer : public ir::IRMutator {
+ public:
+  using IRMutator::mutate;
+  ExprPtr mutate(const ExprPtr& e) override {
     const auto* c = e->as<FunCall>();
     if (!c) return e;
     const FunPtr& f = c->f();
-    std::vector<ExprPtr> args;
-    auto visitArgs = [&](bool argOut) {
-      for (const auto& a : c->args()) args.push_back(expr(a, argOut, lvl));
-    };
     if (isLoweredLoop(*f)) {
-      FunPtr nf = loop(f, lvl);
-      visitArgs(false);
+      FunPtr nf = loop(f);
+      std::vector<ExprPtr> args = mutateArgs(*c, false);
       ExprPtr call = c->rebuild(nf, args, c->type());
       FunPtr wrapped;
-      if (lvl == Level::Top)
+      if (lvl_ == Level::Top)
         wrapped = ToGlobal::make(nf);
-      else if (!out && lvl == Level::WorkGroup)
+      else if (!out_ && lvl_ == Level::WorkGroup)
         wrapped = ToLocal::make(nf);
-      else if (!out)
+      else if (!out_)
         wrapped = ToPrivate::make(nf);
       if (!wrapped) return call;
       return FunCall::make(wrapped, args, c->loc(), c->type());
     }
     if (const auto* t = f->as<AbstractTo>()) {
-      FunPtr nf =
-          isLoweredLoop(*t->f()) ? t->withChildren({loop(t->f(), lvl)}, {}) : generic(f, lvl);
-      visitArgs(false);
-      return c->rebuild(nf, args, c->type());
+      FunPtr nf = isLoweredLoop(*t->f()) ? t->withChildren({loop(t->f())}, {}) : mutate(f);
+      return c->rebuild(nf, mutateArgs(*c, false), c->type());
     }
-    bool writable = f->kind() == FunKind::Join || f->kind() == FunKind::Split ||
-                    f->kind() == FunKind::Transpose || f->kind() == FunKind::Id ||
-                    (f->kind() == FunKind::Map && writableViewFun(f->as<ir::Map>()->f()));
-    FunPtr nf = f;
-    if (const auto* l = f->as<Lambda>()) {
-      nf = l->withChildren({}, {expr(l->body(), out, lvl)});
-    } else {
-      nf = generic(f, lvl);
-    }
-    visitArgs(out && writable);
-    return c->rebuild(nf, args, c->type());
+    // An applied Lambda's body is where the call's value comes from: same out_ and level.
+    FunPtr nf = f->is<Lambda>() ? mutateChildren(f) : mutate(f);
+    bool writable = !f->is<Lambda>() && ir::isWritableView(*f);
+    return c->rebuild(nf, mutateArgs(*c, out_ && writable), c->type());
+  }
+  // A function child: a Lambda's body writes into the loop's output; a pattern's own
+  // expressions (reduce's init, pad's constant) do not.
+  FunPtr mutate(const FunPtr& f) override {
+    Scoped<bool> o(out_, f->is<Lambda>());
+    return mutateChildren(f);
+  }
+
+ protected:
+  FunPtr mutateFunChild(const FunDecl& parent, const FunPtr& child) override {
+    Scoped<Level> l(lvl_, &parent == loop_ ? innerLevel(parent, lvl_) : lvl_);
+    return mutate(child);
   }
 
  private:
-  // The function of a lowered map/reduce: its body writes into the loop's output.
-  FunPtr loop(const FunPtr& f, Level lvl) {
-    Level inner = lvl;
-    switch (f->kind()) {
-      case FunKind::MapGlobal:
-        inner = Level::WorkItem;
-        break;
-      case FunKind::MapLocal:
-        // A mapLocal over rows whose function has mapLocal loops of its own (F rows of a
-        // work-group, each spread over dimension 0) still shares its arrays in the group.
-        inner = Level::WorkItem;
-        for (const auto& c : f->funChildren())
-          if (containsFun(c, [](const FunDecl& g) { return g.kind() == FunKind::MapLocal; }))
-            inner = Level::WorkGroup;
-        break;
-      case FunKind::MapWorkgroup:
-        inner = Level::WorkGroup;
-        break;
-      // sequential code outside any parallel map runs in one work-item
-      default:
-        inner = lvl == Level::Top ? Level::WorkItem : lvl;
-        break;
-    }
-    std::vector<FunPtr> nf;
-    for (const auto& x : f->funChildren()) nf.push_back(body(x, inner));
-    std::vector<ExprPtr> ne;
-    for (const auto& x : f->exprChildren()) ne.push_back(expr(x, false, lvl));
-    return f->withChildren(std::move(nf), std::move(ne));
+  // The function of a lowered map/reduce: its body writes into the loop's output, one level
+  // down; its own expressions (reduce's init) run where the loop does.
+  FunPtr loop(const FunPtr& f) {
+    Scoped<const FunDecl*> s(loop_, f.get());
+    Scoped<bool> o(out_, false);
+    return mutateChildren(f);
   }
-  FunPtr body(const FunPtr& f, Level lvl) {
-    if (const auto* l = f->as<Lambda>()) return l->withChildren({}, {expr(l->body(), true, lvl)});
-    return generic(f, lvl);
+  std::vector<ExprPtr> mutateArgs(const FunCall& c, bool out) {
+    Scoped<bool> o(out_, out);
+    std::vector<ExprPtr> args;
+    for (const auto& a : c.args()) args.push_back(mutate(a));
+    return args;
   }
-  FunPtr generic(const FunPtr& f, Level lvl) {
-    auto fcs = f->funChildren();
-    auto ecs = f->exprChildren();
-    if (fcs.empty() && ecs.empty()) return f;
-    std::vector<FunPtr> nf;
-    for (const auto& x : fcs) nf.push_back(body(x, lvl));
-    std::vector<ExprPtr> ne;
-    for (const auto& x : ecs) ne.push_back(expr(x, false, lvl));
-    return f->withChildren(std::move(nf), std::move(ne));
-  }
+  bool out_ = true;
+  Level lvl_ = Level::Top;
+  const FunDecl* loop_ = nullptr;
 };
 
 }  // namespace
@@ -292,7 +241,7 @@ Strategy materializeViews() {
 Strategy insertMemory() {
   return programPass("insertMemory", [](const ExprPtr& e, Engine&) {
     MemoryPlacer m;
-    return m.expr(e, true, Level::Top);
+    return m.mutate(e);
   });
 }
 

@@ -270,7 +270,7 @@ Rule mapZipFlattenRule(bool viewsOnly) {
        [viewsOnly](const Match& m, const RuleContext&) {
          if (viewsOnly)
            for (const auto& g : m.spine)
-             if (!isViewFun(g)) return false;
+             if (!ir::isView(*g)) return false;
          return provablyPositive(m.n("n")) && provablyPositive(m.n("m"));
        },
        [](const Match& m) -> ExprPtr {

@@ -4,8 +4,8 @@
 
 #include <numbers>
 
-#include "compiler/frontend/beta_reduce.h"
 #include "compiler/frontend/elaborator.h"
+#include "ir/beta_reduce.h"
 
 namespace fftc::compiler::frontend {
 
@@ -393,7 +393,7 @@ Value Elaborator::applyFun(const FunValue& f, std::vector<Value> args, const Loc
 }
 
 // A closure applied to runtime values becomes FunCall(Lambda, args) (as in LIFT), beta-reduced
-// where that cannot duplicate work (beta_reduce.h); applied to compile-time values (integers,
+// where that cannot duplicate work (ir/beta_reduce.h); applied to compile-time values (integers,
 // lists, functions) it is inlined like a def.
 Value Elaborator::applyClosure(const FunValue& f, std::vector<Value> args, const Loc& loc) {
   size_t k = f.lambda->params.size();
@@ -415,7 +415,7 @@ Value Elaborator::applyClosure(const FunValue& f, std::vector<Value> args, const
     for (const auto& a : args) xs.push_back(a.expr);
     ir::LambdaPtr lam = lambdaFor(f, 0, loc);
     std::optional<ir::ExprPtr> reduced;
-    if (opts_.inlineLambdas) reduced = betaReduce(lam, xs);
+    if (opts_.inlineLambdas) reduced = ir::betaReduce(*lam, xs);
     r = Value::ofExpr(reduced ? *reduced : call(lam, std::move(xs), loc));
   } else {
     Env env = f.env;

@@ -61,7 +61,7 @@ struct ElaborateOptions {
   // instantiated: -D bindings meant for one kernel of a library file need not suit the
   // others). Empty: every kernel.
   std::vector<std::string> kernels;
-  // Beta-reduce lambdas applied to values where no work is duplicated (beta_reduce.h), so that
+  // Beta-reduce lambdas applied to values where no work is duplicated (ir/beta_reduce.h), so that
   // the paper's abstractions inline into one pipeline of patterns; off: LIFT's FunCall(Lambda).
   bool inlineLambdas = true;  // run ir::inferTypes on every kernel (off: untyped IR, for dumps)
   // Budgets that turn runaway expansion into an error instead of a hang or a stack overflow.

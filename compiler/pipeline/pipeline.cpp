@@ -3,39 +3,21 @@
 
 #include "backends/common/cuda_dialect.h"
 #include "backends/common/opencl_dialect.h"
-#include "rewrites/ir_util.h"
+#include "ir/traversal.h"
+#include "ir/view_predicates.h"
 #include "rewrites/named_strategies.h"
 #include "rewrites/strategy_parser.h"
 
 namespace fftc::compiler::pipeline {
-namespace {
-
-bool funNeedsLowering(const ir::FunPtr& f);
-
-bool exprNeedsLowering(const ir::ExprPtr& e) {
-  const auto* call = e->as<ir::FunCall>();
-  if (!call) return false;
-  if (funNeedsLowering(call->f())) return true;
-  for (const auto& a : call->args())
-    if (exprNeedsLowering(a)) return true;
-  return false;
-}
-
-bool funNeedsLowering(const ir::FunPtr& f) {
-  if (f->is<ir::Reduce>()) return true;
-  if (f->is<ir::Map>() && !rewrites::isViewFun(f)) return true;
-  for (const auto& child : f->funChildren())
-    if (funNeedsLowering(child)) return true;
-  for (const auto& child : f->exprChildren())
-    if (exprNeedsLowering(child)) return true;
-  return false;
-}
-
-}  // namespace
 
 std::string targetName(Target t) { return t == Target::Cuda ? "cuda" : "opencl"; }
 
-bool needsLowering(const ir::LambdaPtr& kernel) { return exprNeedsLowering(kernel->body()); }
+// A high-level reduce or a map that computes (not a view) has no code of its own.
+bool needsLowering(const ir::LambdaPtr& kernel) {
+  return ir::containsFun(kernel->body(), [](const ir::FunDecl& f) {
+    return f.is<ir::Reduce>() || (f.is<ir::Map>() && !ir::isView(f));
+  });
+}
 
 Lowered lower(const frontend::Kernel& kernel, std::string_view strategy) {
   Lowered out{kernel, false, {}};

@@ -25,17 +25,17 @@ int64_t product(const std::vector<int64_t>& rs) {
 }
 
 // Every FunCall of the program (also those inside functions).
-void allCalls(const ExprPtr& e, std::vector<const FunCall*>& out);
-void allCallsFun(const FunPtr& f, std::vector<const FunCall*>& out) {
-  for (const auto& c : f->funChildren()) allCallsFun(c, out);
-  for (const auto& c : f->exprChildren()) allCalls(c, out);
-}
 void allCalls(const ExprPtr& e, std::vector<const FunCall*>& out) {
-  const auto* c = e->as<FunCall>();
-  if (!c) return;
-  out.push_back(c);
-  allCallsFun(c->f(), out);
-  for (const auto& a : c->args()) allCalls(a, out);
+  struct Calls : ir::IRVisitor {
+    using IRVisitor::visit;
+    explicit Calls(std::vector<const FunCall*>& o) : out(o) {}
+    void visit(const ExprPtr& x) override {
+      if (const auto* c = x->as<FunCall>()) out.push_back(c);
+      visitChildren(x);
+    }
+    std::vector<const FunCall*>& out;
+  } calls(out);
+  calls.visit(e);
 }
 
 const FunDecl* unwrapTo(const FunDecl* f) {
@@ -92,7 +92,7 @@ void expectNoHighLevelCompute(const ExprPtr& e) {
   EXPECT_EQ(countKind(e, FunKind::Reduce), 0);
   testing::forEachFun(e, [](const FunDecl& f, const auto&) {
     if (f.kind() == FunKind::Map) {
-      EXPECT_TRUE(isViewFun(f.as<ir::Map>()->f()));
+      EXPECT_TRUE(ir::isView(f));
     }
   });
 }

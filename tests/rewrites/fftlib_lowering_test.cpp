@@ -46,7 +46,7 @@ void lowerEveryKernel(const std::string& file) {
       EXPECT_EQ(testing::countKind(low->body(), FunKind::Reduce), 0);
       testing::forEachFun(low->body(), [](const FunDecl& f, const auto&) {
         if (f.kind() == FunKind::Map) {
-          EXPECT_TRUE(isViewFun(f.as<ir::Map>()->f()));
+          EXPECT_TRUE(ir::isView(f));
         }
       });
       // the local-memory kernels are mapWorkgroups (one per level); the others a mapGlobal

@@ -168,7 +168,7 @@ void checkLowered(const ExprPtr& p) {
   forEachFun(p, [&](const FunDecl& f, const std::vector<const FunDecl*>& stack) {
     EXPECT_NE(f.kind(), FunKind::Reduce) << "a high-level reduce is left";
     if (f.kind() == FunKind::Map) {
-      EXPECT_TRUE(isViewFun(f.as<ir::Map>()->f())) << "a computing high-level map is left";
+      EXPECT_TRUE(ir::isView(f)) << "a computing high-level map is left";
     }
     if (f.kind() == FunKind::MapGlobal) {
       for (const FunDecl* s : stack) {

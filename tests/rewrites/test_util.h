@@ -11,6 +11,7 @@
 #include "ir/builders.h"
 #include "ir/infer.h"
 #include "ir/interpreter.h"
+#include "ir/traversal.h"
 
 namespace fftc::rewrites::testing {
 
@@ -25,32 +26,22 @@ inline ir::Value runProgram(const ir::ExprPtr& typed, const std::vector<ir::Para
 // the enclosing FunDecls.
 inline void forEachFun(
     const ir::ExprPtr& e,
-    const std::function<void(const ir::FunDecl&, const std::vector<const ir::FunDecl*>&)>& visit,
-    std::vector<const ir::FunDecl*>& stack);
-inline void forEachFunDecl(
-    const ir::FunPtr& f,
-    const std::function<void(const ir::FunDecl&, const std::vector<const ir::FunDecl*>&)>& visit,
-    std::vector<const ir::FunDecl*>& stack) {
-  visit(*f, stack);
-  stack.push_back(f.get());
-  for (const auto& c : f->funChildren()) forEachFunDecl(c, visit, stack);
-  for (const auto& c : f->exprChildren()) forEachFun(c, visit, stack);
-  stack.pop_back();
-}
-inline void forEachFun(
-    const ir::ExprPtr& e,
-    const std::function<void(const ir::FunDecl&, const std::vector<const ir::FunDecl*>&)>& visit,
-    std::vector<const ir::FunDecl*>& stack) {
-  const auto* c = e->as<ir::FunCall>();
-  if (!c) return;
-  forEachFunDecl(c->f(), visit, stack);
-  for (const auto& a : c->args()) forEachFun(a, visit, stack);
-}
-inline void forEachFun(
-    const ir::ExprPtr& e,
-    const std::function<void(const ir::FunDecl&, const std::vector<const ir::FunDecl*>&)>& visit) {
-  std::vector<const ir::FunDecl*> stack;
-  forEachFun(e, visit, stack);
+    const std::function<void(const ir::FunDecl&, const std::vector<const ir::FunDecl*>&)>& fn) {
+  struct Walk : ir::IRVisitor {
+    using IRVisitor::visit;
+    explicit Walk(const std::function<void(const ir::FunDecl&,
+                                           const std::vector<const ir::FunDecl*>&)>& v)
+        : onFun(v) {}
+    void visit(const ir::FunPtr& f) override {
+      onFun(*f, stack);
+      stack.push_back(f.get());
+      visitChildren(f);
+      stack.pop_back();
+    }
+    const std::function<void(const ir::FunDecl&, const std::vector<const ir::FunDecl*>&)>& onFun;
+    std::vector<const ir::FunDecl*> stack;
+  } walk(fn);
+  walk.visit(e);
 }
 
 inline int countKind(const ir::ExprPtr& e, ir::FunKind k) {

@@ -1,0 +1,63 @@
+// The view predicates (view_predicates.h).
+#include "ir/view_predicates.h"
+
+namespace fftc::ir {
+
+namespace {
+bool isWritablePattern(FunKind k) {
+  return k == FunKind::Join || k == FunKind::Split || k == FunKind::Transpose || k == FunKind::Id;
+}
+
+// body is a chain of writable views, each of one argument, down to p.
+bool writableChain(const ExprPtr& body, const Param* p) {
+  if (body.get() == p) return true;
+  const auto* c = body->as<FunCall>();
+  if (!c || c->args().size() != 1) return false;
+  return isWritableView(*c->f()) && writableChain(c->arg(0), p);
+}
+}  // namespace
+
+bool isDataLayout(const FunDecl& f) {
+  switch (f.kind()) {
+    case FunKind::Zip:
+    case FunKind::Split:
+    case FunKind::Join:
+    case FunKind::Transpose:
+    case FunKind::ArrayGen:
+    case FunKind::Table:
+    case FunKind::Pad:
+    case FunKind::Slide:
+    case FunKind::Id:
+    case FunKind::Get: return true;
+    default: return false;
+  }
+}
+
+bool isView(const FunDecl& f) {
+  switch (f.kind()) {
+    case FunKind::ArrayGen:
+    case FunKind::Table: return false;
+    case FunKind::Pad: return f.as<Pad>()->boundary() != PadBoundary::Constant;
+    case FunKind::Map: return isView(*f.as<Map>()->f());
+    case FunKind::Lambda: return isViewExpr(f.as<Lambda>()->body());
+    default: return isDataLayout(f);
+  }
+}
+
+bool isViewExpr(const ExprPtr& e) {
+  if (e->is<Param>()) return true;
+  const auto* c = e->as<FunCall>();
+  if (!c || !isView(*c->f())) return false;
+  for (const auto& a : c->args())
+    if (!isViewExpr(a)) return false;
+  return true;
+}
+
+bool isWritableView(const FunDecl& f) {
+  if (isWritablePattern(f.kind())) return true;
+  if (const auto* m = f.as<Map>()) return isWritableView(*m->f());
+  const auto* l = f.as<Lambda>();
+  return l && l->arity() == 1 && writableChain(l->body(), l->params()[0].get());
+}
+
+}  // namespace fftc::ir
