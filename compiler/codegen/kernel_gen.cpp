@@ -7,6 +7,7 @@
 #include "compiler/codegen/address_space.h"
 #include "ir/diagnostic.h"
 #include "ir/infer.h"
+#include "ir/view_predicates.h"
 
 namespace fftc::compiler::codegen {
 
@@ -123,31 +124,6 @@ KernelGen::Result KernelGen::applyLambda(const ir::Lambda& f, const std::vector<
 // ---------------------------------------------------------------------------------------------
 // Data-layout patterns: views, no code.
 
-bool KernelGen::isLayoutExpr(const ir::ExprPtr& e) const {
-  if (e->is<ir::Param>()) return true;
-  const auto* c = e->as<ir::FunCall>();
-  if (!c) return false;
-  if (!isLayoutOnly(*c->f())) return false;
-  return std::all_of(c->args().begin(), c->args().end(),
-                     [&](const ir::ExprPtr& a) { return isLayoutExpr(a); });
-}
-
-bool KernelGen::isLayoutOnly(const ir::FunDecl& f) const {
-  switch (f.kind()) {
-    case FunKind::Split:
-    case FunKind::Join:
-    case FunKind::Transpose:
-    case FunKind::Zip:
-    case FunKind::Get:
-    case FunKind::Slide:
-    case FunKind::Id: return true;
-    case FunKind::Pad: return f.as<ir::Pad>()->boundary() != ir::PadBoundary::Constant;
-    case FunKind::Map: return isLayoutOnly(*f.as<ir::Map>()->f());
-    case FunKind::Lambda: return isLayoutExpr(f.as<ir::Lambda>()->body());
-    default: return false;
-  }
-}
-
 ViewPtr KernelGen::layoutView(const ir::FunDecl& f, const std::vector<ViewPtr>& a,
                               const Type& result) {
   switch (f.kind()) {
@@ -180,7 +156,7 @@ ViewPtr KernelGen::layoutView(const ir::FunDecl& f, const std::vector<ViewPtr>& 
 
 KernelGen::Result KernelGen::applyLayoutPattern(const ir::FunDecl& f, const std::vector<Arg>& args,
                                                 const Type& result, const ViewPtr& dest) {
-  if (f.kind() == FunKind::Map && !isLayoutOnly(f))
+  if (f.kind() == FunKind::Map && !ir::isView(f))
     fail(f.loc(), "map(f) with code is not low-level: lower it first (--rewrite)");
   if (dest && args.size() == 1) {
     if (ViewPtr inv = inverseDest(f, argType(args[0].expr, args[0].view), dest)) {

@@ -68,8 +68,6 @@ class KernelGen {
   // through `dest`; null when f has no inverse.
   ViewPtr inverseDest(const ir::FunDecl& f, const ir::Type& argType, const ViewPtr& dest);
   ViewPtr invertBody(const ir::ExprPtr& body, const ir::Param* p, const ViewPtr& dest);
-  bool isLayoutOnly(const ir::FunDecl& f) const;
-  bool isLayoutExpr(const ir::ExprPtr& e) const;
 
   void checkUserFun(const ir::UserFun& u, const backends::UserFunDef& d);
 
