@@ -120,16 +120,17 @@ PlanChoice chooseRealPlan(const FftRequest& request);
 // radices first (largest first, bits spread evenly), then the others; {} for n = 1.
 // UserError when n has another prime factor.
 std::vector<int64_t> chooseRadices(int64_t n);
-bool isSmooth(int64_t n);                 // every prime factor in {2, 3, 5, 7}
-int64_t smoothSizeAtLeast(int64_t n);     // the smallest 2,3,5,7-smooth integer >= n
+bool isSmooth(int64_t n);              // every prime factor in {2, 3, 5, 7}
+int64_t smoothSizeAtLeast(int64_t n);  // the smallest 2,3,5,7-smooth integer >= n
 // Bluestein's convolution size M >= 2N - 1: the next power of two when its one kernel fits
 // 48 KiB of local memory, or when it is at most 10% above the smallest 2,3,5,7-smooth size;
 // else that smooth size. Power-of-two passes and no divisions in the chirp's indices: on an
 // H100 (f32), 1009 with M = 2048 took 0.62x the time of M = 2025 and 257 with 1024 0.65x of
 // 525; 17 with 64 the time of 35. Beyond one kernel the larger M costs more passes' worth
-// (4099: 16384 took 4.4x the time of 8232). bench/results/2026-11-22-nvidia-h100-fftc_run_probes.log.
+// (4099: 16384 took 4.4x the time of 8232).
+// bench/results/2026-11-22-nvidia-h100-fftc_run_probes.log.
 int64_t bluesteinSize(int64_t n, Precision precision);
-int64_t largestPrimeFactor(int64_t n);    // 1 for n = 1
+int64_t largestPrimeFactor(int64_t n);  // 1 for n = 1
 
 // Whether a local-memory kernel can hold F rows of n: two arrays of F rows, padded by one
 // element in 16 (CodegenOptions::localPadding), in localMemoryFor(request, F) bytes.

@@ -20,8 +20,8 @@ namespace {
 
 std::string kernelName(const FftRequest& r) {
   const char* real = !r.real ? "" : r.direction == Direction::Forward ? "r2c_" : "c2r_";
-  std::string s = fmt::format("fft_{}{}_{}", real, fmt::join(requestDims(r), "x"),
-                              precisionName(r.precision));
+  std::string s =
+      fmt::format("fft_{}{}_{}", real, fmt::join(requestDims(r), "x"), precisionName(r.precision));
   if (r.direction == Direction::Inverse && !r.real) s += "_inv";
   if (r.scale) s += "_scaled";
   return s;
@@ -59,8 +59,8 @@ void fillStages(CompiledFft& p) {
     // and 50 columns wide where the choice takes 10; bluesteinLocal for 1009 one work-item per
     // element of M where the choice takes one per butterfly).
     const size_t k = p.stages.size();
-    const bool shaped = p.fallbackReason.empty() &&
-                        p.compiled.stages.size() == p.choice.stageLocal.size();
+    const bool shaped =
+        p.fallbackReason.empty() && p.compiled.stages.size() == p.choice.stageLocal.size();
     if (shaped && !ps.local.empty())
       for (size_t d = 0; d < ps.local.size() && d < p.choice.stageLocal[k].size(); ++d) {
         ps.global[d] = ps.global[d] / ps.local[d] * p.choice.stageLocal[k][d];

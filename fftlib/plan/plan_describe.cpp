@@ -14,7 +14,9 @@
 namespace fftc::fftlib {
 namespace {
 
-std::string listText(const std::vector<int64_t>& v) { return fmt::format("[{}]", fmt::join(v, ", ")); }
+std::string listText(const std::vector<int64_t>& v) {
+  return fmt::format("[{}]", fmt::join(v, ", "));
+}
 
 // The dimensions of an N-D or real plan and its passes.
 std::string describeDims(const PlanChoice& c, const NdChoice& nd) {
@@ -28,11 +30,10 @@ std::string describeDims(const PlanChoice& c, const NdChoice& nd) {
   }
   for (size_t d = 0; d < nd.dims.size(); ++d) {
     if (nd.dimBluestein[d])
-      s += fmt::format(
-          " {} bluestein M = {} [{}]", nd.dims[d],
-          std::accumulate(nd.dimRadices[d].begin(), nd.dimRadices[d].end(), int64_t{1},
-                          std::multiplies<>()),
-          fmt::join(nd.dimRadices[d], ", "));
+      s += fmt::format(" {} bluestein M = {} [{}]", nd.dims[d],
+                       std::accumulate(nd.dimRadices[d].begin(), nd.dimRadices[d].end(), int64_t{1},
+                                       std::multiplies<>()),
+                       fmt::join(nd.dimRadices[d], ", "));
     else
       s += fmt::format(" {} [{}]", nd.dims[d], fmt::join(nd.dimRadices[d], ", "));
     if (d + 1 < nd.dims.size()) s += " x";
@@ -48,12 +49,12 @@ std::string describeDims(const PlanChoice& c, const NdChoice& nd) {
                                 nd.fourStepSplits[j], nd.dims[j] / nd.fourStepSplits[j]);
     const auto& fs = nd.linesPerGroup;
     if (nd.planePass)
-      fourStep += fmt::format("; the innermost {} x {} plane in one pass", nd.dims[nd.dims.size() - 2],
-                              nd.dims.back());
-    return s + fmt::format("\na pass per dimension, each line FFT in local memory "
-                           "(ndLocal; lines per work-group {}){}",
-                           fmt::join(fs.begin(), fs.end() - (nd.planePass ? 2 : 0), ", "),
-                           fourStep);
+      fourStep += fmt::format("; the innermost {} x {} plane in one pass",
+                              nd.dims[nd.dims.size() - 2], nd.dims.back());
+    return s + fmt::format(
+                   "\na pass per dimension, each line FFT in local memory "
+                   "(ndLocal; lines per work-group {}){}",
+                   fmt::join(fs.begin(), fs.end() - (nd.planePass ? 2 : 0), ", "), fourStep);
   }
   return s + fmt::format("\npasses by dimension group (gs = [{}]): {}",
                          fmt::join(nd.passGroups, ", "), groups);
@@ -67,10 +68,11 @@ std::string describeChoice(const PlanChoice& c) {
         if constexpr (std::is_same_v<T, NdChoice>) {
           return describeDims(c, v);
         } else if constexpr (std::is_same_v<T, HierarchicalChoice>) {
-          return fmt::format(", radices rs1 = {} x rs2 = {}{}, {} columns per work-group at least",
-                             listText(v.levels[0]), listText(v.levels[1]),
-                             v.levels.size() < 3 ? "" : fmt::format(" x rs3 = {}", listText(v.levels[2])),
-                             v.leastColumns());
+          return fmt::format(
+              ", radices rs1 = {} x rs2 = {}{}, {} columns per work-group at least",
+              listText(v.levels[0]), listText(v.levels[1]),
+              v.levels.size() < 3 ? "" : fmt::format(" x rs3 = {}", listText(v.levels[2])),
+              v.leastColumns());
         } else if constexpr (std::is_same_v<T, LocalChoice>) {
           return fmt::format(", radices {}, {} work-items per FFT, {} FFTs per work-group",
                              listText(v.radices), v.shape.workgroupSize, v.shape.fftsPerGroup);
@@ -87,8 +89,7 @@ std::string describeChoice(const PlanChoice& c) {
 
 std::string describePasses(const CompiledFft& p) {
   const auto& r = p.request;
-  const double arrayBytes =
-      static_cast<double>(r.size * r.batch * complexBytes(r.precision));
+  const double arrayBytes = static_cast<double>(r.size * r.batch * complexBytes(r.precision));
   return fmt::format(
       "passes over global memory: {} stages, {:.2f} x (read + write of the "
       "whole array)\n",
@@ -102,10 +103,10 @@ double CompiledFft::flopsPerBatch() const {
 
 std::string CompiledFft::describe() const {
   const auto& r = request;
-  std::string s = fmt::format("{}: N = {}, batch {}, {}, {}{}, target {}\n", compiled.name, r.size,
-                              r.batch, precisionName(r.precision), directionName(r.direction),
-                              r.scale ? ", scaled by 1/N" : "",
-                              compiler::pipeline::targetName(r.target));
+  std::string s =
+      fmt::format("{}: N = {}, batch {}, {}, {}{}, target {}\n", compiled.name, r.size, r.batch,
+                  precisionName(r.precision), directionName(r.direction),
+                  r.scale ? ", scaled by 1/N" : "", compiler::pipeline::targetName(r.target));
   s += fmt::format("variant: {} ({}:{})", variantName(choice.variant), choice.file, choice.kernel);
   s += describeChoice(choice);
   for (bool input : {true, false})
@@ -113,12 +114,12 @@ std::string CompiledFft::describe() const {
       s += fmt::format("\n{} layout: {} ({} elements in the buffer)", input ? "input" : "output",
                        layoutText(r, input),
                        compiled.buffer(input ? inputBuffer : outputBuffer)->count.str());
-  s += fmt::format("\nlowered by {}{}\n", strategy,
-                   fallbackReason.empty()
-                       ? ""
-                       : fmt::format(" ({} failed: {})",
-                                     request.strategy.empty() ? "lowerFft" : request.strategy,
-                                     fallbackReason));
+  s += fmt::format(
+      "\nlowered by {}{}\n", strategy,
+      fallbackReason.empty()
+          ? ""
+          : fmt::format(" ({} failed: {})",
+                        request.strategy.empty() ? "lowerFft" : request.strategy, fallbackReason));
   s += fmt::format("stages: {}\n", stages.size());
   for (const auto& st : stages) {
     s += fmt::format("  {:<28} global {:<12} local {:<8} {:>12} bytes\n", st.kernel,

@@ -16,7 +16,9 @@ namespace {
 
 using backends::UserError;
 
-std::string listText(const std::vector<int64_t>& v) { return fmt::format("[{}]", fmt::join(v, ", ")); }
+std::string listText(const std::vector<int64_t>& v) {
+  return fmt::format("[{}]", fmt::join(v, ", "));
+}
 
 int64_t product(const std::vector<int64_t>& v) {
   int64_t p = 1;
@@ -58,16 +60,19 @@ LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs) {
   const int64_t minRadix = *std::min_element(rs.begin(), rs.end());
   const int64_t perFft = n / minRadix;  // the most butterflies of one pass
   if (!localFits(n, r))
-    throw UserError(fmt::format("local variant: N = {} {} does not fit in {} bytes of local "
-                                "memory (two buffers of N elements)",
-                                n, precisionName(r.precision), localMemoryBudget(r)));
+    throw UserError(
+        fmt::format("local variant: N = {} {} does not fit in {} bytes of local "
+                    "memory (two buffers of N elements)",
+                    n, precisionName(r.precision), localMemoryBudget(r)));
   int64_t f = r.fftsPerGroup;
   if (f > 0) {
     if (r.batch % f != 0)
       throw UserError(fmt::format("ffts per group {}: must divide the batch {}", f, r.batch));
     if (!localFits(n, r, f))
-      throw UserError(fmt::format("ffts per group {}: {} rows of N = {} do not fit in {} bytes "
-                                  "of local memory", f, f, n, localMemoryFor(r, f)));
+      throw UserError(
+          fmt::format("ffts per group {}: {} rows of N = {} do not fit in {} bytes "
+                      "of local memory",
+                      f, f, n, localMemoryFor(r, f)));
   } else {
     // the largest divisor of the batch (a power of two when the batch is one): an odd batch
     // must not leave one row per group
@@ -75,8 +80,10 @@ LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs) {
   }
   int64_t wg = r.workgroupSize > 0 ? r.workgroupSize : perFft;
   if (wg * f > 1024)
-    throw UserError(fmt::format("work-group size {} x {} ffts per group: more than 1024 "
-                                "work-items", wg, f));
+    throw UserError(
+        fmt::format("work-group size {} x {} ffts per group: more than 1024 "
+                    "work-items",
+                    wg, f));
   return {.workgroupSize = wg, .fftsPerGroup = f};
 }
 
@@ -101,8 +108,7 @@ int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, con
     const int64_t f = r.fftsPerGroup;
     return rows % f == 0 && localFits(n, r, f) && f * butterflies <= 1024 ? f : 0;
   }
-  const int64_t most = std::min<int64_t>(128 / complexBytes(r.precision),
-                                         1024 / butterflies);
+  const int64_t most = std::min<int64_t>(128 / complexBytes(r.precision), 1024 / butterflies);
   if (most < 1 || !localFits(n, r, 1)) return 0;
   return largestFittingDivisor(n, r, rows, most);
 }
@@ -178,8 +184,9 @@ HierarchicalChoice chooseHierarchical(const FftRequest& r) {
     throw UserError(fmt::format("radices {}: their product is {}, not the size {}",
                                 listText(r.radices), product(r.radices), r.size));
   if (r.workgroupSize > 0)
-    throw UserError("hierarchical variant: the work-items per row are set by the radices "
-                    "(n_i / min radix per level); give --ffts-per-group only");
+    throw UserError(
+        "hierarchical variant: the work-items per row are set by the radices "
+        "(n_i / min radix per level); give --ffts-per-group only");
   // Two levels when every stage's tile is at least 64 bytes wide (two memory sectors), else
   // three; the widest tiles of the two when neither is. (On an H100, f32 2^17 and 2^18 with
   // two levels of 4-column tiles took 1.9x and 2.2x cuFFT's time, with three levels 1.5x.)
@@ -200,8 +207,8 @@ HierarchicalChoice chooseHierarchical(const FftRequest& r) {
       fs.push_back(tileColumns(n, rs, r.batch * (r.size / n), r));
     }
     const int64_t least = *std::min_element(fs.begin(), fs.end());
-    if (least >= minWidth || (least > 0 && (bestF.empty() ||
-                                            least > *std::min_element(bestF.begin(), bestF.end())))) {
+    if (least >= minWidth ||
+        (least > 0 && (bestF.empty() || least > *std::min_element(bestF.begin(), bestF.end())))) {
       best = levels;
       bestF = fs;
       if (least >= minWidth) break;
@@ -212,8 +219,7 @@ HierarchicalChoice chooseHierarchical(const FftRequest& r) {
         "hierarchical variant: N = {} {} has no split into {} levels whose tiles fit in {} "
         "bytes of local memory{}",
         r.size, precisionName(r.precision),
-        counts.size() == 1 ? std::to_string(counts.front()) : "2 or 3",
-        localMemoryBudget(r),
+        counts.size() == 1 ? std::to_string(counts.front()) : "2 or 3", localMemoryBudget(r),
         r.fftsPerGroup > 0 ? fmt::format(" with {} columns per work-group", r.fftsPerGroup) : ""));
   return {.levels = best, .columns = bestF};
 }
@@ -305,9 +311,9 @@ PlanChoice chooseBluesteinPlan(const FftRequest& r) {
   BluesteinChoice b;
   if (!r.radices.empty()) {
     if (product(r.radices) < need)
-      throw UserError(fmt::format(
-          "bluestein radices {}: their product M = {} must be at least 2N - 1 = {}",
-          listText(r.radices), product(r.radices), need));
+      throw UserError(
+          fmt::format("bluestein radices {}: their product M = {} must be at least 2N - 1 = {}",
+                      listText(r.radices), product(r.radices), need));
     b.radicesM = r.radices;
   } else {
     b.radicesM = chooseRadices(bluesteinSize(r.size, r.precision));

@@ -20,7 +20,9 @@ using backends::UserError;
 // Indices in generated code are 32-bit ints.
 constexpr int64_t kMaxElements = int64_t{1} << 30;
 
-std::string listText(const std::vector<int64_t>& v) { return fmt::format("[{}]", fmt::join(v, ", ")); }
+std::string listText(const std::vector<int64_t>& v) {
+  return fmt::format("[{}]", fmt::join(v, ", "));
+}
 
 int64_t product(const std::vector<int64_t>& v) {
   int64_t p = 1;
@@ -30,9 +32,13 @@ int64_t product(const std::vector<int64_t>& v) {
 
 }  // namespace
 
-std::string precisionName(Precision p) { return p == Precision::F64 ? "f64" : "f32"; }
+std::string precisionName(Precision p) {
+  return p == Precision::F64 ? "f64" : "f32";
+}
 
-int64_t complexBytes(Precision p) { return p == Precision::F64 ? 16 : 8; }
+int64_t complexBytes(Precision p) {
+  return p == Precision::F64 ? 16 : 8;
+}
 
 Precision parsePrecision(std::string_view text) {
   if (text == "f32") return Precision::F32;
@@ -40,7 +46,9 @@ Precision parsePrecision(std::string_view text) {
   throw UserError(fmt::format("precision '{}': expected f32 or f64", text));
 }
 
-std::string directionName(Direction d) { return d == Direction::Inverse ? "inverse" : "forward"; }
+std::string directionName(Direction d) {
+  return d == Direction::Inverse ? "inverse" : "forward";
+}
 
 Direction parseDirection(std::string_view text) {
   if (text == "forward") return Direction::Forward;
@@ -50,13 +58,20 @@ Direction parseDirection(std::string_view text) {
 
 std::string variantName(Variant v) {
   switch (v) {
-    case Variant::Auto: return "auto";
-    case Variant::Stockham: return "stockham";
-    case Variant::StockhamTwiddle: return "twiddle";
-    case Variant::CooleyTukey: return "cooley-tukey";
-    case Variant::Hierarchical: return "hierarchical";
-    case Variant::Bluestein: return "bluestein";
-    case Variant::Local: return "local";
+    case Variant::Auto:
+      return "auto";
+    case Variant::Stockham:
+      return "stockham";
+    case Variant::StockhamTwiddle:
+      return "twiddle";
+    case Variant::CooleyTukey:
+      return "cooley-tukey";
+    case Variant::Hierarchical:
+      return "hierarchical";
+    case Variant::Bluestein:
+      return "bluestein";
+    case Variant::Local:
+      return "local";
   }
   return "?";
 }
@@ -69,14 +84,15 @@ std::vector<int64_t> parseDims(std::string_view text, std::string_view what) {
     const size_t x = rest.find_first_of("xX");
     more = x != std::string_view::npos;
     const std::string_view part = rest.substr(0, x);
-    const bool digits = !part.empty() && part.size() <= 18 &&
-                        std::all_of(part.begin(), part.end(),
-                                    [](unsigned char c) { return std::isdigit(c); });
+    const bool digits =
+        !part.empty() && part.size() <= 18 &&
+        std::all_of(part.begin(), part.end(), [](unsigned char c) { return std::isdigit(c); });
     const int64_t d = digits ? std::stoll(std::string(part)) : 0;
     if (d < 1 || product > (int64_t{1} << 40) / d)
-      throw UserError(fmt::format("{} {}: dimensions must be positive integers and their product "
-                                  "at most 2^40",
-                                  what, text));
+      throw UserError(
+          fmt::format("{} {}: dimensions must be positive integers and their product "
+                      "at most 2^40",
+                      what, text));
     product *= d;
     dims.push_back(d);
     if (more) rest = rest.substr(x + 1);
@@ -101,18 +117,17 @@ Variant parseVariant(std::string_view text) {
 }
 
 std::string FftRequest::key() const {
-  return fmt::format("N={} B={} {} {} scale={} {} rs={} {} wg={} fpg={} fmt={} strategy={}",
-                     size, batch, precisionName(precision), directionName(direction),
-                     scale ? 1 : 0, variantName(variant), listText(radices),
+  return fmt::format("N={} B={} {} {} scale={} {} rs={} {} wg={} fpg={} fmt={} strategy={}", size,
+                     batch, precisionName(precision), directionName(direction), scale ? 1 : 0,
+                     variantName(variant), listText(radices),
                      compiler::pipeline::targetName(target), workgroupSize, fftsPerGroup,
                      format ? 1 : 0, strategy) +
          (localMemoryBytes ? fmt::format(" local={}", localMemoryBytes) : "") +
          (levels ? fmt::format(" levels={}", levels) : "") +
          (levelSizes.empty() ? "" : fmt::format(" levelSizes={}", listText(levelSizes))) +
          (dims.size() >= 2 ? fmt::format(" dims={} groups={}", listText(dims), listText(passGroups))
-                            : "") +
-         (real ? " real" : "") +
-         (inLayout.isDefault() ? "" : " in: " + layoutText(*this, true)) +
+                           : "") +
+         (real ? " real" : "") + (inLayout.isDefault() ? "" : " in: " + layoutText(*this, true)) +
          (outLayout.isDefault() ? "" : " out: " + layoutText(*this, false));
 }
 
@@ -134,15 +149,17 @@ void checkRequest(const FftRequest& r) {
   if (r.batch < 1) throw UserError(fmt::format("batch {}: must be at least 1", r.batch));
   for (int64_t x : r.radices)
     if (x < 2)
-      throw UserError(fmt::format("radix {} in {}: radices must be at least 2", x,
-                                  listText(r.radices)));
+      throw UserError(
+          fmt::format("radix {} in {}: radices must be at least 2", x, listText(r.radices)));
   if (r.size > kMaxElements / r.batch)
     throw UserError(fmt::format("N x batch = {} x {}: more than 2^30 elements (32-bit indices)",
                                 r.size, r.batch));
 
   if (r.levels != 0 && r.levels != 2 && r.levels != 3)
-    throw UserError(fmt::format("levels {}: the hierarchical FFT has 2 or 3 (0: the planner "
-                                "chooses)", r.levels));
+    throw UserError(
+        fmt::format("levels {}: the hierarchical FFT has 2 or 3 (0: the planner "
+                    "chooses)",
+                    r.levels));
   if (!r.levelSizes.empty()) {
     const auto k = static_cast<int64_t>(r.levelSizes.size());
     if (k != 2 && k != 3)
@@ -153,8 +170,8 @@ void checkRequest(const FftRequest& r) {
                                   listText(r.levelSizes), r.levels, k));
     for (int64_t n : r.levelSizes)
       if (n < 2)
-        throw UserError(fmt::format("level sizes {}: each level is at least 2",
-                                    listText(r.levelSizes)));
+        throw UserError(
+            fmt::format("level sizes {}: each level is at least 2", listText(r.levelSizes)));
     if (product(r.levelSizes) != r.size)
       throw UserError(fmt::format("level sizes {}: their product is {}, not the size {}",
                                   listText(r.levelSizes), product(r.levelSizes), r.size));

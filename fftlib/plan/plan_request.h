@@ -16,12 +16,12 @@
 namespace fftc::fftlib {
 
 enum class Precision { F32, F64 };
-std::string precisionName(Precision p);  // "f32", "f64"
+std::string precisionName(Precision p);           // "f32", "f64"
 Precision parsePrecision(std::string_view text);  // UserError unless f32 | f64
 // The bytes of one complex element: 8 (f32) or 16 (f64).
 int64_t complexBytes(Precision p);
 
-std::string directionName(Direction d);  // "forward", "inverse"
+std::string directionName(Direction d);           // "forward", "inverse"
 Direction parseDirection(std::string_view text);  // UserError unless forward | inverse
 
 // Stockham: fft.fdl `stockham`; StockhamTwiddle: `stockhamTwiddle` (twiddle tables);
@@ -50,7 +50,7 @@ struct PlanLimits {
 };
 
 struct FftRequest {
-  int64_t size = 1;           // N >= 1 (for N-D transforms: the product of dims)
+  int64_t size = 1;  // N >= 1 (for N-D transforms: the product of dims)
   // Multi-dimensional transforms (nd.fdl, 2 to 4 dimensions): the dimensions, outermost first,
   // the last one contiguous (row-major, like FFTW); `size` must then be their product.
   // Empty or one element: the 1D transform of `size`.
@@ -63,10 +63,10 @@ struct FftRequest {
   // batch x N/n_last x (n_last/2 + 1) complex values out, FFTW's and cuFFT's half spectrum),
   // Inverse is C2R (the reverse, unnormalized unless `scale`).
   bool real = false;
-  int64_t batch = 1;          // B >= 1 transforms of N contiguous elements each
+  int64_t batch = 1;  // B >= 1 transforms of N contiguous elements each
   Precision precision = Precision::F32;
   Direction direction = Direction::Forward;
-  bool scale = false;         // multiply by 1/N (usually with Inverse); false: unnormalized
+  bool scale = false;  // multiply by 1/N (usually with Inverse); false: unnormalized
   Variant variant = Variant::Auto;
   // Optional radix list. Stockham, twiddle, Cooley-Tukey: the passes, product N. Hierarchical:
   // split into rs1 | rs2 where the running product first reaches sqrt(N), product N.
@@ -139,7 +139,8 @@ int64_t localMemoryBudget(const FftRequest& request);
 // (H100, 2026-11-22: f64 N = 1024 with 2 rows in 69 KB took 1.21x cuFFT's time, with one row
 // in 35 KB 1.06x; 2^18 as two levels of 16-column tiles 3.7x, three levels of 48 KiB 1.5x),
 // while one long row in more memory saves passes over global memory (4096 f32 in one kernel
-// of 70 KB: 1.05x, as two levels: 2.1x). bench/results/2026-11-22-nvidia-h100-local_memory_budget.csv.
+// of 70 KB: 1.05x, as two levels: 2.1x).
+// bench/results/2026-11-22-nvidia-h100-local_memory_budget.csv.
 int64_t localMemoryFor(const FftRequest& request, int64_t rows);
 
 // The accuracy bar of CLI.md / docs/fftlib.md for linf_error against FFTW in long double:

@@ -27,18 +27,18 @@ struct PlanStage {
   std::string kernel;
   std::vector<std::string> args;
   std::vector<int64_t> global, local;  // local empty: the driver chooses
-  int64_t bytesMoved = 0;  // its non-table buffer arguments, each read or written once
-  int64_t dynamicLocalBytes = 0;  // CUDA: the dynamic shared memory of its launch
+  int64_t bytesMoved = 0;              // its non-table buffer arguments, each read or written once
+  int64_t dynamicLocalBytes = 0;       // CUDA: the dynamic shared memory of its launch
 };
 
 struct CompiledFft {
-  FftRequest request;            // as planned: withLimits(the request, the limits)
+  FftRequest request;  // as planned: withLimits(the request, the limits)
   PlanChoice choice;
-  std::string strategy;          // "lowerFft" (or the request's), "lowerDefault" when it failed
-  std::string fallbackReason;    // why the first strategy failed (empty when it did not)
+  std::string strategy;        // "lowerFft" (or the request's), "lowerDefault" when it failed
+  std::string fallbackReason;  // why the first strategy failed (empty when it did not)
   compiler::codegen::CompiledKernel compiled;
   std::vector<PlanStage> stages;
-  int64_t bytesMoved = 0;        // sum over the stages
+  int64_t bytesMoved = 0;                 // sum over the stages
   std::string inputBuffer, outputBuffer;  // names in compiled.buffers
   // True when every stage that reads the input runs before the first that writes the output:
   // in-place execution can then pass one buffer as both.
@@ -54,7 +54,8 @@ std::string describePasses(const CompiledFft& plan);
 
 // choosePlan under `limits` + compileChoice, cached in-process by the planned request's key
 // (cachedPlan). UserError for bad requests; ir::CompileError when neither strategy compiles.
-std::shared_ptr<const CompiledFft> planFft(const FftRequest& request, const PlanLimits& limits = {});
+std::shared_ptr<const CompiledFft> planFft(const FftRequest& request,
+                                           const PlanLimits& limits = {});
 
 // The seams of planFft, where a persistent plan cache hooks in.
 // The plan of `choice` for `request` (already withLimits'd, choice = choosePlan(request)): the

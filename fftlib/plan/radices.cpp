@@ -66,7 +66,9 @@ int64_t largestPrimeFactor(int64_t n) {
   return n > 1 ? std::max(largest, n) : largest;
 }
 
-bool isSmooth(int64_t n) { return n >= 1 && largestPrimeFactor(n) <= 7; }
+bool isSmooth(int64_t n) {
+  return n >= 1 && largestPrimeFactor(n) <= 7;
+}
 
 int64_t smoothSizeAtLeast(int64_t n) {
   int64_t m = std::max<int64_t>(n, 1);

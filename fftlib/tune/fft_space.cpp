@@ -350,7 +350,7 @@ FftSpace::FftSpace(const FftRequest& base, FftSpaceOptions options)
       [o, b](const Configuration& c) {
         const auto& rs = c.getList(kRadices);
         const double r = rs.empty() ? 1.0 : static_cast<double>(*std::max_element(rs.begin(), rs.end()));
-        const double p = b.precision == Precision::F64 ? 2.0 : 1.0;
+        const double p = static_cast<double>(complexBytes(b.precision)) / 8.0;  // f64: twice
         return p * 2.8 * r * static_cast<double>(c.getInt(kWorkgroup) * c.getInt(kPerGroup)) <=
                static_cast<double>(o.limits.registersPerGroup);
       },
