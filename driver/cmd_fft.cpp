@@ -249,15 +249,15 @@ int runRun(const Args& args) {
 
   Measured m;
   std::string deviceName, wisdomNote;
+  fl::PlanLimits limits;  // the device's, as the plan is made under them
   if (request.target == Target::Cuda) {
 #ifdef FFTC_HAVE_CUDA
     auto context = openCuda(device.empty() ? "cuda:0" : device);
     deviceName = context.device().name;
-    // what CudaPlan plans (the device's shared memory): the wisdom is checked against it, and
-    // the report describes it
-    request = fl::cudaPlanRequest(request, context.device());
+    // what CudaPlan plans under (the device's shared memory): the wisdom is checked against it
+    limits = fl::cudaPlanLimits(context.device());
     wisdomNote = useWisdom(o.wisdom, request,
-                           [&] { return fl::tune::CudaExecutor(context).identity(); });
+                           [&] { return fl::tune::CudaExecutor(context).identity(); }, limits);
     m = measureOn<fl::CudaPlan>(context, request, seed, check,
                                 static_cast<size_t>(checkElements), inPlace, warmup, repeat);
 #else
@@ -272,7 +272,7 @@ int runRun(const Args& args) {
     m = measureOn<fl::Plan>(context, request, seed, check, static_cast<size_t>(checkElements),
                            inPlace, warmup, repeat);
   }
-  const auto plan = fl::planFft(request);  // the plan just run (from the in-process cache)
+  const auto plan = fl::planFft(request, limits);  // the plan just run (in-process cache)
   const auto& info = *plan;
   const double seconds = m.timeMs * 1e-3;
   const double gflops = seconds > 0 ? info.flopsPerBatch() / seconds * 1e-9 : 0;
@@ -294,7 +294,7 @@ int runRun(const Args& args) {
       r["level_sizes"] = toJsonArray(fl::levelSizes(info.choice));
     r["workgroup_size"] = request.workgroupSize;  // 0: the planner chose
     r["ffts_per_group"] = request.fftsPerGroup;
-    r["local_memory_bytes"] = fl::localMemoryBudget(request);
+    r["local_memory_bytes"] = fl::localMemoryBudget(info.request);
     r["wisdom"] = !wisdomNote.empty();
     r["stages"] = info.stages.size();
     compiler::exec::setNumber(r, "time_ms", m.timeMs);

@@ -35,8 +35,10 @@ std::string wisdomFile(const std::string& option);
 // Replaces `request` by the tuned one when the wisdom file holds an entry for its problem on the
 // device `identity` names (called only then). Prints a one-line note on stderr when the wisdom
 // was named (--wisdom, $FFTC_WISDOM) or holds an entry for this problem that is not used.
-// Returns the note of the wisdom used, empty when none was.
+// Returns the note of the wisdom used, empty when none was. `limits`: what the device's plans
+// are made under (fftlib::tune::applyWisdom).
 std::string useWisdom(const std::string& option, fftlib::FftRequest& request,
-                      const std::function<fftlib::tune::DeviceIdentity()>& identity);
+                      const std::function<fftlib::tune::DeviceIdentity()>& identity,
+                      const fftlib::PlanLimits& limits = {});
 
 }  // namespace fftc::driver

@@ -15,12 +15,13 @@ std::string wisdomFile(const std::string& option) {
 }
 
 std::string useWisdom(const std::string& option, fftlib::FftRequest& request,
-                      const std::function<fftlib::tune::DeviceIdentity()>& identity) {
+                      const std::function<fftlib::tune::DeviceIdentity()>& identity,
+                      const fftlib::PlanLimits& limits) {
   const std::string file = wisdomFile(option);
   if (file.empty()) return {};
   const char* env = std::getenv("FFTC_WISDOM");
   const bool named = !option.empty() || (env && *env);
-  const auto use = fftlib::tune::applyWisdom(request, file, identity);
+  const auto use = fftlib::tune::applyWisdom(request, file, identity, limits);
   if (use.used) {
     request = use.request;
     return use.note;

@@ -39,12 +39,9 @@ struct CudaPlan::Impl {
   std::vector<cu::LaunchConfig> configs;  // one per stage
 };
 
-FftRequest cudaPlanRequest(const FftRequest& request, const cu::DeviceInfo& device) {
-  FftRequest r = request;
-  if (r.localMemoryBytes == 0)
-    r.localMemoryBytes = static_cast<int64_t>(
-        std::max(device.sharedMemoryPerBlockOptin, device.sharedMemoryPerBlock));
-  return r;
+PlanLimits cudaPlanLimits(const cu::DeviceInfo& device) {
+  return {.localMemoryBytes = static_cast<int64_t>(
+              std::max(device.sharedMemoryPerBlockOptin, device.sharedMemoryPerBlock))};
 }
 
 CudaPlan CudaPlan::create(const cu::Context& context, const FftRequest& request) {
@@ -53,7 +50,7 @@ CudaPlan CudaPlan::create(const cu::Context& context, const FftRequest& request)
         fmt::format("fftc::fftlib::CudaPlan runs CUDA plans; the request's target is "
                     "{} (set FftRequest::target = Target::Cuda)",
                     compiler::pipeline::targetName(request.target)));
-  auto plan = planFft(cudaPlanRequest(request, context.device()));
+  auto plan = planFft(request, cudaPlanLimits(context.device()));
   compiler::exec::checkDevice(context.device(), plan->compiled);  // shared memory per block
   auto impl = std::make_shared<Impl>(context, plan);
   impl->module.emplace(context.load(compiler::exec::compileCuda(plan->compiled, context.arch())));

@@ -33,17 +33,17 @@
 
 namespace fftc::fftlib {
 
-// The request as CudaPlan::create plans it on `device`: a localMemoryBytes of 0 becomes the
-// shared memory a block may opt into (H100: 227 KiB), so that one transform of up to 8192 f32
-// or 4096 f64 elements runs in one kernel (dynamic shared memory above 48 KiB).
-FftRequest cudaPlanRequest(const FftRequest& request, const backends::cuda::DeviceInfo& device);
+// The limits CudaPlan::create plans under on `device` (planFft's argument): the shared memory
+// a block may opt into (H100: 227 KiB) for a request whose localMemoryBytes is 0, so that one
+// transform of up to 8192 f32 or 4096 f64 elements runs in one kernel (dynamic shared memory
+// above 48 KiB).
+PlanLimits cudaPlanLimits(const backends::cuda::DeviceInfo& device);
 
 class CudaPlan {
  public:
-  // Plans cudaPlanRequest(request) (planFft), checks the device (shared memory per block),
-  // compiles with NVRTC for the
-  // device's architecture, loads the module, uploads the tables and allocates the
-  // temporaries. UserError unless request.target is Target::Cuda.
+  // Plans the request under cudaPlanLimits(device) (planFft), checks the device (shared memory
+  // per block), compiles with NVRTC for the device's architecture, loads the module, uploads
+  // the tables and allocates the temporaries. UserError unless request.target is Target::Cuda.
   [[nodiscard]] static CudaPlan create(const backends::cuda::Context& context,
                                        const FftRequest& request);
 

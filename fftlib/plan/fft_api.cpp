@@ -120,7 +120,7 @@ void Plan::checkReal(std::size_t realBytes, bool r2c, std::size_t inputBytes) co
   const bool isC2r = r.real && r.direction == Direction::Inverse;
   if (r2c ? !isR2c : !isC2r)
     throw UserError(fmt::format("plan {} is not {}", info().compiled.name, r2c ? "R2C" : "C2R"));
-  if (realBytes != (r.precision == Precision::F64 ? 8u : 4u))
+  if (realBytes != static_cast<std::size_t>(complexBytes(r.precision) / 2))  // one scalar
     throw UserError(fmt::format("plan {} is {}: the host data has the other precision",
                                 info().compiled.name, precisionName(r.precision)));
   if (inputBytes != this->inputBytes())

@@ -16,7 +16,7 @@ using backends::UserError;
 PlanLayout::PlanLayout(std::shared_ptr<const CompiledFft> plan) : plan_(std::move(plan)) {
   const auto& r = plan_->request;
   elements_ = static_cast<std::size_t>(r.size * r.batch);
-  bytes_ = elements_ * (r.precision == Precision::F64 ? 16 : 8);
+  bytes_ = elements_ * static_cast<std::size_t>(complexBytes(r.precision));
   const auto& k = plan_->compiled;
   auto bound = compiler::exec::bindSizes(k, {});
   inputBytes_ = outputBytes_ = bytes_;
@@ -65,7 +65,7 @@ void PlanLayout::checkBuffer(std::size_t haveBytes, const char* what) const {
 
 void PlanLayout::checkHost(std::size_t realBytes, std::size_t count) const {
   const auto& r = plan_->request;
-  const std::size_t want = r.precision == Precision::F64 ? 8 : 4;
+  const auto want = static_cast<std::size_t>(complexBytes(r.precision) / 2);  // one scalar
   if (realBytes != want)
     throw UserError(fmt::format("plan {} is {}: run() needs std::complex<{}> data",
                                 plan_->compiled.name, precisionName(r.precision),

@@ -114,8 +114,8 @@ DeviceLimits CudaExecutor::limits() const {
   DeviceLimits l;
   const auto& d = context_->device();
   l.maxWorkGroupSize = d.maxThreadsPerBlock;
-  l.planLocalMemBytes = cudaPlanRequest(FftRequest{}, d).localMemoryBytes;
-  l.localMemBytes = l.planLocalMemBytes;
+  l.plan = cudaPlanLimits(d);
+  l.localMemBytes = l.plan.localMemoryBytes;
   if (d.maxRegistersPerBlock > 0) l.registersPerGroup = d.maxRegistersPerBlock;
   return l;
 }

@@ -26,8 +26,6 @@ constexpr const char* kLevels = "levels";
 constexpr const char* kLevelSizes = "levelSizes";
 constexpr const char* kDefaultRewrite = "lowerFft";
 
-std::int64_t elementBytes(Precision p) { return p == Precision::F64 ? 16 : 8; }
-
 // N-D and real requests: the space's variant is "auto" and its radices [] (each dimension's
 // are the planner's); what varies is how the dimensions share passes.
 bool isMultiOrReal(const FftRequest& r) { return r.dims.size() >= 2 || r.real; }
@@ -220,7 +218,7 @@ boost::json::object heuristicConfig(const FftRequest& base) {
   for (auto g : base.passGroups) gs.emplace_back(g);
   o[kGroups] = std::move(gs);
   o[kLevels] = base.levels != 0                            ? base.levels
-               : c.variant == Variant::Hierarchical ? (c.rs3.empty() ? 2 : 3)
+               : c.variant == Variant::Hierarchical ? static_cast<std::int64_t>(levelSizes(c).size())
                                                     : 0;
   boost::json::array sizes;  // the heuristic's split, spelled out
   for (auto n : levelSizes(c)) sizes.emplace_back(n);
@@ -256,7 +254,7 @@ FftSpace::FftSpace(const FftRequest& base, FftSpaceOptions options)
 
   const FftRequest b = base_;
   const FftSpaceOptions o = options_;
-  const std::int64_t bytes = elementBytes(b.precision);
+  const std::int64_t bytes = complexBytes(b.precision);
 
   // The heuristic plan's radices for each variant (kept in the space, never pruned).
   auto heuristicRadices = [b](Variant v) -> IntList {
@@ -352,7 +350,7 @@ FftSpace::FftSpace(const FftRequest& base, FftSpaceOptions options)
       [o, b](const Configuration& c) {
         const auto& rs = c.getList(kRadices);
         const double r = rs.empty() ? 1.0 : static_cast<double>(*std::max_element(rs.begin(), rs.end()));
-        const double p = b.precision == Precision::F64 ? 2.0 : 1.0;
+        const double p = static_cast<double>(complexBytes(b.precision)) / 8.0;  // f64: twice
         return p * 2.8 * r * static_cast<double>(c.getInt(kWorkgroup) * c.getInt(kPerGroup)) <=
                static_cast<double>(o.limits.registersPerGroup);
       },

@@ -22,10 +22,10 @@ namespace fftc::fftlib::tune {
 struct DeviceLimits {
   std::int64_t maxWorkGroupSize = 1024;
   std::int64_t localMemBytes = 48 * 1024;
-  // The local memory the device's plans take when the request leaves it (FftRequest::
-  // localMemoryBytes; 0: the planner's default). The tuner plans the problem with it, as the
-  // plans it compares with do (CUDA: cudaPlanRequest).
-  std::int64_t planLocalMemBytes = 0;
+  // The limits the device's plans are made under (CUDA: cudaPlanLimits, the opt-in shared
+  // memory). The tuner plans the problem under them (withLimits), as the plans it compares
+  // with are made.
+  PlanLimits plan;
   // Dotsenko's register bound: 32-bit registers one work-group may use (NVIDIA: 64 K per SM).
   std::int64_t registersPerGroup = 65536;
 };

@@ -18,7 +18,7 @@ FftTuner::FftTuner(const FftRequest& request, FftExecutor& executor, FftTuneOpti
   identity_ = executor.identity();
   problem_ = problemName(request);
   const DeviceLimits device = executor.limits();
-  if (request_.localMemoryBytes == 0) request_.localMemoryBytes = device.planLocalMemBytes;
+  request_ = withLimits(request, device.plan);  // the problem as the device's plans are made
   options_.space.limits.maxWorkGroupSize = device.maxWorkGroupSize;
   options_.space.limits.localMemBytes = device.localMemBytes;
   space_ = std::make_unique<FftSpace>(request_, options_.space);

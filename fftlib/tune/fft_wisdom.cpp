@@ -126,7 +126,8 @@ tuner::Wisdom loadWisdom(const std::filesystem::path& file) {
 }
 
 WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
-                      const std::function<DeviceIdentity()>& identity) {
+                      const std::function<DeviceIdentity()>& identity,
+                      const PlanLimits& limits) {
   WisdomUse use;
   use.request = r;
   const std::string problem = problemName(r);
@@ -151,7 +152,7 @@ WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
   FftRequest tuned;
   try {
     tuned = requestFor(r, found.entry->config);
-    (void)choosePlan(tuned);
+    (void)choosePlan(tuned, limits);
   } catch (const std::exception& e) {
     use.note = fmt::format("wisdom for '{}' in {} not used: its configuration {} is not accepted "
                            "({}); tune again",

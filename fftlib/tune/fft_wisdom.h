@@ -55,10 +55,11 @@ struct WisdomUse {
 // has an entry for the problem). A missing file is no wisdom; a malformed one is a UserError
 // (loadWisdom).
 // The tuned configuration is used only when r leaves the plan to the planner and the planner
-// still accepts it (choosePlan). On CUDA pass the request as CudaPlan plans it
-// (cudaPlanRequest: the device's shared memory), as the tuner did: with 48 KiB a tuned
+// still accepts it (choosePlan under `limits`). On CUDA pass the limits CudaPlan plans under
+// (cudaPlanLimits: the device's shared memory), as the tuner did: with 48 KiB a tuned
 // one-kernel 4096 would be refused.
 WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
-                      const std::function<DeviceIdentity()>& identity);
+                      const std::function<DeviceIdentity()>& identity,
+                      const PlanLimits& limits = {});
 
 }  // namespace fftc::fftlib::tune

@@ -128,10 +128,12 @@ TEST(CudaPlanRequest, TakesTheDevicesOptInSharedMemory) {
   h100.sharedMemoryPerBlock = 48 * 1024;
   h100.sharedMemoryPerBlockOptin = kH100SharedBytes;
   FftRequest r = cudaCase(4096, 2).request;
-  EXPECT_EQ(cudaPlanRequest(r, h100).localMemoryBytes, kH100SharedBytes);
-  EXPECT_EQ(choosePlan(cudaPlanRequest(r, h100)).variant, Variant::Local);
+  EXPECT_EQ(cudaPlanLimits(h100).localMemoryBytes, kH100SharedBytes);
+  EXPECT_EQ(withLimits(r, cudaPlanLimits(h100)).localMemoryBytes, kH100SharedBytes);
+  EXPECT_EQ(choosePlan(r, cudaPlanLimits(h100)).variant, Variant::Local);
+  EXPECT_NE(choosePlan(r).variant, Variant::Local);  // 48 KiB: two levels
   r.localMemoryBytes = 40000;
-  EXPECT_EQ(cudaPlanRequest(r, h100).localMemoryBytes, 40000);
+  EXPECT_EQ(withLimits(r, cudaPlanLimits(h100)).localMemoryBytes, 40000);
 }
 
 // The device check before loading: a dynamic stage against the opt-in limit, a static one

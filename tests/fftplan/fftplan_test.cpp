@@ -34,6 +34,26 @@ using Radices = std::vector<int64_t>;
 
 cl::Context& context() { return fftc::testing::openclContext(); }
 
+// The typed parts of a choice (an empty or zero value when the choice is of another variant):
+// a hierarchical choice's level i (rs1, rs2, rs3), its least tile columns, Bluestein's M, the
+// Local variant's work-group shape.
+Radices level(const PlanChoice& c, size_t i) {
+  const auto* h = c.as<HierarchicalChoice>();
+  return h && i < h->levels.size() ? h->levels[i] : Radices{};
+}
+int64_t leastColumns(const PlanChoice& c) {
+  const auto* h = c.as<HierarchicalChoice>();
+  return h ? h->leastColumns() : 0;
+}
+int64_t bluesteinM(const PlanChoice& c) {
+  const auto* b = c.as<BluesteinChoice>();
+  return b ? b->m : 0;
+}
+LocalShape localShape(const PlanChoice& c) {
+  const auto* l = c.as<LocalChoice>();
+  return l ? l->shape : LocalShape{};
+}
+
 
 struct Outcome {
   double linf = 0, l2 = 0, tolerance = 0;
@@ -128,7 +148,7 @@ TEST(Planner, RadixHeuristics) {
   EXPECT_EQ(bluesteinSize(4099, f32), 8232);
   EXPECT_EQ(bluesteinSize(65521, f32), 131072);  // smooth and a power of two
   EXPECT_EQ(bluesteinSize(1, f32), 1);
-  EXPECT_EQ(choosePlan(req(1009)).bluesteinM, 2048);
+  EXPECT_EQ(bluesteinM(choosePlan(req(1009))), 2048);
   EXPECT_EQ(largestPrimeFactor(4099), 4099);
   EXPECT_TRUE(isSmooth(1));
   EXPECT_FALSE(isSmooth(22));
@@ -143,25 +163,25 @@ TEST(Planner, VariantChoice) {
   EXPECT_EQ(c.kernel, "stockhamLocal");
   c = choosePlan(req(257));
   EXPECT_EQ(c.variant, Variant::Bluestein);
-  EXPECT_EQ(c.bluesteinM, 1024);
+  EXPECT_EQ(bluesteinM(c), 1024);
   EXPECT_EQ(c.kernel, "bluesteinLocal");  // M in local memory: one kernel
   EXPECT_EQ(c.stageLocal, (std::vector<std::vector<int64_t>>{
                               {1024 / *std::min_element(c.radices.begin(), c.radices.end()), 1}}));
   c = choosePlan(req(4099));
-  EXPECT_EQ(c.bluesteinM, 8232);
+  EXPECT_EQ(bluesteinM(c), 8232);
   EXPECT_EQ(c.kernel, "bluesteinGlobal");  // M beyond local memory: passes
   c = choosePlan(req(1));
   EXPECT_EQ(c.variant, Variant::Stockham);
   EXPECT_TRUE(c.radices.empty());
   c = choosePlan(req(1024, Variant::Hierarchical));
-  EXPECT_EQ(c.rs1, (Radices{8, 4}));
-  EXPECT_EQ(c.rs2, (Radices{8, 4}));
+  EXPECT_EQ(level(c, 0), (Radices{8, 4}));
+  EXPECT_EQ(level(c, 1), (Radices{8, 4}));
   c = choosePlan(req(64, Variant::Hierarchical, {4, 4, 4}));  // 16 x 4: tiles of 4 columns
-  EXPECT_EQ(c.rs1, (Radices{4}));                              // too narrow: three levels
-  EXPECT_EQ(c.rs2, (Radices{4}));
-  EXPECT_EQ(c.rs3, (Radices{4}));
+  EXPECT_EQ(level(c, 0), (Radices{4}));                              // too narrow: three levels
+  EXPECT_EQ(level(c, 1), (Radices{4}));
+  EXPECT_EQ(level(c, 2), (Radices{4}));
   c = choosePlan(req(17, Variant::Bluestein, {5, 7}));
-  EXPECT_EQ(c.bluesteinM, 35);
+  EXPECT_EQ(bluesteinM(c), 35);
   EXPECT_EQ(parseVariant("cooley-tukey"), Variant::CooleyTukey);
   EXPECT_EQ(fftTolerance(17, Precision::F32), 2 * (2e-6 + 5e-7 * std::log10(17.0)));
 }
@@ -342,8 +362,8 @@ TEST(FftPlan, LocalVariantShape) {
   EXPECT_EQ(p->choice.variant, Variant::Local);
   ASSERT_EQ(p->stages.size(), 1u);
   EXPECT_EQ(p->bytesMoved, 2 * 8 * 1024 * 4);
-  EXPECT_EQ(p->choice.workgroupSize, 1024 / 8);  // radices [16, 8, 8]: 128 butterflies
-  EXPECT_EQ(p->choice.fftsPerGroup, 2);          // 2 x 128 work-items
+  EXPECT_EQ(localShape(p->choice).workgroupSize, 1024 / 8);  // radices [16, 8, 8]: 128 butterflies
+  EXPECT_EQ(localShape(p->choice).fftsPerGroup, 2);        // 2 x 128 work-items
   EXPECT_EQ(p->stages[0].local, (std::vector<int64_t>{128, 2}));
   // a given shape: fewer work-items than butterflies, one row per group
   r.workgroupSize = 32;
@@ -412,7 +432,7 @@ TEST(FftPlan, LocalCopyForOneRadix) {
   // an odd batch: the largest divisor of it, not one row per group
   auto odd = req(12);
   odd.batch = 15;
-  EXPECT_EQ(choosePlan(odd).fftsPerGroup, 15);
+  EXPECT_EQ(localShape(choosePlan(odd)).fftsPerGroup, 15);
   expectAccurate(odd);
 }
 
@@ -421,46 +441,46 @@ TEST(FftPlan, LocalCopyForOneRadix) {
 TEST(Planner, HierarchicalShape) {
   auto c = choosePlan(req(4096, Variant::Hierarchical));
   EXPECT_EQ(c.kernel, "hierarchicalLocal");
-  EXPECT_EQ(c.rs1, (Radices{8, 8}));
-  EXPECT_EQ(c.rs2, (Radices{8, 8}));
-  EXPECT_TRUE(c.rs3.empty());
+  EXPECT_EQ(level(c, 0), (Radices{8, 8}));
+  EXPECT_EQ(level(c, 1), (Radices{8, 8}));
+  EXPECT_TRUE(level(c, 2).empty());
   EXPECT_EQ(std::get<int64_t>(c.defines.at("F1")), 16);  // 16 x 8 bytes: a 128-byte line
   EXPECT_EQ(std::get<int64_t>(c.defines.at("F2")), 16);
   EXPECT_EQ(c.stageLocal, (std::vector<std::vector<int64_t>>{{16, 8}, {16, 8}}));
   auto f64 = req(4096, Variant::Hierarchical);
   f64.precision = Precision::F64;
-  EXPECT_EQ(choosePlan(f64).fftsPerGroup, 8);  // 8 x 16 bytes
+  EXPECT_EQ(leastColumns(choosePlan(f64)), 8);  // 8 x 16 bytes
   // 2^19 = 512 x 1024: a tile of 1024 is at most 2 columns wide (16 bytes), so three levels
   c = choosePlan(req(int64_t{1} << 19));
   EXPECT_EQ(c.variant, Variant::Hierarchical);
   EXPECT_EQ(c.kernel, "hierarchicalLocal3");
   int64_t n = 1;
-  for (const auto* rs : {&c.rs1, &c.rs2, &c.rs3}) {
-    EXPECT_FALSE(rs->empty());
-    for (int64_t x : *rs) n *= x;
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_FALSE(level(c, i).empty());
+    for (int64_t x : level(c, i)) n *= x;
   }
   EXPECT_EQ(n, int64_t{1} << 19);
   ASSERT_EQ(c.stageLocal.size(), 3u);
   for (const auto& l : c.stageLocal) EXPECT_GE(l.at(0), 4);
   // the request's radices, split as N itself: n1 the largest prefix product at most sqrt(N)
   c = choosePlan(req(4096, Variant::Hierarchical, {4, 4, 16, 16}));
-  EXPECT_EQ(c.rs1, (Radices{4, 4}));
-  EXPECT_EQ(c.rs2, (Radices{16, 16}));
+  EXPECT_EQ(level(c, 0), (Radices{4, 4}));
+  EXPECT_EQ(level(c, 1), (Radices{16, 16}));
   c = choosePlan(req(4096, Variant::Hierarchical, {128, 2, 16}));  // one radix at least
-  EXPECT_EQ(c.rs1, (Radices{128}));
-  EXPECT_EQ(c.rs2, (Radices{2, 16}));
+  EXPECT_EQ(level(c, 0), (Radices{128}));
+  EXPECT_EQ(level(c, 1), (Radices{2, 16}));
   auto split3 = req(int64_t{1} << 20, Variant::Hierarchical, {8, 8, 16, 8, 16, 8});
   split3.levels = 3;  // 64 <= 2^(20/3) ~ 101.6, then 128 <= sqrt(2^14), the rest
   c = choosePlan(split3);
-  EXPECT_EQ(c.rs1, (Radices{8, 8}));
-  EXPECT_EQ(c.rs2, (Radices{16, 8}));
-  EXPECT_EQ(c.rs3, (Radices{16, 8}));
+  EXPECT_EQ(level(c, 0), (Radices{8, 8}));
+  EXPECT_EQ(level(c, 1), (Radices{16, 8}));
+  EXPECT_EQ(level(c, 2), (Radices{16, 8}));
   // explicit level sizes: the radices cut there; without radices, each level's own
   auto sized = req(32768, Variant::Hierarchical, {8, 4, 16, 8, 8});
   sized.levelSizes = {512, 64};
   c = choosePlan(sized);
-  EXPECT_EQ(c.rs1, (Radices{8, 4, 16}));
-  EXPECT_EQ(c.rs2, (Radices{8, 8}));
+  EXPECT_EQ(level(c, 0), (Radices{8, 4, 16}));
+  EXPECT_EQ(level(c, 1), (Radices{8, 8}));
   expectAccurate(sized);
   sized.radices.clear();
   sized.levelSizes = {16, 32, 64};
@@ -471,7 +491,7 @@ TEST(Planner, HierarchicalShape) {
     for (int64_t x : rs) p *= x;
     return p;
   };
-  EXPECT_EQ((std::vector<int64_t>{size(c.rs1), size(c.rs2), size(c.rs3)}),
+  EXPECT_EQ((std::vector<int64_t>{size(level(c, 0)), size(level(c, 1)), size(level(c, 2))}),
             (std::vector<int64_t>{16, 32, 64}));
   for (const auto& [radices, sizes, levels, variant] :
        std::vector<std::tuple<Radices, Radices, int64_t, Variant>>{
@@ -508,7 +528,7 @@ TEST(Planner, HierarchicalShape) {
   three.levels = 3;
   c = choosePlan(three);
   EXPECT_EQ(c.kernel, "hierarchicalLocal3");
-  EXPECT_FALSE(c.rs3.empty());
+  EXPECT_FALSE(level(c, 2).empty());
   expectAccurate(three);
   auto two = req(int64_t{1} << 19, Variant::Hierarchical);
   two.levels = 2;
@@ -535,7 +555,7 @@ TEST(Planner, LocalMemoryBudget) {
   r.localMemoryBytes = kH100;
   auto c = choosePlan(r);
   EXPECT_EQ(c.variant, Variant::Local);
-  EXPECT_EQ(c.fftsPerGroup, 1);  // two rows would take 139 KB, beyond 48 KiB
+  EXPECT_EQ(localShape(c).fftsPerGroup, 1);  // two rows would take 139 KB, beyond 48 KiB
   EXPECT_EQ(localMemoryFor(r, 1), kH100);
   EXPECT_EQ(localMemoryFor(r, 2), kLocalMemoryBytes);
   r.size = 8192;
@@ -551,7 +571,7 @@ TEST(Planner, LocalMemoryBudget) {
   d.batch = 8;
   const auto before = choosePlan(d);
   d.localMemoryBytes = kH100;
-  EXPECT_EQ(choosePlan(d).fftsPerGroup, before.fftsPerGroup);
+  EXPECT_EQ(choosePlan(d).detail, before.detail);
   EXPECT_EQ(choosePlan(d).stageLocal, before.stageLocal);
 
   // the hierarchical levels and tiles of 2^18 and 2^16 are those of 48 KiB
@@ -560,9 +580,9 @@ TEST(Planner, LocalMemoryBudget) {
     const auto levels = choosePlan(h);
     h.localMemoryBytes = kH100;
     const auto wide = choosePlan(h);
-    EXPECT_EQ(wide.rs1, levels.rs1) << n;
-    EXPECT_EQ(wide.rs2, levels.rs2) << n;
-    EXPECT_EQ(wide.rs3, levels.rs3) << n;
+    EXPECT_EQ(level(wide, 0), level(levels, 0)) << n;
+    EXPECT_EQ(level(wide, 1), level(levels, 1)) << n;
+    EXPECT_EQ(level(wide, 2), level(levels, 2)) << n;
     EXPECT_EQ(wide.stageLocal, levels.stageLocal) << n;
   }
 

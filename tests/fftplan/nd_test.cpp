@@ -29,6 +29,12 @@ using Dims = std::vector<int64_t>;
 
 cl::Context& context() { return fftc::testing::openclContext(); }
 
+// The N-D part of a choice; an empty one for a 1D choice.
+NdChoice nd(const PlanChoice& c) {
+  const auto* n = c.as<NdChoice>();
+  return n ? *n : NdChoice{};
+}
+
 // N-D requests (two or more dimensions)
 FftRequest ndRequest(Dims dims, int64_t batch = 1, Precision p = Precision::F32) {
   return shapeRequest(std::move(dims), batch, p);
@@ -68,15 +74,15 @@ TEST(NdPlanner, ChoosesEachDimensionAndThePasses) {
   auto c = choosePlan(ndRequest({8, 17, 6}));
   EXPECT_EQ(c.file, "nd.fdl");
   EXPECT_EQ(c.kernel, "ndLocal");  // a local pass per dimension, Bluestein's 17 too
-  EXPECT_EQ(c.dimBluestein, (std::vector<bool>{false, true, false}));
-  EXPECT_EQ(c.dimRadices[1], chooseRadices(bluesteinSize(17, Precision::F32)));  // Bluestein's M >= 2n - 1
-  EXPECT_EQ(c.passGroups, (Dims{0, 1, 2, 3}));                       // a pass per dimension
+  EXPECT_EQ(nd(c).dimBluestein, (std::vector<bool>{false, true, false}));
+  EXPECT_EQ(nd(c).dimRadices[1], chooseRadices(bluesteinSize(17, Precision::F32)));  // Bluestein's M >= 2n - 1
+  EXPECT_EQ(nd(c).passGroups, (Dims{0, 1, 2, 3}));                       // a pass per dimension
   auto given = ndRequest({8, 17, 6});
   given.passGroups = {0, 1, 2, 3};  // the request's grouping: nd.fdl's nd
   EXPECT_EQ(choosePlan(given).kernel, "nd");
   // many small planes: the inner two dimensions share a pass (a 16 x 16 plane per work-item),
   // two passes in all, fewer than ndLocal's three
-  EXPECT_EQ(choosePlan(ndRequest({16, 16, 16}, 64)).passGroups, (Dims{0, 1, 3}));
+  EXPECT_EQ(nd(choosePlan(ndRequest({16, 16, 16}, 64))).passGroups, (Dims{0, 1, 3}));
   // 256^3: a plane is too large to share; each dimension's line FFTs in local memory
   // (ndLocal), one pass per dimension where the grouping would make one per radix (six)
   auto p = planFft(ndRequest({256, 256, 256}));
@@ -143,7 +149,7 @@ TEST(NdFft, LocalMemoryPassPerDimension) {
     const auto c = choosePlan(r);
     ASSERT_EQ(c.kernel, "ndLocal") << r.key();
     // 16 x 32 is one plane: one pass
-    EXPECT_EQ(planFft(r)->stages.size(), r.dims.size() - (c.planePass ? 1 : 0)) << r.key();
+    EXPECT_EQ(planFft(r)->stages.size(), r.dims.size() - (nd(c).planePass ? 1 : 0)) << r.key();
     expectAccurate(r);
   }
   auto inv = ndRequest({32, 16, 8}, 2);
@@ -161,11 +167,11 @@ TEST(NdFft, InnerPlaneInOnePass) {
                  ndRequest({10, 32, 16}, 2, Precision::F64), inv}) {
     const auto c = choosePlan(r);
     ASSERT_EQ(c.kernel, "ndLocal") << r.key();
-    EXPECT_TRUE(c.planePass) << r.key();
+    EXPECT_TRUE(nd(c).planePass) << r.key();
     EXPECT_EQ(planFft(r)->stages.size(), r.dims.size() - 1) << r.key();  // 32^3: 2 passes
     expectAccurate(r);
   }
-  EXPECT_FALSE(choosePlan(ndRequest({64, 64, 64})).planePass);  // 64 x 64 does not fit
+  EXPECT_FALSE(nd(choosePlan(ndRequest({64, 64, 64}))).planePass);  // 64 x 64 does not fit
 }
 
 // ndLocal with Bluestein dimensions whose M fits: one pass each, bluesteinLocal on the lines
@@ -191,7 +197,7 @@ TEST(NdFft, FourStepDimensionsInTwoLocalPasses) {
     const auto c = choosePlan(r);
     ASSERT_EQ(c.kernel, "ndLocal") << r.key();
     size_t split = 0;
-    for (int64_t n1 : c.fourStepSplits) split += n1 > 0;
+    for (int64_t n1 : nd(c).fourStepSplits) split += n1 > 0;
     EXPECT_EQ(split, 1u) << r.key();
     EXPECT_EQ(planFft(r)->stages.size(), r.dims.size() + 1) << r.key();
     expectAccurate(r);

@@ -160,7 +160,7 @@ TEST(FftTuner, PlansWithTheDevicesLocalMemory) {
   struct WideDevice : FakeExecutor {
     DeviceLimits limits() const override {
       DeviceLimits l;
-      l.localMemBytes = l.planLocalMemBytes = 232448;
+      l.localMemBytes = l.plan.localMemoryBytes = 232448;
       return l;
     }
   };

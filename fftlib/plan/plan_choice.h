@@ -1,0 +1,146 @@
+// The planner's heuristics: a request -> a typed choice per variant (radices, levels, work-group
+// shapes, N-D passes) and its instantiation (the .fdl kernel, its -D bindings, each stage's
+// work-group size), before any compilation. docs/fft-api.md describes the rules.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "compiler/frontend/frontend.h"
+#include "fftlib/plan/plan_request.h"
+
+namespace fftc::fftlib {
+
+using Radices = std::vector<int64_t>;
+
+// The work-group shape of a one-kernel local-memory FFT (Local, Bluestein in local memory).
+struct LocalShape {
+  int64_t workgroupSize = 0;  // work-items per FFT
+  int64_t fftsPerGroup = 0;   // F, the FFTs of one work-group
+  bool operator==(const LocalShape&) const = default;
+};
+
+// Stockham, StockhamTwiddle, CooleyTukey: a pass over global memory per radix, a work-item per
+// butterfly (fft.fdl stockham, stockhamTwiddle, cooleyTukey).
+struct GlobalPassesChoice {
+  Radices radices;  // product N
+  bool operator==(const GlobalPassesChoice&) const = default;
+};
+
+// Local: the whole transform in one kernel through local memory (fft.fdl stockhamLocal, or
+// stockhamLocalCopy for one work-item per row).
+struct LocalChoice {
+  Radices radices;  // product N
+  LocalShape shape;
+  bool operator==(const LocalChoice&) const = default;
+};
+
+// Hierarchical: two or three levels, each one kernel of tiles through local memory
+// (hierarchical.fdl hierarchicalLocal, hierarchicalLocal3).
+struct HierarchicalChoice {
+  // The levels' radices, outermost first (rs1, rs2[, rs3]; n_i = prod(rs_i), N = n1·n2[·n3]).
+  std::vector<Radices> levels;
+  // Per stage (stage s transforms level k-1-s): F_s, the columns of one work-group's tile.
+  std::vector<int64_t> columns;
+  int64_t leastColumns() const;
+  bool operator==(const HierarchicalChoice&) const = default;
+};
+
+// Bluestein: the chirp convolution of size M >= 2N - 1 (bluestein.fdl bluesteinLocal in one
+// kernel when M fits local memory, else bluesteinGlobal, a pass over global memory per step).
+struct BluesteinChoice {
+  Radices radicesM;  // product M
+  int64_t m = 0;
+  bool local = false;  // bluesteinLocal
+  LocalShape shape;    // bluesteinLocal's; zero for bluesteinGlobal
+  bool operator==(const BluesteinChoice&) const = default;
+};
+
+// N-D and real transforms (nd.fdl nd, ndLocal, r2c, c2r, r2cLocal, c2rLocal).
+struct NdChoice {
+  std::vector<int64_t> dims;        // outermost first (real: the real dimensions)
+  std::vector<int64_t> passGroups;  // nd.fdl's gs
+  // Per dimension (real: the last is the complex FFT of its real lines), its radices
+  // (Stockham's, or those of Bluestein's convolution size M) and whether it is Bluestein's.
+  std::vector<Radices> dimRadices;
+  std::vector<bool> dimBluestein;
+  // ndLocal: per dimension, n1 of the four-step split n = n1·n2 (two passes), 0 for one pass
+  std::vector<int64_t> fourStepSplits;
+  bool planePass = false;  // ndLocal: the innermost two dimensions share one pass
+  // ndLocal: the lines per work-group of each dimension's pass; r2cLocal/c2rLocal: {Fr}
+  std::vector<int64_t> linesPerGroup;
+  bool operator==(const NdChoice&) const = default;
+};
+
+using VariantChoice =
+    std::variant<GlobalPassesChoice, LocalChoice, HierarchicalChoice, BluesteinChoice, NdChoice>;
+
+// The heuristics' answer: the typed choice, and the library kernel that instantiates it.
+struct PlanChoice {
+  Variant variant = Variant::Stockham;  // never Auto; N-D and real plans: Stockham
+  VariantChoice detail;
+  // Every radix of the plan in pass order (Stockham/twiddle/Cooley-Tukey/Local: rs;
+  // Hierarchical: rs1 ++ rs2 [++ rs3]; Bluestein: M's; N-D: nd.fdl's rsAll).
+  Radices radices;
+  std::string file;    // "fft.fdl", "hierarchical.fdl", "bluestein.fdl", "nd.fdl"
+  std::string kernel;  // the kernel of that file
+  std::map<std::string, compiler::frontend::DefineValue> defines;  // the kernel's -D bindings
+  // Per stage, the work-group size the plan launches with (dimension 0 first); empty: the
+  // generated kernel's own. Local: {work-items per FFT, FFTs per group}; Hierarchical: {F
+  // columns, n_i / min(rs_i) butterflies}. The kernels' loops are correct for any size but a
+  // barrier's row loop, whose extent this keeps.
+  std::vector<std::vector<int64_t>> stageLocal;
+
+  // The typed choice when it is a T, else null.
+  template <typename T>
+  const T* as() const {
+    return std::get_if<T>(&detail);
+  }
+};
+
+// Validates the request (UserError: N < 1, batch < 1, a radix < 2 or whose product is wrong,
+// a size too large for 32-bit indices, a parameter the variant has not, a shape that does not
+// fit) and chooses, under `limits` (withLimits). 1D complex requests here, N-D (dims of two or
+// more) by chooseNdPlan, real ones by chooseRealPlan.
+PlanChoice choosePlan(const FftRequest& request, const PlanLimits& limits = {});
+// A hierarchical choice's level sizes n1, n2[, n3] (the products of its levels' radices); empty
+// for the other variants.
+std::vector<int64_t> levelSizes(const PlanChoice& choice);
+// The N-D part of choosePlan (planner_nd.cpp), the request's limits filled in: each dimension
+// by the 1D heuristics (Stockham when smooth, else Bluestein), nd.fdl's nd or ndLocal.
+PlanChoice chooseNdPlan(const FftRequest& request);
+// Real transforms (request.real), 1D and N-D: the last dimension's real lines by the half-size
+// complex FFT when even, by the full one when odd; the others on the half spectrum.
+PlanChoice chooseRealPlan(const FftRequest& request);
+
+// The radices of n when n is 2,3,5,7-smooth: the fewest passes with radices <= 16, power-of-two
+// radices first (largest first, bits spread evenly), then the others; {} for n = 1.
+// UserError when n has another prime factor.
+std::vector<int64_t> chooseRadices(int64_t n);
+bool isSmooth(int64_t n);              // every prime factor in {2, 3, 5, 7}
+int64_t smoothSizeAtLeast(int64_t n);  // the smallest 2,3,5,7-smooth integer >= n
+// Bluestein's convolution size M >= 2N - 1: the next power of two when its one kernel fits
+// 48 KiB of local memory, or when it is at most 10% above the smallest 2,3,5,7-smooth size;
+// else that smooth size. Power-of-two passes and no divisions in the chirp's indices: on an
+// H100 (f32), 1009 with M = 2048 took 0.62x the time of M = 2025 and 257 with 1024 0.65x of
+// 525; 17 with 64 the time of 35. Beyond one kernel the larger M costs more passes' worth
+// (4099: 16384 took 4.4x the time of 8232).
+// bench/results/2026-11-22-nvidia-h100-fftc_run_probes.log.
+int64_t bluesteinSize(int64_t n, Precision precision);
+int64_t largestPrimeFactor(int64_t n);  // 1 for n = 1
+
+// Whether a local-memory kernel can hold F rows of n: two arrays of F rows, padded by one
+// element in 16 (CodegenOptions::localPadding), in localMemoryFor(request, F) bytes.
+bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup = 1);
+// Whether one row of n = prod(rs) runs in one local-memory kernel (Local, bluesteinLocal, the
+// N-D local passes): localFits, and at most 1024 work-items for its widest pass (n / min(rs)).
+// False for an empty list.
+bool localKernelFits(const std::vector<int64_t>& rs, const FftRequest& request);
+// The most rows of n elements, at most `most`, that divide `rows` and whose two padded local
+// arrays fit (localFits); 1 when none above one does.
+int64_t largestFittingDivisor(int64_t n, const FftRequest& request, int64_t rows, int64_t most);
+
+}  // namespace fftc::fftlib

@@ -1,0 +1,370 @@
+// The planner's heuristics for 1D complex transforms (plan_choice.h): the variant, the
+// work-group shapes of the local-memory kernels, the hierarchical levels, and each typed choice
+// instantiated as a kernel of the FFT library with its -D bindings.
+#include "fftlib/plan/plan_choice.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "backends/common/device_error.h"
+
+namespace fftc::fftlib {
+namespace {
+
+using backends::UserError;
+
+std::string listText(const std::vector<int64_t>& v) {
+  return fmt::format("[{}]", fmt::join(v, ", "));
+}
+
+int64_t product(const std::vector<int64_t>& v) {
+  int64_t p = 1;
+  for (int64_t r : v) p *= r;
+  return p;
+}
+
+}  // namespace
+
+bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup) {
+  const int64_t elem = complexBytes(request.precision);
+  const int64_t padded = compiler::codegen::CodegenOptions{}.paddedLocalCount(n * fftsPerGroup);
+  return n >= 2 && 2 * padded * elem <= localMemoryFor(request, fftsPerGroup);
+}
+
+int64_t largestFittingDivisor(int64_t n, const FftRequest& request, int64_t rows, int64_t most) {
+  for (int64_t f = std::min(rows, most); f >= 2; --f)
+    if (rows % f == 0 && localFits(n, request, f)) return f;
+  return 1;
+}
+
+bool localKernelFits(const std::vector<int64_t>& rs, const FftRequest& request) {
+  const int64_t n = product(rs);
+  return !rs.empty() && localFits(n, request) &&
+         n / *std::min_element(rs.begin(), rs.end()) <= 1024;
+}
+
+int64_t HierarchicalChoice::leastColumns() const {
+  return columns.empty() ? 0 : *std::min_element(columns.begin(), columns.end());
+}
+
+namespace {
+
+// The work-group shape of a local-memory kernel over rows of n = prod(rs) elements
+// (stockhamLocal with n = N, bluesteinLocal with n = M): F rows (the largest divisor of the
+// batch) of n/min(r) work-items each, at most 256 work-items in all, within local memory.
+LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs) {
+  const int64_t n = product(rs);
+  const int64_t minRadix = *std::min_element(rs.begin(), rs.end());
+  const int64_t perFft = n / minRadix;  // the most butterflies of one pass
+  if (!localFits(n, r))
+    throw UserError(
+        fmt::format("local variant: N = {} {} does not fit in {} bytes of local "
+                    "memory (two buffers of N elements)",
+                    n, precisionName(r.precision), localMemoryBudget(r)));
+  int64_t f = r.fftsPerGroup;
+  if (f > 0) {
+    if (r.batch % f != 0)
+      throw UserError(fmt::format("ffts per group {}: must divide the batch {}", f, r.batch));
+    if (!localFits(n, r, f))
+      throw UserError(
+          fmt::format("ffts per group {}: {} rows of N = {} do not fit in {} bytes "
+                      "of local memory",
+                      f, f, n, localMemoryFor(r, f)));
+  } else {
+    // the largest divisor of the batch (a power of two when the batch is one): an odd batch
+    // must not leave one row per group
+    f = largestFittingDivisor(n, r, r.batch, std::max<int64_t>(256 / perFft, 1));
+  }
+  int64_t wg = r.workgroupSize > 0 ? r.workgroupSize : perFft;
+  if (wg * f > 1024)
+    throw UserError(
+        fmt::format("work-group size {} x {} ffts per group: more than 1024 "
+                    "work-items",
+                    wg, f));
+  return {.workgroupSize = wg, .fftsPerGroup = f};
+}
+
+// The variants whose kernels are passes over global memory, a work-item per butterfly: a
+// work-group shape is not theirs to take (it was silently ignored before).
+void refuseShape(const FftRequest& r, Variant v) {
+  if (r.workgroupSize > 0 || r.fftsPerGroup > 0)
+    throw UserError(fmt::format(
+        "variant {}: its passes over global memory take one work-item per butterfly; the "
+        "work-group shape (work-group size, FFTs per group) applies to local, hierarchical and "
+        "bluestein in local memory",
+        v == Variant::Bluestein ? "bluestein (M beyond local memory)" : variantName(v)));
+}
+
+// ---- Hierarchical: hierarchical.fdl hierarchicalLocal (two levels) or hierarchicalLocal3.
+
+// The rows of a tile: the largest F <= 128 bytes of elements that divides the rows and fits
+// (two padded local arrays of F rows of n, at most 1024 work-items); 0 when none does.
+int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, const FftRequest& r) {
+  const int64_t butterflies = n / *std::min_element(rs.begin(), rs.end());
+  if (r.fftsPerGroup > 0) {
+    const int64_t f = r.fftsPerGroup;
+    return rows % f == 0 && localFits(n, r, f) && f * butterflies <= 1024 ? f : 0;
+  }
+  const int64_t most = std::min<int64_t>(128 / complexBytes(r.precision), 1024 / butterflies);
+  if (most < 1 || !localFits(n, r, 1)) return 0;
+  return largestFittingDivisor(n, r, rows, most);
+}
+
+// The radices split into k levels, outermost first, by one rule with or without the request's
+// radices: n_1 = the largest (product of a prefix of the radices | divisor of N) at most
+// N^(1/k), then the rest likewise (n_2 at most (N/n_1)^(1/(k-1)), ...); each level takes at
+// least one radix. Without radices each n_g is then split by chooseRadices. So the heuristic
+// plan's radices, given back, split as the heuristic did (the tuner's space holds that plan).
+// With the request's level sizes, those (the radices cut where the running product reaches
+// n1, n1·n2; UserError when it steps over one).
+std::vector<std::vector<int64_t>> splitLevels(const FftRequest& r, int k) {
+  std::vector<std::vector<int64_t>> levels;
+  if (!r.levelSizes.empty()) {
+    if (r.radices.empty()) {
+      for (int64_t n : r.levelSizes) levels.push_back(chooseRadices(n));
+      return levels;
+    }
+    size_t i = 0;
+    for (int64_t n : r.levelSizes) {
+      std::vector<int64_t> rs;
+      int64_t p = 1;
+      while (i < r.radices.size() && p < n) {
+        p *= r.radices[i];
+        rs.push_back(r.radices[i++]);
+      }
+      if (p != n)
+        throw UserError(fmt::format("level sizes {}: not products of consecutive radices {}",
+                                    listText(r.levelSizes), listText(r.radices)));
+      levels.push_back(rs);
+    }
+    return levels;
+  }
+  if (!r.radices.empty()) {
+    if (r.radices.size() < static_cast<size_t>(k)) return {};
+    size_t i = 0;
+    int64_t rest = r.size;
+    for (int g = 0; g < k; ++g) {
+      const double goal = std::pow(static_cast<double>(rest), 1.0 / (k - g)) * (1 + 1e-9);
+      std::vector<int64_t> rs;
+      int64_t p = 1;
+      while (i < r.radices.size() &&
+             (g + 1 == k || (r.radices.size() - i > static_cast<size_t>(k - g - 1) &&
+                             (rs.empty() || static_cast<double>(p * r.radices[i]) <= goal)))) {
+        p *= r.radices[i];
+        rs.push_back(r.radices[i++]);
+      }
+      levels.push_back(rs);
+      rest /= p;
+    }
+    return levels;
+  }
+  int64_t rest = r.size;
+  for (int g = 0; g < k; ++g) {
+    int64_t n = rest;
+    if (g + 1 < k) {
+      n = 1;
+      const double goal = std::pow(static_cast<double>(rest), 1.0 / (k - g)) * (1 + 1e-9);
+      for (int64_t d = 2; static_cast<double>(d) <= goal; ++d)
+        if (rest % d == 0) n = d;
+    }
+    if (n < 2) return {};
+    levels.push_back(chooseRadices(n));
+    rest /= n;
+  }
+  return levels;
+}
+
+// Two or three levels and each stage's tile columns, under the request's levels, level sizes,
+// radices and FFTs per group (UserError when no split fits).
+HierarchicalChoice chooseHierarchical(const FftRequest& r) {
+  if (!r.radices.empty() && product(r.radices) != r.size)
+    throw UserError(fmt::format("radices {}: their product is {}, not the size {}",
+                                listText(r.radices), product(r.radices), r.size));
+  if (r.workgroupSize > 0)
+    throw UserError(
+        "hierarchical variant: the work-items per row are set by the radices "
+        "(n_i / min radix per level); give --ffts-per-group only");
+  // Two levels when every stage's tile is at least 64 bytes wide (two memory sectors), else
+  // three; the widest tiles of the two when neither is. (On an H100, f32 2^17 and 2^18 with
+  // two levels of 4-column tiles took 1.9x and 2.2x cuFFT's time, with three levels 1.5x.)
+  const int64_t minWidth = 64 / complexBytes(r.precision);
+  std::vector<std::vector<int64_t>> best;
+  std::vector<int64_t> bestF;
+  std::vector<int> counts = {2, 3};
+  if (r.levels != 0) counts = {static_cast<int>(r.levels)};  // validated by choosePlan
+  if (!r.levelSizes.empty()) counts = {static_cast<int>(r.levelSizes.size())};
+  for (int k : counts) {
+    auto levels = splitLevels(r, k);
+    if (levels.empty()) continue;
+    // stage s transforms level k-1-s; its rows are the batch times the other levels' sizes
+    std::vector<int64_t> fs;
+    for (int s = 0; s < k; ++s) {
+      const auto& rs = levels[static_cast<size_t>(k - 1 - s)];
+      const int64_t n = product(rs);
+      fs.push_back(tileColumns(n, rs, r.batch * (r.size / n), r));
+    }
+    const int64_t least = *std::min_element(fs.begin(), fs.end());
+    if (least >= minWidth ||
+        (least > 0 && (bestF.empty() || least > *std::min_element(bestF.begin(), bestF.end())))) {
+      best = levels;
+      bestF = fs;
+      if (least >= minWidth) break;
+    }
+  }
+  if (best.empty())
+    throw UserError(fmt::format(
+        "hierarchical variant: N = {} {} has no split into {} levels whose tiles fit in {} "
+        "bytes of local memory{}",
+        r.size, precisionName(r.precision),
+        counts.size() == 1 ? std::to_string(counts.front()) : "2 or 3", localMemoryBudget(r),
+        r.fftsPerGroup > 0 ? fmt::format(" with {} columns per work-group", r.fftsPerGroup) : ""));
+  return {.levels = best, .columns = bestF};
+}
+
+bool hierarchicalFits(const FftRequest& r) {
+  try {
+    (void)chooseHierarchical(r);
+    return true;
+  } catch (const UserError&) {
+    return false;
+  }
+}
+
+// Auto: the first that applies of Stockham (N = 1: a copy), Local (one kernel through local
+// memory), Hierarchical (one pass per level, each through local memory), the twiddle variant
+// (the butterflies as small FFTs: r loads, not r^2), Bluestein (N not smooth).
+Variant chooseVariant(const FftRequest& r) {
+  if (r.variant != Variant::Auto) return r.variant;
+  if (r.size == 1) return Variant::Stockham;
+  const bool smooth = isSmooth(r.size);
+  if (smooth && (r.radices.empty() || product(r.radices) == r.size) &&
+      localKernelFits(r.radices.empty() ? chooseRadices(r.size) : r.radices, r))
+    return Variant::Local;
+  if ((!r.radices.empty() || smooth) && hierarchicalFits(r)) return Variant::Hierarchical;
+  if (!r.radices.empty() || smooth) return Variant::StockhamTwiddle;
+  return Variant::Bluestein;
+}
+
+// The one-kernel local-memory instantiation: F (FFTs per work-group) bound, the stage's shape.
+void bindLocalShape(PlanChoice& c, const LocalShape& shape) {
+  c.defines["F"] = shape.fftsPerGroup;
+  c.stageLocal = {{shape.workgroupSize, shape.fftsPerGroup}};
+}
+
+// Stockham, twiddle, Cooley-Tukey and Local: fft.fdl with rs.
+PlanChoice choosePasses(const FftRequest& r, Variant v) {
+  if (!r.radices.empty() && product(r.radices) != r.size)
+    throw UserError(fmt::format("radices {}: their product is {}, not the size {}",
+                                listText(r.radices), product(r.radices), r.size));
+  PlanChoice c;
+  c.variant = v;
+  c.radices = r.radices.empty() ? chooseRadices(r.size) : r.radices;
+  c.file = "fft.fdl";
+  c.defines["rs"] = c.radices;
+  if (v != Variant::Local) {
+    refuseShape(r, v);
+    c.kernel = v == Variant::Stockham          ? "stockham"
+               : v == Variant::StockhamTwiddle ? "stockhamTwiddle"
+                                               : "cooleyTukey";
+    c.detail = GlobalPassesChoice{c.radices};
+    return c;
+  }
+  const LocalShape shape = chooseLocalShape(r, c.radices);
+  c.kernel = "stockhamLocal";
+  bindLocalShape(c, shape);
+  if (c.radices.size() == 1 && shape.workgroupSize == 1) {  // one work-item per row:
+    c.kernel = "stockhamLocalCopy";                         // the coalescing copies
+    c.stageLocal = {{shape.fftsPerGroup, 1}};
+  }
+  c.detail = LocalChoice{c.radices, shape};
+  return c;
+}
+
+// Hierarchical: hierarchical.fdl with rs1, rs2[, rs3] and each stage's columns F1, F2[, F3].
+PlanChoice chooseHierarchicalPlan(const FftRequest& r) {
+  HierarchicalChoice h = chooseHierarchical(r);
+  const auto k = h.levels.size();
+  PlanChoice c;
+  c.variant = Variant::Hierarchical;
+  for (const auto& rs : h.levels) c.radices.insert(c.radices.end(), rs.begin(), rs.end());
+  c.file = "hierarchical.fdl";
+  c.kernel = k == 3 ? "hierarchicalLocal3" : "hierarchicalLocal";
+  c.defines["rs1"] = h.levels[0];
+  c.defines["rs2"] = h.levels[1];
+  if (k == 3) c.defines["rs3"] = h.levels[2];
+  for (size_t s = 0; s < k; ++s) {  // stage s transforms level k-1-s
+    const auto& rs = h.levels[k - 1 - s];
+    c.defines[fmt::format("F{}", s + 1)] = h.columns[s];
+    c.stageLocal.push_back({h.columns[s], product(rs) / *std::min_element(rs.begin(), rs.end())});
+  }
+  c.detail = std::move(h);
+  return c;
+}
+
+// Bluestein: bluestein.fdl with N and rsM, in one kernel through local memory when M fits (as
+// the Local variant), else a pass over global memory per step.
+PlanChoice chooseBluesteinPlan(const FftRequest& r) {
+  const int64_t need = 2 * r.size - 1;
+  BluesteinChoice b;
+  if (!r.radices.empty()) {
+    if (product(r.radices) < need)
+      throw UserError(
+          fmt::format("bluestein radices {}: their product M = {} must be at least 2N - 1 = {}",
+                      listText(r.radices), product(r.radices), need));
+    b.radicesM = r.radices;
+  } else {
+    b.radicesM = chooseRadices(bluesteinSize(r.size, r.precision));
+  }
+  b.m = product(b.radicesM);
+  PlanChoice c;
+  c.variant = Variant::Bluestein;
+  c.radices = b.radicesM;
+  c.file = "bluestein.fdl";
+  c.defines["N"] = r.size;
+  c.defines["rsM"] = b.radicesM;
+  b.local = localKernelFits(b.radicesM, r);
+  if (b.local) {
+    c.kernel = "bluesteinLocal";
+    b.shape = chooseLocalShape(r, b.radicesM);
+    bindLocalShape(c, b.shape);
+  } else {
+    refuseShape(r, Variant::Bluestein);
+    c.kernel = "bluesteinGlobal";
+  }
+  c.detail = std::move(b);
+  return c;
+}
+
+}  // namespace
+
+std::vector<int64_t> levelSizes(const PlanChoice& c) {
+  std::vector<int64_t> sizes;
+  if (const auto* h = c.as<HierarchicalChoice>())
+    for (const auto& level : h->levels) sizes.push_back(product(level));
+  return sizes;
+}
+
+PlanChoice choosePlan(const FftRequest& request, const PlanLimits& limits) {
+  const FftRequest r = withLimits(request, limits);
+  if (r.real) return chooseRealPlan(r);
+  if (r.dims.size() >= 2) return chooseNdPlan(r);
+  checkRequest(r);
+  const Variant v = chooseVariant(r);
+  PlanChoice c = v == Variant::Hierarchical ? chooseHierarchicalPlan(r)
+                 : v == Variant::Bluestein  ? chooseBluesteinPlan(r)
+                                            : choosePasses(r, v);
+  if ((r.levels != 0 || !r.levelSizes.empty()) && c.variant != Variant::Hierarchical)
+    throw UserError(fmt::format("{}: a parameter of the hierarchical variant, not of {}",
+                                r.levels != 0 ? fmt::format("levels {}", r.levels)
+                                              : "level sizes " + listText(r.levelSizes),
+                                variantName(c.variant)));
+  c.defines["dir"] = int64_t{r.direction == Direction::Forward ? -1 : 1};
+  c.defines["scale"] = int64_t{r.scale ? 1 : 0};
+  c.defines["B"] = r.batch;
+  return c;
+}
+
+}  // namespace fftc::fftlib

@@ -1,0 +1,120 @@
+// The planner's radix heuristics (plan_choice.h): radix lists of a size, 2,3,5,7-smooth sizes,
+// and Bluestein's convolution size.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "backends/common/device_error.h"
+#include "fftlib/plan/plan_choice.h"
+
+namespace fftc::fftlib {
+namespace {
+
+using backends::UserError;
+
+// Spreads `bits` factors of two over `bins` radices as evenly as possible, largest first.
+std::vector<int64_t> powerOfTwoRadices(int bits) {
+  std::vector<int64_t> out;
+  if (bits <= 0) return out;
+  int bins = (bits + 3) / 4;
+  for (int i = 0; i < bins; ++i) {
+    int b = bits / bins + (i < bits % bins ? 1 : 0);
+    out.push_back(int64_t{1} << b);
+  }
+  return out;
+}
+
+// Odd prime factors packed into the fewest radices <= 16 (first fit decreasing); a prime
+// above 16 is a radix of its own.
+std::vector<int64_t> packOdd(std::vector<int64_t> primes) {
+  std::sort(primes.rbegin(), primes.rend());
+  std::vector<int64_t> bins;
+  for (int64_t p : primes) {
+    bool placed = false;
+    if (p <= 16) {
+      // the fullest bin that still fits
+      int best = -1;
+      for (size_t i = 0; i < bins.size(); ++i)
+        if (bins[i] * p <= 16 && (best < 0 || bins[i] > bins[static_cast<size_t>(best)]))
+          best = static_cast<int>(i);
+      if (best >= 0) {
+        bins[static_cast<size_t>(best)] *= p;
+        placed = true;
+      }
+    }
+    if (!placed) bins.push_back(p);
+  }
+  return bins;
+}
+
+std::vector<int64_t> orderRadices(std::vector<int64_t> pow2, std::vector<int64_t> other) {
+  std::sort(pow2.rbegin(), pow2.rend());
+  std::sort(other.rbegin(), other.rend());
+  pow2.insert(pow2.end(), other.begin(), other.end());
+  return pow2;
+}
+
+}  // namespace
+
+int64_t largestPrimeFactor(int64_t n) {
+  int64_t largest = 1;
+  for (int64_t p = 2; p * p <= n; ++p)
+    while (n % p == 0) {
+      largest = p;
+      n /= p;
+    }
+  return n > 1 ? std::max(largest, n) : largest;
+}
+
+bool isSmooth(int64_t n) {
+  return n >= 1 && largestPrimeFactor(n) <= 7;
+}
+
+int64_t smoothSizeAtLeast(int64_t n) {
+  int64_t m = std::max<int64_t>(n, 1);
+  while (!isSmooth(m)) ++m;
+  return m;
+}
+
+int64_t bluesteinSize(int64_t n, Precision precision) {
+  const int64_t need = std::max<int64_t>(2 * n - 1, 1), smooth = smoothSizeAtLeast(need);
+  int64_t p2 = 1;
+  while (p2 < need) p2 *= 2;
+  FftRequest defaults;  // 48 KiB
+  defaults.precision = precision;
+  return localKernelFits(chooseRadices(p2), defaults) || p2 * 10 <= smooth * 11 ? p2 : smooth;
+}
+
+std::vector<int64_t> chooseRadices(int64_t n) {
+  if (n < 1) throw UserError(fmt::format("FFT size {}: must be at least 1", n));
+  int twos = 0;
+  std::vector<int64_t> odd;
+  int64_t m = n;
+  while (m % 2 == 0) {
+    m /= 2;
+    ++twos;
+  }
+  for (int64_t p = 3; p * p <= m; p += 2)
+    while (m % p == 0) {
+      odd.push_back(p);
+      m /= p;
+    }
+  if (m > 1) odd.push_back(m);
+  std::vector<int64_t> oddBins = packOdd(odd);
+
+  // A: power-of-two radices of their own. B: factors of two absorbed into the odd radices
+  // first (3 -> 12, 7 -> 14), the rest as in A. Fewest passes wins; a tie goes to A.
+  std::vector<int64_t> a = orderRadices(powerOfTwoRadices(twos), oddBins);
+  std::vector<int64_t> absorbed = oddBins;
+  int left = twos;
+  std::sort(absorbed.begin(), absorbed.end());
+  for (auto& r : absorbed)
+    while (left > 0 && r * 2 <= 16) {
+      r *= 2;
+      --left;
+    }
+  std::vector<int64_t> b = orderRadices(powerOfTwoRadices(left), absorbed);
+  return b.size() < a.size() ? b : a;
+}
+
+}  // namespace fftc::fftlib
