@@ -2,6 +2,7 @@
 // compilation through the pipeline, and the in-process plan cache.
 #include "fftlib/plan/planner.h"
 #include "fftlib/plan/library_sources.h"
+#include "fftlib/plan/plan_cache.h"
 
 #include <algorithm>
 #include <cctype>
@@ -726,7 +727,8 @@ std::shared_ptr<const CompiledFft> planFft(const FftRequest& request) {
     std::lock_guard lock(gCacheMutex);
     if (auto it = gCache.find(key); it != gCache.end()) return it->second;
   }
-  auto plan = compilePlan(request);
+  // The disk plan cache (plan_cache.h): a stored plan of this request and build, else compilePlan.
+  auto plan = planThroughDiskCache(request, compilePlan);
   std::lock_guard lock(gCacheMutex);
   return gCache.emplace(key, std::move(plan)).first->second;
 }
