@@ -8,6 +8,7 @@
 // bench/README.md says how to build, run and plot.
 #include <cuda_runtime.h>
 #include <cufft.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -16,6 +17,7 @@
 #include <chrono>
 #include <complex>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -56,6 +58,9 @@ struct Options {
   double maxSeconds = 2.0;
   bool append = false;
   int64_t localMemory = 0;  // FftRequest::localMemoryBytes (0: the plan's default)
+  // The plan and kernel caches of the run (FFTC_CACHE_DIR); empty: a new directory of this
+  // process, removed at the end, so that the first plan of each request is cold.
+  std::string cacheDir;
 };
 
 // ---- sizes
@@ -115,7 +120,9 @@ struct Row {
   std::string variant, radices, strategy;
   int64_t stages = 0;
   std::optional<double> fftcMs, cufftMs, fftcGbps, cufftGbps, fftcLinf, fftcL2, cufftLinf;
-  double copyGbps = 0, tolerance = 0, planMs = 0;
+  double copyGbps = 0, tolerance = 0;
+  double planMs = 0;      // cold: planned, generated and compiled for the device
+  double planWarmMs = 0;  // the same request again from the disk caches (plan, binaries)
   bool checked = false, ok = false;
   std::string error;
 };
@@ -123,7 +130,7 @@ struct Row {
 const char* kHeader =
     "device,date,target,precision,N,batch,variant,radices,strategy,stages,fftc_ms,cufft_ms,"
     "ratio,fftc_gbps,cufft_gbps,copy_gbps,fftc_copy_share,fftc_linf_error,fftc_l2_error,"
-    "cufft_linf_error,tolerance,check,plan_ms,error";
+    "cufft_linf_error,tolerance,check,plan_ms,plan_warm_ms,error";
 
 std::string num(const std::optional<double>& v) {
   return v ? fmt::format("{:.6g}", *v) : "";
@@ -142,11 +149,12 @@ std::string csvLine(const Row& r) {
   if (r.fftcMs && r.cufftMs && *r.cufftMs > 0) ratio = *r.fftcMs / *r.cufftMs;
   if (r.fftcGbps && r.copyGbps > 0) share = *r.fftcGbps / r.copyGbps;
   return fmt::format(
-      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6g},{},{},{},{},{:.3g},{},{:.1f},{}",
+      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6g},{},{},{},{},{:.3g},{},{:.1f},{:.2f},{}",
       csvText(r.device), r.date, r.target, r.precision, r.n, r.batch, r.variant, r.radices,
       r.strategy, r.stages, num(r.fftcMs), num(r.cufftMs), num(ratio), num(r.fftcGbps),
       num(r.cufftGbps), r.copyGbps, num(share), num(r.fftcLinf), num(r.fftcL2), num(r.cufftLinf),
-      r.tolerance, !r.checked ? "" : (r.ok ? "ok" : "FAILED"), r.planMs, csvText(r.error));
+      r.tolerance, !r.checked ? "" : (r.ok ? "ok" : "FAILED"), r.planMs, r.planWarmMs,
+      csvText(r.error));
 }
 
 std::string today() {
@@ -277,10 +285,21 @@ template <typename PlanT, typename T, typename ContextT, typename BufferT>
 void benchFftc(const ContextT& context, BufferT& in, BufferT& out, fl::FftRequest request,
                const Case<T>& c, const Options& o, Row& r) {
   try {
-    const auto t0 = std::chrono::steady_clock::now();
+    auto since = [](std::chrono::steady_clock::time_point t0) {
+      return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+          .count();
+    };
+    auto t0 = std::chrono::steady_clock::now();
+    {
+      const PlanT cold = PlanT::create(context, request);  // nothing of it cached yet
+      r.planMs = since(t0);
+    }
+    // Warm: the in-process plan cache cleared, so the plan comes from the disk plan cache and
+    // the device binary from its cache, as in a second process.
+    fl::clearPlanCache();
+    t0 = std::chrono::steady_clock::now();
     PlanT plan = PlanT::create(context, request);
-    r.planMs =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    r.planWarmMs = since(t0);
     const auto& info = plan.info();
     r.variant = fl::variantName(info.choice.variant);
     r.radices = fmt::format("{}", fmt::join(info.choice.radices, "x"));
@@ -433,7 +452,10 @@ Options parse(int argc, char** argv) {
       "max-seconds", po::value(&o.maxSeconds)->default_value(o.maxSeconds),
       "a plan whose first run takes longer is not repeated (its row says so)")(
       "local-memory", po::value(&o.localMemory)->default_value(o.localMemory),
-      "bytes of local memory per work-group the plans may take (0: their default)");
+      "bytes of local memory per work-group the plans may take (0: their default)")(
+      "cache-dir", po::value(&o.cacheDir),
+      "the plan and kernel caches (FFTC_CACHE_DIR; default: a new directory, removed at the "
+      "end, so that plan_ms is cold)");
   po::variables_map vm;
   po::store(po::parse_command_line(argc, argv, desc), vm);
   po::notify(vm);
@@ -450,6 +472,19 @@ Options parse(int argc, char** argv) {
 int run(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const auto start = std::chrono::steady_clock::now();
+  // Before any context or compiler reads it: the caches of this run.
+  const std::filesystem::path cacheDir =
+      !o.cacheDir.empty() ? std::filesystem::path(o.cacheDir)
+                          : std::filesystem::temp_directory_path() /
+                                fmt::format("fft_bench-cache-{}", ::getpid());
+  ::setenv("FFTC_CACHE_DIR", cacheDir.c_str(), 1);
+  struct RemoveAtEnd {
+    std::filesystem::path dir;
+    ~RemoveAtEnd() {
+      std::error_code ignored;
+      if (!dir.empty()) std::filesystem::remove_all(dir, ignored);
+    }
+  } removeAtEnd{o.cacheDir.empty() ? cacheDir : std::filesystem::path()};
   const std::vector<Size> sizes = sizeList(o.sizes);
   cu::Context cuda = cu::Context::open(o.cudaDevice);
   checkCuda(cudaSetDevice(cuda.device().ordinal), "cudaSetDevice");  // cuFFT: the same device

@@ -60,7 +60,10 @@ function(fftc_add_test name)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()
+  # The kernel and plan caches of tests live in the build tree, never in the user's home.
+  # (ENVIRONMENT before LABELS: an empty label list would otherwise swallow it.)
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60
-    PROPERTIES TIMEOUT ${ARG_TIMEOUT} LABELS "${ARG_LABELS}"
+    PROPERTIES TIMEOUT ${ARG_TIMEOUT}
+    ENVIRONMENT "FFTC_CACHE_DIR=${PROJECT_BINARY_DIR}/test-cache" LABELS "${ARG_LABELS}"
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endfunction()

@@ -15,6 +15,7 @@
 #include "driver/fft_options.h"
 #include "driver/options.h"
 #include "compiler/exec/exec.h"
+#include "compiler/pipeline/phase_times.h"
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/device_io.h"
 #include "fftlib/plan/fft_api.h"
@@ -208,6 +209,8 @@ int runFft(const Args& args) {
   fmt::print("wrote {} in {}\n", plan->compiled.name + (request.target == Target::Cuda ? ".cu" : ".cl") +
                                      ", .json, .hpp",
              o.outDir);
+  if (compiler::pipeline::phaseTimesRequested())  // FFTC_TIMINGS=1 (docs/performance.md)
+    fmt::print(stderr, "{}", compiler::pipeline::phaseTimesText());
   return kSuccess;
 }
 
@@ -338,6 +341,8 @@ int runRun(const Args& args) {
   if (check && m.errors.holesWritten > 0)
     throw CheckFailed(fmt::format("{}: {} elements outside the output layout changed",
                                   info.compiled.name, m.errors.holesWritten));
+  if (compiler::pipeline::phaseTimesRequested())  // FFTC_TIMINGS=1 (docs/performance.md)
+    fmt::print(stderr, "{}", compiler::pipeline::phaseTimesText());
   return kSuccess;
 }
 

@@ -16,6 +16,10 @@ enum class Dialect { OpenCL, Cuda };
 // compiler will report errors). clangHelpersStatus() says which, and why.
 bool clangHelpersAvailable();
 std::string clangHelpersStatus();
+// Which plugin formatSource would use, without loading it: its path, size and modification
+// time ("none" without one). Part of the disk plan cache's key (fftlib/plan/plan_cache.h):
+// loading the plugin takes longer than loading a cached plan.
+std::string clangPluginIdentity();
 
 // Re-lays out C source (OpenCL C or CUDA C) with clang-format's library in the house style
 // (Google base, 100 columns, set in code so no .clang-format file is read). On any failure the

@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "compiler/clang/clang_plugin_api.h"
+#include "compiler/pipeline/phase_times.h"
 
 namespace fftc::compiler::clang_helpers {
 namespace {
@@ -67,7 +68,10 @@ Plugin load() {
 }
 
 const Plugin& plugin() {
-  static const Plugin p = load();
+  static const Plugin p = [] {
+    pipeline::PhaseTimer timer("clang plugin: load");
+    return load();
+  }();
   return p;
 }
 
@@ -77,14 +81,29 @@ bool clangHelpersAvailable() { return plugin().api != nullptr; }
 
 std::string clangHelpersStatus() { return plugin().status; }
 
+std::string clangPluginIdentity() {
+  for (const auto& path : candidates()) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) continue;
+    const auto time = std::filesystem::last_write_time(path, ec);
+    if (ec) continue;
+    return path.string() + " " + std::to_string(size) + " " +
+           std::to_string(time.time_since_epoch().count());
+  }
+  return "none";
+}
+
 std::string formatSource(std::string_view source, Dialect dialect) {
   const auto* api = plugin().api;
+  pipeline::PhaseTimer timer("codegen: layout (clang-format)");
   return api ? api->formatSource(source, dialect) : std::string(source);
 }
 
 std::vector<BodyDiagnostic> checkUserFunBody(std::string_view prelude, std::string_view signature,
                                              std::string_view body, Dialect dialect) {
   const auto* api = plugin().api;
+  pipeline::PhaseTimer timer("codegen: userfun checks (clang)");
   return api ? api->checkUserFunBody(prelude, signature, body, dialect)
              : std::vector<BodyDiagnostic>{};
 }

@@ -10,6 +10,8 @@ std::string clangHelpersStatus() {
   return "clang helpers unavailable: fftc was built with FFTC_WITH_CLANG=OFF";
 }
 
+std::string clangPluginIdentity() { return "none"; }
+
 std::string formatSource(std::string_view source, Dialect /*dialect*/) {
   return std::string(source);
 }

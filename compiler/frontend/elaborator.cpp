@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/pipeline/phase_times.h"
 #include "ir/infer.h"
 
 namespace fftc::compiler::frontend {
@@ -172,6 +173,7 @@ Kernel Elaborator::elaborateKernel(const ast::Decl& d) {
   if (opts_.typeCheck) {
     ir::InferOptions io;
     io.real = opts_.precision;
+    pipeline::PhaseTimer timer("type inference");
     k.lambda = ir::inferTypes(k.lambda, io);
     k.resultType = k.lambda->body()->type();
   }

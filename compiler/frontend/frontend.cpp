@@ -6,6 +6,7 @@
 #include "compiler/frontend/elaborator.h"
 #include "compiler/frontend/imports.h"
 #include "compiler/frontend/parser.h"
+#include "compiler/pipeline/phase_times.h"
 
 namespace fftc::compiler::frontend {
 
@@ -17,8 +18,13 @@ const Kernel* Program::kernel(std::string_view name) const {
 }
 
 Program compileSource(std::string_view text, std::string fileName, const ElaborateOptions& options) {
-  ast::Module module = parse(text, fileName);
-  resolveImports(module, options);
+  ast::Module module;
+  {
+    pipeline::PhaseTimer timer("front end: parse, imports");
+    module = parse(text, fileName);
+    resolveImports(module, options);
+  }
+  pipeline::PhaseTimer timer("front end: elaboration");
   return elaborate(module, options);
 }
 

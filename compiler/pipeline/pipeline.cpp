@@ -3,6 +3,7 @@
 
 #include "backends/common/cuda_dialect.h"
 #include "backends/common/opencl_dialect.h"
+#include "compiler/pipeline/phase_times.h"
 #include "ir/traversal.h"
 #include "ir/view_predicates.h"
 #include "rewrites/named_strategies.h"
@@ -22,6 +23,7 @@ bool needsLowering(const ir::LambdaPtr& kernel) {
 Lowered lower(const frontend::Kernel& kernel, std::string_view strategy) {
   Lowered out{kernel, false, {}};
   if (strategy.empty() && !needsLowering(kernel.lambda)) return out;
+  PhaseTimer timer("rewriting");
   rewrites::Strategy s =
       strategy.empty() ? rewrites::lowerDefault() : rewrites::parseStrategy(strategy);
   out.kernel.lambda = rewrites::rewriteKernel(kernel.lambda, s, {}, &out.info);
@@ -42,6 +44,7 @@ Built build(const frontend::Kernel& kernel, std::string_view strategy, Target ta
             codegen::CodegenOptions options) {
   if (!options.dialect) options.dialect = codegenOptions(target).dialect;
   Built b{lower(kernel, strategy), {}};
+  PhaseTimer timer("codegen: views, simplify, print");
   b.compiled = codegen::compileKernel(b.lowered.kernel, options);
   return b;
 }

@@ -11,6 +11,7 @@
 #include "backends/common/device_error.h"
 #include "backends/cuda/work_sizes.h"
 #include "compiler/exec/cuda_exec.h"
+#include "compiler/pipeline/phase_times.h"
 #include "fftlib/plan/plan_resources.h"
 
 namespace fftc::fftlib {
@@ -53,7 +54,10 @@ CudaPlan CudaPlan::create(const cu::Context& context, const FftRequest& request)
   auto plan = planFft(request, cudaPlanLimits(context.device()));
   compiler::exec::checkDevice(context.device(), plan->compiled);  // shared memory per block
   auto impl = std::make_shared<Impl>(context, plan);
-  impl->module.emplace(context.load(compiler::exec::compileCuda(plan->compiled, context.arch())));
+  {
+    compiler::pipeline::PhaseTimer timer("device compile (NVRTC)");
+    impl->module.emplace(context.load(compiler::exec::compileCuda(plan->compiled, context.arch())));
+  }
   for (const auto& s : plan->stages) {
     impl->kernels.push_back(impl->module->kernel(s.kernel));
     std::vector<std::size_t> g(s.global.begin(), s.global.end());

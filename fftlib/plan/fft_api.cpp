@@ -8,6 +8,7 @@
 #include "backends/common/device_error.h"
 #include "backends/opencl/cl.h"
 #include "compiler/exec/exec.h"
+#include "compiler/pipeline/phase_times.h"
 #include "fftlib/plan/plan_resources.h"
 
 namespace fftc::fftlib {
@@ -66,7 +67,10 @@ Plan Plan::create(const cl::Context& context, const FftRequest& request) {
                                   s.localMemoryBytes, context.device().name,
                                   context.device().localMemBytes));
   auto impl = std::make_shared<Impl>(context, std::move(plan));
-  impl->program = std::make_unique<cl::Program>(context.build(k.source));
+  {
+    compiler::pipeline::PhaseTimer timer("device compile (OpenCL)");
+    impl->program = std::make_unique<cl::Program>(context.build(k.source));
+  }
   for (const auto& s : impl->layout.info().stages)
     impl->kernels.push_back(std::make_unique<cl::Kernel>(*impl->program, s.kernel));
   return Plan(std::move(impl));

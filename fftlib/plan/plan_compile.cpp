@@ -2,6 +2,7 @@
 // its bindings -> lowered and compiled with fallback -> the stages' work sizes; and the
 // in-process plan cache that planFft keeps.
 #include "fftlib/plan/planner.h"
+#include "fftlib/plan/plan_cache.h"
 
 #include <algorithm>
 #include <exception>
@@ -130,7 +131,10 @@ std::shared_ptr<const CompiledFft> planFft(const FftRequest& request, const Plan
   const FftRequest r = withLimits(request, limits);
   const std::string key = r.key();
   if (auto plan = cachedPlan(key)) return plan;
-  return storePlan(key, compileChoice(r, choosePlan(r)));
+  // The disk plan cache (plan_cache.h): this request's stored plan of this build, else compiled.
+  return storePlan(key, planThroughDiskCache(r, [](const FftRequest& q) {
+                     return compileChoice(q, choosePlan(q));
+                   }));
 }
 
 void clearPlanCache() {

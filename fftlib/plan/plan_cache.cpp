@@ -1,0 +1,506 @@
+// The disk cache of compiled FFT plans (plan_cache.h): the entry format, reading, atomic
+// writing, eviction, and the planner's hook.
+#include "fftlib/plan/plan_cache.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/json.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <stdexcept>
+#include <system_error>
+#include <vector>
+
+#include "backends/opencl/binary_cache.h"  // Fnv1a64
+#include "compiler/clang/clang_helpers.h"
+#include "compiler/pipeline/phase_times.h"
+
+namespace fftc::fftlib {
+namespace {
+
+namespace json = boost::json;
+namespace fs = std::filesystem;
+using backends::opencl::Fnv1a64;
+
+// Entry: "fftc-plan-cache VERSION JSON_BYTES BLOB_BYTES CHECKSUM\n", the JSON document, then
+// the blobs (the source, the tables' data) that the document points into by offset and size.
+// CHECKSUM is FNV-1a over everything after the header line. VERSION changes with the format.
+constexpr std::string_view kMagic = "fftc-plan-cache";
+constexpr int kFormatVersion = 1;
+constexpr std::string_view kSuffix = ".plan";
+
+const char* env(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : nullptr;
+}
+
+bool switchedOn(const char* name) {
+  const char* value = env(name);
+  return value != nullptr && std::string_view(value) != "0";
+}
+
+// ---- writing
+
+// Array sizes, buffer counts and work sizes of a plan are constants (planFft refuses size
+// variables); anything else cannot be stored as a number.
+int64_t constantOf(const ir::ArithExpr& e) {
+  if (auto c = e.constant()) return *c;
+  throw std::invalid_argument("not a constant: " + e.str());
+}
+
+json::value typeJson(const ir::Type& t) {
+  switch (t.kind()) {
+    case ir::TypeKind::Scalar: return json::string(ir::scalarKindName(t.scalarKind()));
+    case ir::TypeKind::Complex:
+      return json::object{{"complex", ir::scalarKindName(t.scalarKind())}};
+    case ir::TypeKind::Tuple: {
+      json::array parts;
+      for (const auto& c : t.components()) parts.push_back(typeJson(c));
+      return json::object{{"tuple", std::move(parts)}};
+    }
+    case ir::TypeKind::Array:
+      return json::object{{"array", typeJson(t.element())}, {"size", constantOf(t.size())}};
+  }
+  throw std::invalid_argument("unknown type kind");
+}
+
+json::array ints(const std::vector<int64_t>& v) { return json::array(v.begin(), v.end()); }
+
+json::array constants(const std::vector<ir::ArithExpr>& v) {
+  json::array a;
+  for (const auto& e : v) a.emplace_back(constantOf(e));
+  return a;
+}
+
+json::array strings(const std::vector<std::string>& v) {
+  json::array a;
+  for (const auto& s : v) a.emplace_back(s);
+  return a;
+}
+
+// Appends `bytes` to the blobs; returns [offset, size].
+json::array blob(std::string& blobs, std::string_view bytes) {
+  json::array a{blobs.size(), bytes.size()};
+  blobs.append(bytes);
+  return a;
+}
+
+json::object kernelJson(const compiler::codegen::CompiledKernel& k, std::string& blobs) {
+  if (!k.sizeVarNames.empty() || !k.sizeVars.empty())
+    throw std::invalid_argument("size variables left");
+  json::object o;
+  o["name"] = k.name;
+  o["target"] = k.target;
+  o["precision"] = k.precision;
+  o["uses_double"] = k.usesDouble;
+  o["source"] = blob(blobs, k.source);
+  json::object sizes;
+  for (const auto& [n, v] : k.sizes) sizes[n] = v;
+  o["sizes"] = std::move(sizes);
+  json::array buffers;
+  for (const auto& b : k.buffers) {
+    json::object j;
+    j["name"] = b.name;
+    j["role"] = b.role;
+    j["element"] = b.element ? typeJson(b.element) : json::value(nullptr);
+    j["element_c"] = b.elementC;
+    j["count"] = constantOf(b.count);
+    j["element_bytes"] = b.elementBytes;
+    j["data_file"] = b.dataFile;
+    j["data"] = blob(blobs, std::string_view(reinterpret_cast<const char*>(b.data.data()),
+                                             b.data.size()));
+    j["type"] = b.type ? typeJson(b.type) : json::value(nullptr);
+    if (b.layout) j["layout"] = json::object{{"dims", ints(b.layout->dims)},
+                                             {"strides", ints(b.layout->strides)}};
+    buffers.push_back(std::move(j));
+  }
+  o["buffers"] = std::move(buffers);
+  json::array stages;
+  for (const auto& s : k.stages) {
+    stages.push_back(json::object{{"kernel", s.kernel},
+                                  {"args", strings(s.args)},
+                                  {"global", constants(s.global)},
+                                  {"local", constants(s.local)},
+                                  {"local_memory_bytes", s.localMemoryBytes},
+                                  {"dynamic_local_bytes", s.dynamicLocalBytes},
+                                  {"accesses", strings(s.accesses)}});
+  }
+  o["stages"] = std::move(stages);
+  return o;
+}
+
+// ---- reading: every accessor throws (std::out_of_range, std::system_error,
+// std::invalid_argument) on a document of the wrong shape; parsePlan turns that into nullptr.
+
+int64_t intAt(const json::object& o, std::string_view key) { return o.at(key).as_int64(); }
+std::string stringAt(const json::object& o, std::string_view key) {
+  return std::string(o.at(key).as_string());
+}
+
+std::vector<int64_t> intsAt(const json::object& o, std::string_view key) {
+  std::vector<int64_t> v;
+  for (const auto& x : o.at(key).as_array()) v.push_back(x.as_int64());
+  return v;
+}
+
+std::vector<std::string> stringsAt(const json::object& o, std::string_view key) {
+  std::vector<std::string> v;
+  for (const auto& x : o.at(key).as_array()) v.emplace_back(x.as_string());
+  return v;
+}
+
+std::vector<ir::ArithExpr> constantsAt(const json::object& o, std::string_view key) {
+  std::vector<ir::ArithExpr> v;
+  for (const auto& x : o.at(key).as_array()) v.emplace_back(x.as_int64());
+  return v;
+}
+
+ir::ScalarKind scalarKind(std::string_view name) {
+  for (auto k : {ir::ScalarKind::Int, ir::ScalarKind::Float, ir::ScalarKind::Double})
+    if (ir::scalarKindName(k) == name) return k;
+  throw std::invalid_argument("scalar kind");
+}
+
+ir::Type typeFrom(const json::value& v) {
+  if (v.is_null()) return {};
+  if (v.is_string()) return ir::Type::scalar(scalarKind(v.as_string()));
+  const auto& o = v.as_object();
+  if (o.contains("complex")) return ir::Type::complex(scalarKind(o.at("complex").as_string()));
+  if (o.contains("tuple")) {
+    std::vector<ir::Type> parts;
+    for (const auto& p : o.at("tuple").as_array()) parts.push_back(typeFrom(p));
+    return ir::Type::tuple(std::move(parts));
+  }
+  return ir::Type::array(typeFrom(o.at("array")), ir::ArithExpr(intAt(o, "size")));
+}
+
+std::string_view blobAt(const json::object& o, std::string_view key, std::string_view blobs) {
+  const auto& a = o.at(key).as_array();
+  const auto offset = static_cast<size_t>(a.at(0).as_int64());
+  const auto size = static_cast<size_t>(a.at(1).as_int64());
+  if (offset > blobs.size() || size > blobs.size() - offset)
+    throw std::invalid_argument("blob out of range");
+  return blobs.substr(offset, size);
+}
+
+compiler::codegen::CompiledKernel kernelFrom(const json::object& o, std::string_view blobs) {
+  compiler::codegen::CompiledKernel k;
+  k.name = stringAt(o, "name");
+  k.target = stringAt(o, "target");
+  k.precision = stringAt(o, "precision");
+  k.usesDouble = o.at("uses_double").as_bool();
+  k.module.usesDouble = k.usesDouble;  // the kernel AST itself is not kept (the source is)
+  k.source = std::string(blobAt(o, "source", blobs));
+  for (const auto& [n, v] : o.at("sizes").as_object()) k.sizes[std::string(n)] = v.as_int64();
+  for (const auto& bv : o.at("buffers").as_array()) {
+    const auto& j = bv.as_object();
+    compiler::codegen::BufferInfo b;
+    b.name = stringAt(j, "name");
+    b.role = stringAt(j, "role");
+    b.element = typeFrom(j.at("element"));
+    b.elementC = stringAt(j, "element_c");
+    b.count = ir::ArithExpr(intAt(j, "count"));
+    b.elementBytes = intAt(j, "element_bytes");
+    b.dataFile = stringAt(j, "data_file");
+    const std::string_view data = blobAt(j, "data", blobs);
+    b.data.assign(data.begin(), data.end());
+    b.type = typeFrom(j.at("type"));
+    if (const auto* l = j.if_contains("layout"))
+      b.layout = compiler::codegen::BufferLayout{intsAt(l->as_object(), "dims"),
+                                                 intsAt(l->as_object(), "strides")};
+    k.buffers.push_back(std::move(b));
+  }
+  for (const auto& sv : o.at("stages").as_array()) {
+    const auto& j = sv.as_object();
+    compiler::codegen::StageInfo s;
+    s.kernel = stringAt(j, "kernel");
+    s.args = stringsAt(j, "args");
+    s.global = constantsAt(j, "global");
+    s.local = constantsAt(j, "local");
+    s.localMemoryBytes = intAt(j, "local_memory_bytes");
+    s.dynamicLocalBytes = intAt(j, "dynamic_local_bytes");
+    s.accesses = stringsAt(j, "accesses");
+    k.stages.push_back(std::move(s));
+  }
+  return k;
+}
+
+std::string header(uint64_t jsonBytes, uint64_t blobBytes, uint64_t checksum) {
+  return fmt::format("{} {} {} {} {:016x}\n", kMagic, kFormatVersion, jsonBytes, blobBytes,
+                     checksum);
+}
+
+std::optional<std::string> readAll(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return std::nullopt;
+  return bytes;
+}
+
+// The process-wide counts of planThroughDiskCache.
+struct ProcessStats {
+  std::atomic<std::uint64_t> hits{0}, misses{0}, corrupt{0}, stores{0}, evicted{0};
+};
+ProcessStats& processStats() {
+  static ProcessStats s;
+  return s;
+}
+
+}  // namespace
+
+std::string serializePlan(const CompiledFft& plan) {
+  std::string blobs;
+  json::object o;
+  o["identity"] = PlanCache::identity(plan.request);
+  // The choice is the planner's heuristics, recomputed on loading (choosePlan is cheap and so
+  // stays whole as PlanChoice grows); its file and kernel check that it is the same.
+  o["choice"] = json::object{{"file", plan.choice.file}, {"kernel", plan.choice.kernel}};
+  o["strategy"] = plan.strategy;
+  o["fallback_reason"] = plan.fallbackReason;
+  o["compiled"] = kernelJson(plan.compiled, blobs);
+  json::array stages;
+  for (const auto& s : plan.stages)
+    stages.push_back(json::object{{"kernel", s.kernel},
+                                  {"args", strings(s.args)},
+                                  {"global", ints(s.global)},
+                                  {"local", ints(s.local)},
+                                  {"bytes_moved", s.bytesMoved},
+                                  {"dynamic_local_bytes", s.dynamicLocalBytes}});
+  o["stages"] = std::move(stages);
+  o["bytes_moved"] = plan.bytesMoved;
+  o["input_buffer"] = plan.inputBuffer;
+  o["output_buffer"] = plan.outputBuffer;
+  o["in_place_safe"] = plan.inPlaceSafe;
+  std::string body = json::serialize(o);
+  const uint64_t jsonBytes = body.size();
+  body += blobs;
+  return header(jsonBytes, blobs.size(), Fnv1a64().add(body).value()) + body;
+}
+
+std::shared_ptr<CompiledFft> parsePlan(std::string_view bytes, const FftRequest& request) {
+  try {
+    const size_t newline = bytes.find('\n');
+    if (newline == std::string_view::npos || newline > 200) return nullptr;
+    const std::string_view body = bytes.substr(newline + 1);
+    // "MAGIC VERSION JSON_BYTES BLOB_BYTES CHECKSUM", compared with what a writer of this body
+    // writes: a truncated, extended or altered entry, or another format version, fails here.
+    const std::string line(bytes.substr(0, newline));
+    char magic[32] = {};
+    int version = 0;
+    unsigned long long jsonBytes = 0, blobBytes = 0, sum = 0;
+    if (std::sscanf(line.c_str(), "%31s %d %llu %llu %llx", magic, &version, &jsonBytes,
+                    &blobBytes, &sum) != 5 ||
+        jsonBytes > body.size() || jsonBytes + blobBytes != body.size() ||
+        header(jsonBytes, blobBytes, Fnv1a64().add(body).value()) != line + "\n")
+      return nullptr;
+    json::error_code ec;
+    json::value doc = json::parse(body.substr(0, jsonBytes), ec);
+    if (ec) return nullptr;
+    const auto& o = doc.as_object();
+    if (stringAt(o, "identity") != PlanCache::identity(request)) return nullptr;
+    const std::string_view blobs = body.substr(jsonBytes);
+    auto p = std::make_shared<CompiledFft>();
+    p->request = request;
+    p->choice = choosePlan(request);
+    const auto& choice = o.at("choice").as_object();
+    if (stringAt(choice, "file") != p->choice.file || stringAt(choice, "kernel") != p->choice.kernel)
+      return nullptr;
+    p->strategy = stringAt(o, "strategy");
+    p->fallbackReason = stringAt(o, "fallback_reason");
+    p->compiled = kernelFrom(o.at("compiled").as_object(), blobs);
+    for (const auto& sv : o.at("stages").as_array()) {
+      const auto& j = sv.as_object();
+      PlanStage s;
+      s.kernel = stringAt(j, "kernel");
+      s.args = stringsAt(j, "args");
+      s.global = intsAt(j, "global");
+      s.local = intsAt(j, "local");
+      s.bytesMoved = intAt(j, "bytes_moved");
+      s.dynamicLocalBytes = intAt(j, "dynamic_local_bytes");
+      p->stages.push_back(std::move(s));
+    }
+    p->bytesMoved = intAt(o, "bytes_moved");
+    p->inputBuffer = stringAt(o, "input_buffer");
+    p->outputBuffer = stringAt(o, "output_buffer");
+    p->inPlaceSafe = o.at("in_place_safe").as_bool();
+    return p;
+  } catch (const std::exception&) {  // a document of the wrong shape; choosePlan's UserError
+    return nullptr;
+  }
+}
+
+PlanCache::PlanCache(fs::path directory, std::uint64_t maxBytes)
+    : directory_(std::move(directory)), maxBytes_(maxBytes) {}
+
+std::optional<fs::path> PlanCache::defaultDirectory() {
+  if (switchedOn("FFTC_NO_CACHE") || switchedOn("FFTC_NO_PLAN_CACHE")) return std::nullopt;
+  if (const char* dir = env("FFTC_CACHE_DIR")) return fs::path(dir) / "plans";
+  if (const char* xdg = env("XDG_CACHE_HOME")) return fs::path(xdg) / "fftc" / "plans";
+  if (const char* home = env("HOME")) return fs::path(home) / ".cache" / "fftc" / "plans";
+  return std::nullopt;
+}
+
+std::uint64_t PlanCache::maxBytesFromEnvironment() {
+  if (const char* mb = env("FFTC_PLAN_CACHE_MAX_MB")) {
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(mb, &end, 10);
+    if (end != mb && *end == '\0') return static_cast<std::uint64_t>(v) << 20;
+  }
+  return kDefaultMaxBytes;
+}
+
+std::unique_ptr<PlanCache> PlanCache::fromEnvironment() {
+  auto dir = defaultDirectory();
+  return dir ? std::make_unique<PlanCache>(*dir, maxBytesFromEnvironment()) : nullptr;
+}
+
+std::string PlanCache::identity(const FftRequest& request) {
+  return fmt::format("{}\nbuild {}\nlayout {}", request.key(), planBuildHash(),
+                     request.format ? compiler::clang_helpers::clangPluginIdentity() : "none");
+}
+
+fs::path PlanCache::entryPath(const FftRequest& request) const {
+  return directory_ / fmt::format("{:016x}{}", Fnv1a64().add(identity(request)).value(), kSuffix);
+}
+
+std::shared_ptr<const CompiledFft> PlanCache::load(const FftRequest& request) {
+  const fs::path path = entryPath(request);
+  auto bytes = readAll(path);
+  if (!bytes) {
+    ++misses_;
+    return nullptr;
+  }
+  auto plan = parsePlan(*bytes, request);
+  std::error_code ignored;
+  if (!plan) {
+    ++corrupt_;
+    fs::remove(path, ignored);
+    return nullptr;
+  }
+  fs::last_write_time(path, fs::file_time_type::clock::now(), ignored);  // recently used
+  ++hits_;
+  return plan;
+}
+
+bool PlanCache::store(const CompiledFft& plan) {
+  std::string entry;
+  try {
+    entry = serializePlan(plan);
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+  std::error_code ec;
+  fs::create_directories(directory_, ec);
+  if (ec) return false;
+  // Unique per process and call, in the same directory: rename() is atomic, and concurrent
+  // writers of one entry each publish a complete file (the same bytes).
+  thread_local std::mt19937_64 random{std::random_device{}()};
+  const fs::path final = entryPath(plan.request);
+  const fs::path temp = directory_ / fmt::format(".{}.{}.{:x}.tmp", final.stem().string(),
+                                                 ::getpid(), random());
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out.write(entry.data(), static_cast<std::streamsize>(entry.size()));
+    out.close();
+    if (!out) {
+      fs::remove(temp, ec);
+      return false;
+    }
+  }
+  fs::rename(temp, final, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(temp, ignored);
+    return false;
+  }
+  ++stores_;
+  evict();
+  return true;
+}
+
+void PlanCache::evict() {
+  struct Entry {
+    fs::path path;
+    fs::file_time_type time;
+    std::uint64_t bytes;
+  };
+  std::vector<Entry> entries;
+  std::uint64_t total = 0;
+  const auto staleTemp = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  std::error_code ec;
+  for (fs::directory_iterator it(directory_, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code e;
+    const fs::path& path = it->path();
+    const auto time = it->last_write_time(e);
+    const auto bytes = it->file_size(e);
+    if (e) continue;  // removed meanwhile by another process
+    if (path.extension() == ".tmp") {
+      if (time < staleTemp) fs::remove(path, e);
+      continue;
+    }
+    if (path.extension() != kSuffix) continue;
+    entries.push_back({path, time, bytes});
+    total += bytes;
+  }
+  if (total <= maxBytes_) return;
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.time < b.time; });
+  for (const auto& e : entries) {
+    if (total <= maxBytes_) break;
+    std::error_code ignored;
+    if (fs::remove(e.path, ignored)) ++evicted_;
+    total -= e.bytes;
+  }
+}
+
+PlanCache::Stats PlanCache::stats() const {
+  return Stats{hits_.load(), misses_.load(), corrupt_.load(), stores_.load(), evicted_.load()};
+}
+
+std::shared_ptr<const CompiledFft> planThroughDiskCache(const FftRequest& request,
+                                                        const PlanCompiler& compile) {
+  using compiler::pipeline::PhaseTimer;
+  // what the compiler's own phases leave of planning: heuristics, work sizes
+  constexpr std::string_view kPlanner = "planner: heuristics, stages";
+  auto cache = PlanCache::fromEnvironment();
+  if (!cache) {
+    PhaseTimer timer(kPlanner);
+    return compile(request);
+  }
+  std::shared_ptr<const CompiledFft> plan;
+  {
+    PhaseTimer timer("plan cache: load");
+    plan = cache->load(request);
+  }
+  if (!plan) {
+    {
+      PhaseTimer timer(kPlanner);
+      plan = compile(request);
+    }
+    PhaseTimer timer("plan cache: store");
+    cache->store(*plan);
+  }
+  const auto s = cache->stats();
+  auto& total = processStats();
+  total.hits += s.hits;
+  total.misses += s.misses;
+  total.corrupt += s.corrupt;
+  total.stores += s.stores;
+  total.evicted += s.evicted;
+  return plan;
+}
+
+PlanCache::Stats diskPlanCacheStats() {
+  const auto& s = processStats();
+  return PlanCache::Stats{s.hits.load(), s.misses.load(), s.corrupt.load(), s.stores.load(),
+                          s.evicted.load()};
+}
+
+}  // namespace fftc::fftlib
