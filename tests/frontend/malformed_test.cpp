@@ -3,10 +3,16 @@
 // followed by the source line and a caret.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include "compiler/frontend/diagnostics.h"
+#include "compiler/frontend/elaborator.h"
 #include "compiler/frontend/frontend.h"
+#include "compiler/frontend/imports.h"
+#include "compiler/frontend/lexer.h"
+#include "compiler/frontend/parser.h"
 
 namespace fe = fftc::compiler::frontend;
 
@@ -222,4 +228,42 @@ TEST_P(MalformedProgram, ReportsExactLocationAndMessage) {
 
 INSTANTIATE_TEST_SUITE_P(All, MalformedProgram, ::testing::ValuesIn(kCases), caseName);
 
-TEST(MalformedProgram, AtLeast45Cases) { EXPECT_GE(std::size(kCases), 45u); }
+// Each case is rejected by the stage its name gives (lex_, syn_, import_, elab_, type_) and
+// passes every stage before it, so the table covers each stage with cases that reach it.
+TEST(MalformedProgram, EachCaseFailsInTheStageItsNameGives) {
+  const std::vector<std::string> stages = {"lex_", "syn_", "import_", "elab_", "type_"};
+  std::map<std::string, int> perStage;
+  for (const Malformed& c : kCases) {
+    SCOPED_TRACE(c.name);
+    const std::string name = c.name;
+    size_t stage = stages.size();
+    for (size_t i = 0; i < stages.size(); ++i)
+      if (name.rfind(stages[i], 0) == 0) stage = i;
+    ASSERT_LT(stage, stages.size()) << "the name does not start with a stage";
+    ++perStage[stages[stage]];
+    // Runs the stages in order; returns the index of the one that threw (stages.size(): none).
+    auto failingStage = [&]() -> size_t {
+      size_t at = 0;
+      try {
+        fe::lex(c.source, "t.fdl");
+        at = 1;
+        fftc::compiler::frontend::ast::Module module = fe::parse(c.source, "t.fdl");
+        at = 2;
+        fe::ElaborateOptions opts;
+        fe::resolveImports(module, opts);
+        at = 3;
+        opts.typeCheck = false;
+        fe::elaborate(module, opts);
+        at = 4;
+        opts.typeCheck = true;
+        fe::elaborate(module, opts);
+        return stages.size();
+      } catch (const fftc::ir::CompileError& e) {
+        EXPECT_EQ(e.message(), c.message);
+        return at;
+      }
+    };
+    EXPECT_EQ(failingStage(), stage);
+  }
+  for (const auto& s : stages) EXPECT_GE(perStage[s], 2) << "too few cases for stage " << s;
+}
