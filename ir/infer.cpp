@@ -5,6 +5,8 @@
 
 #include <unordered_map>
 
+#include "ir/arith/arith_overflow.h"
+
 namespace fftc::ir {
 
 namespace {
@@ -145,7 +147,14 @@ TypedFun Inferer::apply(const FunPtr& f, std::vector<Type> args, const SourceLoc
                         u->paramTypes()[i].str() + " but the argument is " + args[i].str());
       return {f, u->returnType()};
     }
-    default: return applyPattern(*f, args, loc);
+    default:
+      // Sizes are folded as they are built (pad's n + l + r, slide's, a generator's): constants
+      // past 64 bits are a user error at this pattern, not an internal one.
+      try {
+        return applyPattern(*f, args, loc);
+      } catch (const ArithOverflow& e) {
+        fail(loc, f->name() + ": its sizes overflow 64-bit integers (" + e.what() + ")");
+      }
   }
 }
 
