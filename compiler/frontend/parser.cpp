@@ -183,6 +183,9 @@ class Parser {
     d->resultType = type();
     expect(Tok::Assign, "'=' before the userfun body");
     Token body = expect(Tok::String, "the userfun body as a string");
+    // An empty body would reach the C compiler as `return ;`, reported at a column before it.
+    if (body.text.find_first_not_of(" \t\r\n\f\v") == std::string::npos)
+      throw ir::CompileError(body.loc, fmt::format("the body of userfun '{}' is empty", name.text));
     d->cBody = body.text;
     return d;
   }

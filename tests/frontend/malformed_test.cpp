@@ -95,6 +95,8 @@ const Malformed kCases[] = {
      "duplicate parameter 'a'"},
     {"syn_userfun_no_body", S("userfun f(a: float): float = a\n"), 1, 30,
      "expected the userfun body as a string, found identifier 'a'"},
+    {"syn_userfun_empty_body", S("userfun f(a: float): float = \"  \"\nkernel k(x: [float]8) = map(f) <<: x\n"), 1, 30,
+     "the body of userfun 'f' is empty"},
     {"syn_eof_expr", S("def x =\n"), 2, 1,
      "expected an expression, found end of file"},
     {"syn_trailing_comma", S("def f(x,) = x\n"), 1, 9,
