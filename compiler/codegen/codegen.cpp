@@ -231,6 +231,11 @@ CompiledKernel compileKernel(const frontend::Kernel& kernel, const CodegenOption
   try {
     return compileImpl(kernel.lambda, options.name.empty() ? kernel.name : options.name,
                        kernel.paramNames, kernel.sizeVars, options);
+  } catch (const ir::CompileError& e) {
+    // Errors of the code generator's inner steps (views, buffers) carry no location: blame the
+    // kernel, so the CLI prints FILE:LINE:COL like every other user error.
+    if (e.loc().known()) throw;
+    throw ir::CompileError(kernel.loc, "kernel " + kernel.name + ": " + e.message());
   } catch (const ir::ArithOverflow& e) {
     // Buffer sizes and indices folded from the program's sizes (a slide of 2^63 - 1 elements
     // on a symbolic N): too large for the kernel, a user error at the kernel.
