@@ -123,6 +123,10 @@ class Parser {
     take();
     Token path = expect(Tok::String, "the imported file's name as a string after 'import'");
     if (path.text.empty()) throw ir::CompileError(path.loc, "empty file name in import");
+    // A name spanning lines would make the one-line error about it (cannot read ...) several.
+    for (unsigned char c : path.text)
+      if (c < 0x20 || c == 0x7f)
+        throw ir::CompileError(path.loc, "a control character in the file name of an import");
     auto d = std::make_unique<ast::Decl>(ast::DeclKind::Import, path.loc);
     d->name = path.text;
     return d;

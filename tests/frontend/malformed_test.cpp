@@ -191,6 +191,8 @@ const Malformed kCases[] = {
      "expected the imported file's name as a string after 'import', found identifier 'lib'"},
     {"syn_import_empty", S("def x = 1\nimport \"\"\n"), 2, 8,
      "empty file name in import"},
+    {"syn_import_newline", S("import \"a\nb.fdl\"\n"), 1, 8,
+     "a control character in the file name of an import"},
     {"syn_import_is_a_keyword", S("def import = 1\n"), 1, 5,
      "expected a name after 'def', found 'import'"},
     {"import_missing_file", S("def x = 1\n  import \"no_such_import_file.fdl\"\n"), 2, 10,
