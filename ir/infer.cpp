@@ -5,6 +5,8 @@
 
 #include <unordered_map>
 
+#include "ir/arith/arith_overflow.h"
+
 namespace fftc::ir {
 
 namespace {
@@ -146,10 +148,12 @@ TypedFun Inferer::apply(const FunPtr& f, std::vector<Type> args, const SourceLoc
       return {f, u->returnType()};
     }
     default:
+      // Sizes are folded as they are built (pad's n + l + r, slide's, a generator's): constants
+      // past 64 bits are a user error at this pattern, not an internal one.
       try {
         return applyPattern(*f, args, loc);
-      } catch (const ArithError& err) {  // a result size past int64, e.g. a huge pad: the call's
-        fail(loc, f->name() + ": result size overflows: " + err.what());
+      } catch (const ArithOverflow& e) {
+        fail(loc, f->name() + ": its sizes overflow 64-bit integers (" + e.what() + ")");
       }
   }
 }

@@ -8,6 +8,7 @@
 #include "compiler/codegen/kernel_gen.h"
 #include "compiler/codegen/local_memory.h"
 #include "compiler/codegen/stages.h"
+#include "ir/arith/arith_overflow.h"
 #include "ir/diagnostic.h"
 
 namespace fftc::compiler::codegen {
@@ -49,8 +50,21 @@ CompiledKernel compileImpl(const ir::LambdaPtr& lambda, const std::string& name,
 CompiledKernel compileKernel(const frontend::Kernel& kernel, const CodegenOptions& options) {
   if (!kernel.lambda || !kernel.resultType)
     throw ir::CompileError(kernel.loc, "code generation needs a type-checked kernel");
-  return compileImpl(kernel.lambda, options.name.empty() ? kernel.name : options.name,
-                     kernel.paramNames, kernel.sizeVars, options);
+  try {
+    return compileImpl(kernel.lambda, options.name.empty() ? kernel.name : options.name,
+                       kernel.paramNames, kernel.sizeVars, options);
+  } catch (const ir::CompileError& e) {
+    // Errors of the code generator's inner steps (views, buffers) carry no location: blame the
+    // kernel, so the CLI prints FILE:LINE:COL like every other user error.
+    if (e.loc().known()) throw;
+    throw ir::CompileError(kernel.loc, "kernel " + kernel.name + ": " + e.message());
+  } catch (const ir::ArithOverflow& e) {
+    // Buffer sizes and indices folded from the program's sizes (a slide of 2^63 - 1 elements
+    // on a symbolic N): too large for the kernel, a user error at the kernel.
+    throw ir::CompileError(kernel.loc, "kernel " + kernel.name +
+                                           ": a buffer size or index overflows 64-bit integers (" +
+                                           e.what() + ")");
+  }
 }
 
 CompiledKernel compileLambda(const ir::LambdaPtr& typedKernel, const std::string& name,

@@ -125,6 +125,10 @@ class Parser {
     take();
     Token path = expect(Tok::String, "the imported file's name as a string after 'import'");
     if (path.text.empty()) throw ir::CompileError(path.loc, "empty file name in import");
+    // A name spanning lines would make the one-line error about it (cannot read ...) several.
+    for (unsigned char c : path.text)
+      if (c < 0x20 || c == 0x7f)
+        throw ir::CompileError(path.loc, "a control character in the file name of an import");
     auto d = std::make_unique<ast::Decl>(ast::DeclKind::Import, path.loc);
     d->name = path.text;
     return d;
@@ -185,6 +189,9 @@ class Parser {
     d->resultType = type();
     expect(Tok::Assign, "'=' before the userfun body");
     Token body = expect(Tok::String, "the userfun body as a string");
+    // An empty body would reach the C compiler as `return ;`, reported at a column before it.
+    if (body.text.find_first_not_of(" \t\r\n\f\v") == std::string::npos)
+      throw ir::CompileError(body.loc, fmt::format("the body of userfun '{}' is empty", name.text));
     d->cBody = body.text;
     return d;
   }

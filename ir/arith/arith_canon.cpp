@@ -7,12 +7,13 @@
 
 #include "ir/arith/arith_expr.h"
 #include "ir/arith/arith_node.h"
+#include "ir/arith/arith_overflow.h"
 
 namespace fftc::ir {
 namespace {
 
 [[noreturn]] void overflow(const char* what) {
-  throw ArithError(fmt::format("integer overflow while folding constants ({})", what));
+  throw ArithOverflow(fmt::format("integer overflow while folding constants ({})", what));
 }
 
 std::vector<ArithExpr> atomsOf(const ArithExpr& mono) {

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "ir/arith/arith_node.h"
+#include "ir/arith/arith_overflow.h"
 
 namespace fftc::ir {
 namespace {
@@ -446,7 +447,7 @@ size_t ArithExpr::nodeCount() const {
 int64_t ArithExpr::evaluate(const std::unordered_map<uint64_t, int64_t>& env) const {
   const ArithNode& n = *node_;
   auto need = [](std::optional<int64_t> v, const char* what) {
-    if (!v) throw ArithError(std::string("integer overflow in ") + what);
+    if (!v) throw ArithOverflow(std::string("integer overflow in ") + what);
     return *v;
   };
   switch (n.kind) {

@@ -8,6 +8,7 @@
 
 #include "ir/arith/arith_expr.h"
 #include "ir/arith/arith_node.h"
+#include "ir/arith/arith_overflow.h"
 
 namespace fftc::ir {
 namespace {
@@ -301,7 +302,7 @@ ArithExpr applyRules(const Rule* begin, const Rule* end, ArithKind kind, const A
   if (a.constant() && b.constant()) {
     auto r = kind == ArithKind::FloorDiv ? checkedFloorDiv(*a.constant(), *b.constant())
                                          : checkedFloorMod(*a.constant(), *b.constant());
-    if (!r) throw ArithError(fmt::format("integer overflow while folding {} {} {}", *a.constant(), op, *b.constant()));
+    if (!r) throw ArithOverflow(fmt::format("integer overflow while folding {} {} {}", *a.constant(), op, *b.constant()));
     return *r;
   }
   RuleScope scope;

@@ -35,6 +35,26 @@ std::string show(const std::vector<BodyDiagnostic>& diagnostics) {
   return text;
 }
 
+// Without LLVM (FFTC_WITH_CLANG=OFF: the sanitizer and fuzz builds) the helpers check nothing and
+// the tests below check that fallback; a build with LLVM must have loaded its plugin, or every
+// check here would pass on the fallback instead.
+TEST(ClangHelpers, LoadedWhenBuiltWithClang) {
+#ifdef FFTC_HAVE_CLANG
+  EXPECT_TRUE(clangHelpersAvailable()) << clangHelpersStatus();
+#else
+  EXPECT_FALSE(clangHelpersAvailable());
+  EXPECT_TRUE(checkUserFunBody("", "float f(float a)", "return b;", Dialect::OpenCL).empty());
+#endif
+}
+
+// For the tests that only mean something with clang: they skip, saying so, in a build without
+// LLVM (ClangHelpers.LoadedWhenBuiltWithClang guards the other case).
+#ifdef FFTC_HAVE_CLANG
+#define REQUIRE_CLANG_HELPERS() ASSERT_TRUE(clangHelpersAvailable()) << clangHelpersStatus()
+#else
+#define REQUIRE_CLANG_HELPERS() GTEST_SKIP() << "built with FFTC_WITH_CLANG=OFF"
+#endif
+
 class CheckUserFun : public ::testing::TestWithParam<Dialect> {
  protected:
   std::vector<BodyDiagnostic> check(std::string_view signature, std::string_view body) {
@@ -114,7 +134,7 @@ TEST_P(CheckUserFun, LineDirectivesDoNotMovePositions) {
 }
 
 TEST_P(CheckUserFun, ErrorsOutsideTheBodyHaveLineZero) {
-  if (!clangHelpersAvailable()) GTEST_SKIP() << "built without clang";
+  REQUIRE_CLANG_HELPERS();
   const std::vector<BodyDiagnostic> sig = check("float f(flot a, float b)", "return b;");
   ASSERT_EQ(sig.size(), 1u) << show(sig);
   EXPECT_EQ(sig[0].line, 0);
@@ -129,7 +149,7 @@ TEST_P(CheckUserFun, ErrorsOutsideTheBodyHaveLineZero) {
 }
 
 TEST_P(CheckUserFun, SeveralErrorsComeSortedByPosition) {
-  if (!clangHelpersAvailable()) GTEST_SKIP() << "built without clang";
+  REQUIRE_CLANG_HELPERS();
   const std::vector<BodyDiagnostic> got =
       check("float f(float a, float b)", "float t = zz;\nreturn a + yy;");
   ASSERT_EQ(got.size(), 2u) << show(got);

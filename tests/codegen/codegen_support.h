@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -94,11 +95,20 @@ inline ex::CheckResult checkLambda(const ir::LambdaPtr& f, const std::string& na
                                   << c_.compiled.source;                                 \
   } while (0)
 
-// The project's source directory (from this header's path), for examples/*.fdl.
+// The project's source directory, for examples/*.fdl: from this header's path, unless that is
+// relative (ccache's CCACHE_BASEDIR makes it so) and does not lead there from the working
+// directory; then the nearest directory above the working directory that holds examples/.
 inline std::string sourceRoot() {
   if (const char* env = std::getenv("FFTC_SOURCE_DIR")) return env;  // a copied test binary
   std::string f = __FILE__;
-  return f.substr(0, f.rfind("/tests/codegen/"));
+  std::string root = f.substr(0, f.rfind("/tests/codegen/"));
+  namespace fs = std::filesystem;
+  if (fs::exists(fs::path(root) / "examples" / "stockham.fdl")) return root;
+  for (fs::path p = fs::current_path(); !p.empty(); p = p.parent_path()) {
+    if (fs::exists(p / "examples" / "stockham.fdl")) return p.string();
+    if (p == p.parent_path()) break;
+  }
+  return root;
 }
 
 inline std::string readFile(const std::string& path) {

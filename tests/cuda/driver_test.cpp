@@ -31,7 +31,12 @@ TEST(DriverApi, MissingLibraryIsADeviceErrorNamingIt) {
 
 TEST(DriverApi, WithoutADriverOpeningADeviceThrowsTheDocumentedMessage) {
   std::string reason;
-  if (DriverApi::available(&reason)) GTEST_SKIP() << "a CUDA driver is installed here";
+  if (DriverApi::available(&reason)) {
+    // A machine with a driver (the GPU machine) cannot check the refusal; it checks that the
+    // same calls go through instead.
+    EXPECT_NO_THROW(static_cast<void>(deviceCount()));
+    return;
+  }
   EXPECT_EQ(reason, kNoDriver);
   for (int attempt = 0; attempt < 2; ++attempt) {  // the failure is remembered, not a crash
     try {

@@ -621,10 +621,16 @@ TEST(FftPlan, LocalVariantBeyond48KiB) {
     auto r = req(n);
     r.batch = 2;
     r.localMemoryBytes = 232448;
+    // A GPU's OpenCL (NVIDIA's: 48 KiB, scripts/gpu-tests) may lack the local memory; PoCL,
+    // where this suite runs everywhere else, has it, so there a shortfall fails.
     if (static_cast<int64_t>(context().device().localMemBytes) <
-        2 * compiler::codegen::CodegenOptions{}.paddedLocalCount(n) * 8)
-      GTEST_SKIP() << "the OpenCL device has " << context().device().localMemBytes
+        2 * compiler::codegen::CodegenOptions{}.paddedLocalCount(n) * 8) {
+      ASSERT_TRUE(context().device().isGpu())
+          << context().device().name << " (not a GPU) has only "
+          << context().device().localMemBytes << " bytes of local memory";
+      GTEST_SKIP() << "the OpenCL GPU has " << context().device().localMemBytes
                    << " bytes of local memory";
+    }
     ASSERT_EQ(choosePlan(r).variant, Variant::Local);
     expectAccurate(r);
     r.direction = Direction::Inverse;

@@ -3,10 +3,16 @@
 // followed by the source line and a caret.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include "compiler/frontend/diagnostics.h"
+#include "compiler/frontend/elaborator.h"
 #include "compiler/frontend/frontend.h"
+#include "compiler/frontend/imports.h"
+#include "compiler/frontend/lexer.h"
+#include "compiler/frontend/parser.h"
 
 namespace fe = fftc::compiler::frontend;
 
@@ -89,6 +95,8 @@ const Malformed kCases[] = {
      "duplicate parameter 'a'"},
     {"syn_userfun_no_body", S("userfun f(a: float): float = a\n"), 1, 30,
      "expected the userfun body as a string, found identifier 'a'"},
+    {"syn_userfun_empty_body", S("userfun f(a: float): float = \"  \"\nkernel k(x: [float]8) = map(f) <<: x\n"), 1, 30,
+     "the body of userfun 'f' is empty"},
     {"syn_eof_expr", S("def x =\n"), 2, 1,
      "expected an expression, found end of file"},
     {"syn_trailing_comma", S("def f(x,) = x\n"), 1, 9,
@@ -183,6 +191,8 @@ const Malformed kCases[] = {
      "expected the imported file's name as a string after 'import', found identifier 'lib'"},
     {"syn_import_empty", S("def x = 1\nimport \"\"\n"), 2, 8,
      "empty file name in import"},
+    {"syn_import_newline", S("import \"a\nb.fdl\"\n"), 1, 8,
+     "a control character in the file name of an import"},
     {"syn_import_is_a_keyword", S("def import = 1\n"), 1, 5,
      "expected a name after 'def', found 'import'"},
     {"import_missing_file", S("def x = 1\n  import \"no_such_import_file.fdl\"\n"), 2, 10,
@@ -222,4 +232,42 @@ TEST_P(MalformedProgram, ReportsExactLocationAndMessage) {
 
 INSTANTIATE_TEST_SUITE_P(All, MalformedProgram, ::testing::ValuesIn(kCases), caseName);
 
-TEST(MalformedProgram, AtLeast45Cases) { EXPECT_GE(std::size(kCases), 45u); }
+// Each case is rejected by the stage its name gives (lex_, syn_, import_, elab_, type_) and
+// passes every stage before it, so the table covers each stage with cases that reach it.
+TEST(MalformedProgram, EachCaseFailsInTheStageItsNameGives) {
+  const std::vector<std::string> stages = {"lex_", "syn_", "import_", "elab_", "type_"};
+  std::map<std::string, int> perStage;
+  for (const Malformed& c : kCases) {
+    SCOPED_TRACE(c.name);
+    const std::string name = c.name;
+    size_t stage = stages.size();
+    for (size_t i = 0; i < stages.size(); ++i)
+      if (name.rfind(stages[i], 0) == 0) stage = i;
+    ASSERT_LT(stage, stages.size()) << "the name does not start with a stage";
+    ++perStage[stages[stage]];
+    // Runs the stages in order; returns the index of the one that threw (stages.size(): none).
+    auto failingStage = [&]() -> size_t {
+      size_t at = 0;
+      try {
+        fe::lex(c.source, "t.fdl");
+        at = 1;
+        fftc::compiler::frontend::ast::Module module = fe::parse(c.source, "t.fdl");
+        at = 2;
+        fe::ElaborateOptions opts;
+        fe::resolveImports(module, opts);
+        at = 3;
+        opts.typeCheck = false;
+        fe::elaborate(module, opts);
+        at = 4;
+        opts.typeCheck = true;
+        fe::elaborate(module, opts);
+        return stages.size();
+      } catch (const fftc::ir::CompileError& e) {
+        EXPECT_EQ(e.message(), c.message);
+        return at;
+      }
+    };
+    EXPECT_EQ(failingStage(), stage);
+  }
+  for (const auto& s : stages) EXPECT_GE(perStage[s], 2) << "too few cases for stage " << s;
+}
