@@ -14,10 +14,6 @@
 namespace fftc::fftlib {
 namespace {
 
-std::string listText(const std::vector<int64_t>& v) {
-  return fmt::format("[{}]", fmt::join(v, ", "));
-}
-
 // The dimensions of an N-D or real plan and its passes.
 std::string describeDims(const PlanChoice& c, const NdChoice& nd) {
   std::string s = fmt::format(", dimensions {}:", fmt::join(nd.dims, " x "));

@@ -16,16 +16,6 @@ namespace {
 
 using backends::UserError;
 
-std::string listText(const std::vector<int64_t>& v) {
-  return fmt::format("[{}]", fmt::join(v, ", "));
-}
-
-int64_t product(const std::vector<int64_t>& v) {
-  int64_t p = 1;
-  for (int64_t r : v) p *= r;
-  return p;
-}
-
 }  // namespace
 
 bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup) {

@@ -20,6 +20,8 @@ using backends::UserError;
 // Indices in generated code are 32-bit ints.
 constexpr int64_t kMaxElements = int64_t{1} << 30;
 
+}  // namespace
+
 std::string listText(const std::vector<int64_t>& v) {
   return fmt::format("[{}]", fmt::join(v, ", "));
 }
@@ -29,8 +31,6 @@ int64_t product(const std::vector<int64_t>& v) {
   for (int64_t r : v) p *= r;
   return p;
 }
-
-}  // namespace
 
 std::string precisionName(Precision p) {
   return p == Precision::F64 ? "f64" : "f32";
@@ -78,7 +78,7 @@ std::string variantName(Variant v) {
 
 std::vector<int64_t> parseDims(std::string_view text, std::string_view what) {
   std::vector<int64_t> dims;
-  int64_t product = 1;
+  int64_t total = 1;
   std::string_view rest = text;
   for (bool more = true; more;) {
     const size_t x = rest.find_first_of("xX");
@@ -88,12 +88,12 @@ std::vector<int64_t> parseDims(std::string_view text, std::string_view what) {
         !part.empty() && part.size() <= 18 &&
         std::all_of(part.begin(), part.end(), [](unsigned char c) { return std::isdigit(c); });
     const int64_t d = digits ? std::stoll(std::string(part)) : 0;
-    if (d < 1 || product > (int64_t{1} << 40) / d)
+    if (d < 1 || total > (int64_t{1} << 40) / d)
       throw UserError(
           fmt::format("{} {}: dimensions must be positive integers and their product "
                       "at most 2^40",
                       what, text));
-    product *= d;
+    total *= d;
     dims.push_back(d);
     if (more) rest = rest.substr(x + 1);
   }

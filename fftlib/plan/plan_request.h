@@ -20,6 +20,10 @@ std::string precisionName(Precision p);           // "f32", "f64"
 Precision parsePrecision(std::string_view text);  // UserError unless f32 | f64
 // The bytes of one complex element: 8 (f32) or 16 (f64).
 int64_t complexBytes(Precision p);
+// "[a, b, c]": an integer list as the planner's messages and descriptions print it.
+std::string listText(const std::vector<int64_t>& v);
+// The product of v's elements (1 for an empty list): a size from its radices or dimensions.
+int64_t product(const std::vector<int64_t>& v);
 
 std::string directionName(Direction d);           // "forward", "inverse"
 Direction parseDirection(std::string_view text);  // UserError unless forward | inverse
