@@ -3,7 +3,9 @@
 // dimension) and a stack of tuple components, as LIFT's ViewPrinter does.
 #include "compiler/codegen/view.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "compiler/codegen/memory.h"
 #include "ir/diagnostic.h"
@@ -158,6 +160,33 @@ ViewPtr tupleView(std::vector<ViewPtr> components, Type type) {
 }
 
 namespace {
+
+// Views can nest an index as deep as the program is long (iterate(4096, pad(1, 0, wrap)) is a
+// % in a % 4096 deep), and the simplifier's analyses and the printer recurse once a level:
+// past this budget it is an error at the pattern, not a stack overflow. FFT indices nest a
+// few dozen levels at most.
+constexpr size_t kMaxIndexNesting = 512;
+
+// The nesting depth of an index, without recursion (the DAG's shared nodes counted once).
+size_t nesting(const ArithExpr& root) {
+  std::unordered_map<const void*, size_t> depth;
+  std::vector<std::pair<ArithExpr, bool>> stack{{root, false}};
+  while (!stack.empty()) {
+    auto [e, expanded] = stack.back();
+    stack.pop_back();
+    if (depth.count(e.node())) continue;
+    if (!expanded) {
+      stack.push_back({e, true});
+      for (const ArithExpr& o : e.operands())
+        if (!depth.count(o.node())) stack.push_back({o, false});
+      continue;
+    }
+    size_t d = 0;
+    for (const ArithExpr& o : e.operands()) d = std::max(d, depth[o.node()]);
+    depth[e.node()] = d + 1;
+  }
+  return depth[root.node()];
+}
 
 struct Walker {
   const ViewResolver& r;
@@ -335,6 +364,10 @@ struct Walker {
       index = index + pop() * stride;
     }
     if (!arr.empty()) fail("too many indices for memory " + m.name);
+    if (size_t depth = nesting(index); depth > kMaxIndexNesting)
+      fail("an index into " + m.name + " nested " + std::to_string(depth) +
+           " levels deep, more than the budget of " + std::to_string(kMaxIndexNesting) +
+           " (printing and analysing it recurses once a level)");
     if (r.onAccess) r.onAccess(m, index);
     if (m.padEvery > 0) index = index + index / ArithExpr(m.padEvery);
     if (m.layout) index = m.layout->address(index);
