@@ -3,11 +3,37 @@
 // function used at two types is simply typed twice, once per use.
 #include "ir/infer.h"
 
+#include <algorithm>
+#include <iterator>
 #include <unordered_map>
 
 #include "ir/arith/arith_overflow.h"
 
 namespace fftc::ir {
+
+// Nodes by address; the weak pointer tells a live node from a new one at a freed address.
+// `nesting` is the enclosing mapGlobal/Workgroup/Local stack the node was typed in (its
+// nesting checks depend on it), packed 4 bits a level.
+struct InferMemo {
+  struct Entry {
+    std::weak_ptr<const Expr> node;
+    uint64_t nesting;
+  };
+  std::unordered_map<const Expr*, Entry> typed;
+  ScalarKind real = ScalarKind::Float;
+  size_t sweepAt = 1 << 16;
+
+  // Entries of freed nodes are dropped once the table doubled: it stays proportional to the
+  // live program, not to every version a normalize went through.
+  void sweep() {
+    if (typed.size() < sweepAt) return;
+    for (auto it = typed.begin(); it != typed.end();)
+      it = it->second.node.expired() ? typed.erase(it) : std::next(it);
+    sweepAt = std::max<size_t>(1 << 16, 2 * typed.size());
+  }
+};
+
+std::shared_ptr<InferMemo> makeInferMemo() { return std::make_shared<InferMemo>(); }
 
 namespace {
 
@@ -52,13 +78,42 @@ ExprPtr coerceToComplex(const ExprPtr& e, ScalarKind precision) {
 
 class Inferer {
  public:
-  explicit Inferer(const InferOptions& o) : opt_(o) {}
+  explicit Inferer(const InferOptions& o) : opt_(o) {
+    if (opt_.memo && opt_.memo->typed.empty()) opt_.memo->real = opt_.real;
+    if (opt_.memo && opt_.memo->real != opt_.real) opt_.memo = nullptr;
+  }
 
-  ExprPtr expr(const ExprPtr& e);
+  ExprPtr expr(const ExprPtr& e) {
+    if (e->kind() != ExprKind::FunCall) return exprUncached(e);
+    InferMemo* memo = opt_.memo.get();
+    const uint64_t nesting = nestingKey();
+    if (memo && renamed_ == 0 && nesting != kNoKey) {
+      auto it = memo->typed.find(e.get());
+      if (it != memo->typed.end() && it->second.nesting == nesting && !it->second.node.expired())
+        return e;
+    }
+    ExprPtr r = exprUncached(e);
+    if (memo && nesting != kNoKey) {
+      memo->sweep();
+      memo->typed[r.get()] = {r, nesting};
+    }
+    return r;
+  }
   TypedFun apply(const FunPtr& f, std::vector<Type> argTypes, const SourceLoc& callLoc);
 
  private:
   TypedFun applyLambda(const Lambda& l, const std::vector<Type>& args, const SourceLoc& loc);
+  void bind(const Param* p, const ParamPtr& typed) {
+    unbind(p);
+    env_[p] = typed;
+    if (typed.get() != p) ++renamed_;
+  }
+  void unbind(const Param* p) {
+    auto it = env_.find(p);
+    if (it == env_.end()) return;
+    if (it->second.get() != p) --renamed_;
+    env_.erase(it);
+  }
   Type applyBuiltin(const Builtin& b, const std::vector<Type>& args, const SourceLoc& loc);
   TypedFun applyPattern(const FunDecl& f, const std::vector<Type>& args, const SourceLoc& loc);
   TypedFun applyMap(const AbstractMap& m, const Type& arg, const SourceLoc& loc);
@@ -66,8 +121,24 @@ class Inferer {
   void checkNesting(const AbstractMap& m, const SourceLoc& loc) const;
   std::vector<ExprPtr> coerceArgs(const FunDecl& f, std::vector<ExprPtr> args);
 
+  ExprPtr exprUncached(const ExprPtr& e);
+  static constexpr uint64_t kNoKey = ~uint64_t{0};
+  // parallel_ packed 4 bits a level (kind, dim), with a leading 1; kNoKey when too deep.
+  uint64_t nestingKey() const {
+    if (parallel_.size() > 15) return kNoKey;
+    uint64_t k = 1;
+    for (const auto& [kind, dim] : parallel_) {
+      uint64_t code = kind == FunKind::MapGlobal ? 0 : kind == FunKind::MapWorkgroup ? 1 : 2;
+      k = (k << 4) | (code << 2) | static_cast<uint64_t>(dim & 3);
+    }
+    return k;
+  }
+
   InferOptions opt_;
   std::unordered_map<const Param*, ParamPtr> env_;   // original Param -> typed Param
+  // Bindings in env_ that map a Param to another (a Lambda typed anew): while there are any,
+  // memoized nodes may refer to a Param that now stands for another, so the memo is not used.
+  int renamed_ = 0;
   std::vector<std::pair<FunKind, int>> parallel_;  // enclosing mapGlobal/Workgroup/Local
 };
 
@@ -78,7 +149,7 @@ const SourceLoc& pick(const SourceLoc& callLoc, const FunDecl& f) {
   return callLoc.known() ? callLoc : f.loc();
 }
 
-ExprPtr Inferer::expr(const ExprPtr& e) {
+ExprPtr Inferer::exprUncached(const ExprPtr& e) {
   switch (e->kind()) {
     case ExprKind::Param: {
       const auto* p = e->as<Param>();
@@ -178,16 +249,19 @@ TypedFun Inferer::applyLambda(const Lambda& l, const std::vector<Type>& args,
     params.push_back(typed);
     auto it = env_.find(p.get());
     saved.emplace_back(p.get(), it == env_.end() ? std::nullopt : std::optional(it->second));
-    env_[p.get()] = typed;
+    bind(p.get(), typed);
   }
+  auto restore = [&] {
+    for (auto& [p, old] : saved) old ? bind(p, *old) : unbind(p);
+  };
   ExprPtr body;
   try {
     body = expr(l.body());
   } catch (...) {
-    for (auto& [p, old] : saved) old ? void(env_[p] = *old) : void(env_.erase(p));
+    restore();
     throw;
   }
-  for (auto& [p, old] : saved) old ? void(env_[p] = *old) : void(env_.erase(p));
+  restore();
   Type result = body->type();
   if (sameParams && body == l.body()) return {l.ptr(), result};
   return {Lambda::make(std::move(params), std::move(body), l.loc()), result};
@@ -437,8 +511,19 @@ TypedFun Inferer::applyPattern(const FunDecl& f, const std::vector<Type>& args,
       if (!sameModuloSizes(first.result, args[0]))
         fail(loc, "iterate: the function maps " + args[0].str() + " to " + first.result.str() +
                       "; it must keep the type (sizes may change)");
+      // A step that keeps the type ends the walk: every later step is the same step (so
+      // iterate(10^9, map(id)) types at once). Steps that change sizes are followed one by
+      // one, up to a budget.
       Type t = it->count() == 0 ? args[0] : first.result;
-      for (int64_t i = 1; i < it->count(); ++i) t = apply(it->f(), {t}, floc).result;
+      Type before = args[0];
+      for (int64_t i = 1; i < it->count() && t != before; ++i) {
+        if (i >= opt_.maxIterateSteps)
+          fail(loc, "iterate: " + std::to_string(it->count()) +
+                        " steps that change the sizes each time are more than type inference "
+                        "follows (" + std::to_string(opt_.maxIterateSteps) + ")");
+        before = t;
+        t = apply(it->f(), {t}, floc).result;
+      }
       return {it->withChildren({first.f}, {}), t};
     }
     case FunKind::Id: return {f.ptr(), args[0]};

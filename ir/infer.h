@@ -2,16 +2,30 @@
 // reduce, pad, slide), pattern arities and the nesting of low-level patterns.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "ir/expr.h"
 
 namespace fftc::ir {
 
+// What earlier runs of inference returned (infer.cpp): a node that an earlier run returned,
+// met again in the same parallel nesting while every enclosing Lambda keeps its Params, types
+// to itself, so it is not walked again. The rewrite engine keeps one per strategy run: after a
+// rule rewrote one position, only the path to it and the new nodes are re-typed instead of the
+// whole program (which made a normalize over an n-step pipe cubic in n, issue 20).
+struct InferMemo;
+std::shared_ptr<InferMemo> makeInferMemo();
+
 struct InferOptions {
   // The precision that ints get where they must become real and no real operand gives one
   // (cos(k), cispi(k), complex(0, 0)): the program's `real` (--precision).
   ScalarKind real = ScalarKind::Float;
+  // Null: every run types the whole program. Shared by copies of the options.
+  std::shared_ptr<InferMemo> memo;
+  // iterate(k, f) whose f changes the type (sizes) at every step is typed step by step, at
+  // most this many steps (a step that keeps the type ends the walk: the rest are the same).
+  int64_t maxIterateSteps = 4096;
 };
 
 // Returns a typed copy of `e`: every Expr in it has type() set; Lambda Params are replaced by

@@ -1,6 +1,7 @@
 // Positions in a program and the side-condition questions of the rewriter (ir_util.h).
 #include "rewrites/ir_util.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace fftc::rewrites {
@@ -72,30 +73,126 @@ std::vector<Child> children(const ExprPtr& e) {
   return std::move(c.out);
 }
 
+namespace {
+size_t countCalleeExprs(const FunPtr& f) {
+  size_t n = f->exprChildren().size();
+  for (const auto& fc : f->funChildren()) n += countCalleeExprs(fc);
+  return n;
+}
+}  // namespace
+
 ExprPtr replaceChild(const ExprPtr& e, size_t i, const ExprPtr& sub) {
-  if (!e->is<FunCall>()) return e;
+  const auto* c = e->as<FunCall>();
+  if (!c) return e;
+  // An argument (the spine of a pipe): the callee stays as it is.
+  if (size_t nCallee = countCalleeExprs(c->f()); i >= nCallee) {
+    size_t a = i - nCallee;
+    if (a >= c->args().size() || c->args()[a] == sub) return e;
+    std::vector<ExprPtr> args = c->args();
+    args[a] = sub;
+    return c->rebuild(c->f(), std::move(args), c->type());
+  }
   std::vector<ExprPtr> exprs = childExprs(e);
   if (i >= exprs.size() || exprs[i] == sub) return e;
   exprs[i] = sub;
   return ChildReplacer(exprs).replaceIn(e);
 }
 
-ExprPtr exprAt(const ExprPtr& root, const Path& path) {
-  ExprPtr e = root;
-  for (uint32_t i : path) {
-    auto ch = childExprs(e);
-    if (i >= ch.size()) return nullptr;
-    e = ch[i];
+namespace {
+// The i-th expression child (childExprs' order) without building the list; i counts down.
+ExprPtr nthInFun(const FunPtr& f, uint32_t& i) {
+  for (const auto& fc : f->funChildren())
+    if (ExprPtr r = nthInFun(fc, i)) return r;
+  for (const auto& ec : f->exprChildren()) {
+    if (i == 0) return ec;
+    --i;
   }
-  return e;
+  return nullptr;
+}
+
+ExprPtr childAt(const ExprPtr& e, uint32_t i) {
+  const auto* c = e->as<FunCall>();
+  if (!c) return nullptr;
+  if (ExprPtr r = nthInFun(c->f(), i)) return r;
+  return i < c->args().size() ? c->args()[i] : nullptr;
+}
+
+// Strategies ask for positions in traversal order, each near the one before (a child, a
+// sibling): the nodes along the last path asked for are kept, so a call walks down only from
+// the longest common prefix instead of from the root (a 2000-step pipe is 6000 levels deep,
+// and walking from the root made normalize cubic in the program's length). Holding `root`
+// keeps its address from being reused by another program. `tracked` is the TrackedPath whose
+// buffer equals `path` (kept equal by its push and pop): a lookup of it costs O(1), with no
+// comparison of the whole path.
+struct PathCursor {
+  ExprPtr root;
+  Path path;
+  std::vector<ExprPtr> nodes;  // nodes[k]: the node at path[0..k)
+  const Path* tracked = nullptr;
+  const TrackedPath* innermost = nullptr;  // the TrackedPath made last and still alive
+};
+thread_local PathCursor cursor;
+}  // namespace
+
+ExprPtr exprAt(const ExprPtr& root, const Path& path) {
+  PathCursor& c = cursor;
+  if (c.root == root && c.tracked == &path) return c.nodes.back();
+  c.tracked = nullptr;
+  if (c.root != root) {
+    c.root = root;
+    c.path.clear();
+    c.nodes.assign(1, root);
+  }
+  size_t k = 0;
+  const size_t common = std::min(c.path.size(), path.size());
+  while (k < common && c.path[k] == path[k]) ++k;
+  c.path.resize(k);
+  c.nodes.resize(k + 1);
+  for (; k < path.size(); ++k) {
+    ExprPtr ch = childAt(c.nodes.back(), path[k]);
+    if (!ch) return nullptr;
+    c.path.push_back(path[k]);
+    c.nodes.push_back(std::move(ch));
+  }
+  if (c.innermost && &c.innermost->path() == &path) c.tracked = &path;
+  return c.nodes.back();
+}
+
+TrackedPath::TrackedPath(Path start) : path_(std::move(start)), outer_(cursor.innermost) {
+  cursor.innermost = this;
+}
+
+TrackedPath::~TrackedPath() {
+  if (cursor.tracked == &path_) cursor.tracked = nullptr;
+  cursor.innermost = outer_;
+}
+
+void TrackedPath::push(uint32_t i) {
+  path_.push_back(i);
+  PathCursor& c = cursor;
+  if (c.tracked != &path_) return;
+  if (ExprPtr ch = childAt(c.nodes.back(), i)) {
+    c.path.push_back(i);
+    c.nodes.push_back(std::move(ch));
+  } else {
+    c.tracked = nullptr;  // a position that does not exist: exprAt answers nullptr
+  }
+}
+
+void TrackedPath::pop() {
+  path_.pop_back();
+  PathCursor& c = cursor;
+  if (c.tracked != &path_) return;
+  c.path.pop_back();
+  c.nodes.pop_back();
 }
 
 namespace {
 ExprPtr replaceAtFrom(const ExprPtr& e, const Path& path, size_t k, const ExprPtr& sub) {
   if (k == path.size()) return sub;
-  auto ch = childExprs(e);
-  if (path[k] >= ch.size()) return e;
-  ExprPtr nc = replaceAtFrom(ch[path[k]], path, k + 1, sub);
+  ExprPtr ch = childAt(e, path[k]);
+  if (!ch) return e;
+  ExprPtr nc = replaceAtFrom(ch, path, k + 1, sub);
   return replaceChild(e, path[k], nc);
 }
 }  // namespace

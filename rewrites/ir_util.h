@@ -41,8 +41,29 @@ size_t childCount(const ExprPtr& e);
 // e with child i replaced (e itself when c is already that child).
 ExprPtr replaceChild(const ExprPtr& e, size_t i, const ExprPtr& c);
 
-// nullptr when the path leads nowhere.
+// nullptr when the path leads nowhere. Walks down from the longest prefix `path` shares with
+// the previous lookup (positions of a traversal are near one another).
 ExprPtr exprAt(const ExprPtr& root, const Path& path);
+
+// The Path buffer of a traversal that moves by push and pop (topDown and its kin): exprAt at
+// its current position costs O(1) while no other lookup came in between, where a plain Path
+// costs a comparison with the previous one and a copy per child (both O(depth): quadratic
+// per traversal of a program thousands of levels deep). Stack-scoped: the most recent one
+// alive is the one exprAt keeps track of.
+class TrackedPath {
+ public:
+  explicit TrackedPath(Path start);
+  ~TrackedPath();
+  TrackedPath(const TrackedPath&) = delete;
+  TrackedPath& operator=(const TrackedPath&) = delete;
+  const Path& path() const { return path_; }
+  void push(uint32_t i);
+  void pop();
+
+ private:
+  Path path_;
+  const TrackedPath* outer_;
+};
 ExprPtr replaceAt(const ExprPtr& root, const Path& path, const ExprPtr& sub);
 // The functions enclosing the position (outermost first): what lowering side conditions see.
 std::vector<FunPtr> enclosingAt(const ExprPtr& root, const Path& path);

@@ -41,11 +41,15 @@ struct Match {
 // when a side condition first asks.
 class RuleContext {
  public:
-  RuleContext(ExprPtr root, Path path) : root_(std::move(root)), path_(std::move(path)) {}
+  // `path` must outlive the context: it is not copied, since a rule is tried at every position
+  // a traversal visits and most never ask (a copy per try made traversals of deep programs
+  // quadratic per visit).
+  RuleContext(ExprPtr root, const Path& path) : root_(std::move(root)), path_(&path) {}
+  RuleContext(ExprPtr root, Path&& path) = delete;
   explicit RuleContext(std::vector<FunPtr> enclosing) : enclosing_(std::move(enclosing)) {}
 
   const std::vector<FunPtr>& enclosing() const {
-    if (!enclosing_) enclosing_ = enclosingAt(root_, path_);
+    if (!enclosing_) enclosing_ = enclosingAt(root_, *path_);
     return *enclosing_;
   }
   bool inside(ir::FunKind k) const;
@@ -55,7 +59,7 @@ class RuleContext {
 
  private:
   ExprPtr root_;
-  Path path_;
+  const Path* path_ = nullptr;
   mutable std::optional<std::vector<FunPtr>> enclosing_;
 };
 

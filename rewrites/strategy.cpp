@@ -92,31 +92,58 @@ Strategy repeat(Strategy s) {
   });
 }
 
+namespace {
+// The walks below share one path buffer (TrackedPath) instead of copying the path for every
+// child: both the copy and a lookup of a new path cost O(depth), which made a normalize over a
+// pipe of n steps cubic in n (issue 20).
+bool preOrderFirst(Engine& e, const Strategy& s, TrackedPath& at) {
+  if (e.budgetHit()) return false;
+  if (s(e, at.path())) return true;
+  for (uint32_t i = 0; i < childCount(e, at.path()); ++i) {
+    at.push(i);
+    bool ok = preOrderFirst(e, s, at);
+    at.pop();
+    if (ok) return true;
+  }
+  return false;
+}
+
+bool postOrderFirst(Engine& e, const Strategy& s, TrackedPath& at) {
+  if (e.budgetHit()) return false;
+  for (uint32_t i = 0; i < childCount(e, at.path()); ++i) {
+    at.push(i);
+    bool ok = postOrderFirst(e, s, at);
+    at.pop();
+    if (ok) return true;
+  }
+  return s(e, at.path());
+}
+
+bool preOrderOutermost(Engine& e, const Strategy& s, TrackedPath& at) {
+  if (e.budgetHit()) return false;
+  if (s(e, at.path())) return true;
+  bool any = false;
+  for (uint32_t i = 0; i < childCount(e, at.path()); ++i) {
+    at.push(i);
+    any = preOrderOutermost(e, s, at) || any;
+    at.pop();
+  }
+  return any;
+}
+}  // namespace
+
 Strategy topDown(Strategy s) {
-  auto self = std::make_shared<std::function<bool(Engine&, const Path&)>>();
-  *self = [s, w = std::weak_ptr(self)](Engine& e, const Path& p) -> bool {
-    if (e.budgetHit()) return false;
-    if (s(e, p)) return true;
-    auto rec = w.lock();
-    for (uint32_t i = 0; i < childCount(e, p); ++i)
-      if ((*rec)(e, child(p, i))) return true;
-    return false;
-  };
-  return Strategy("topDown(" + s.str() + ")",
-                  [self](Engine& e, const Path& p) { return (*self)(e, p); });
+  return Strategy("topDown(" + s.str() + ")", [s](Engine& e, const Path& p) {
+    TrackedPath at(p);
+    return preOrderFirst(e, s, at);
+  });
 }
 
 Strategy bottomUp(Strategy s) {
-  auto self = std::make_shared<std::function<bool(Engine&, const Path&)>>();
-  *self = [s, w = std::weak_ptr(self)](Engine& e, const Path& p) -> bool {
-    if (e.budgetHit()) return false;
-    auto rec = w.lock();
-    for (uint32_t i = 0; i < childCount(e, p); ++i)
-      if ((*rec)(e, child(p, i))) return true;
-    return s(e, p);
-  };
-  return Strategy("bottomUp(" + s.str() + ")",
-                  [self](Engine& e, const Path& p) { return (*self)(e, p); });
+  return Strategy("bottomUp(" + s.str() + ")", [s](Engine& e, const Path& p) {
+    TrackedPath at(p);
+    return postOrderFirst(e, s, at);
+  });
 }
 
 Strategy normalize(Strategy s) {
@@ -163,17 +190,10 @@ Strategy atPath(Path at, Strategy s) {
 }
 
 Strategy allTopDown(Strategy s) {
-  auto self = std::make_shared<std::function<bool(Engine&, const Path&)>>();
-  *self = [s, w = std::weak_ptr(self)](Engine& e, const Path& p) -> bool {
-    if (e.budgetHit()) return false;
-    if (s(e, p)) return true;
-    auto rec = w.lock();
-    bool any = false;
-    for (uint32_t i = 0; i < childCount(e, p); ++i) any = (*rec)(e, child(p, i)) || any;
-    return any;
-  };
-  return Strategy("allTopDown(" + s.str() + ")",
-                  [self](Engine& e, const Path& p) { return (*self)(e, p); });
+  return Strategy("allTopDown(" + s.str() + ")", [s](Engine& e, const Path& p) {
+    TrackedPath at(p);
+    return preOrderOutermost(e, s, at);
+  });
 }
 
 Strategy outer(Strategy s) {
@@ -223,7 +243,10 @@ std::string RewriteResult::report() const {
   return s;
 }
 
-RewriteResult rewrite(const ExprPtr& program, const Strategy& s, const RewriteOptions& options) {
+RewriteResult rewrite(const ExprPtr& program, const Strategy& s, const RewriteOptions& given) {
+  // One memo for the run: re-typing after each rule re-types only what changed (infer.h).
+  RewriteOptions options = given;
+  if (!options.infer.memo) options.infer.memo = ir::makeInferMemo();
   ExprPtr typed = ir::inferTypes(program, options.infer);
   Engine e(typed, options);
   RewriteResult r;

@@ -133,11 +133,16 @@ std::string CPrinter::stmt(const Stmt& s, int indent) const {
     case StmtKind::Assign: return pad + expr(s.lhs) + " = " + expr(s.rhs) + ";\n";
     case StmtKind::ExprStmt: return pad + expr(s.rhs) + ";\n";
     case StmtKind::For: {
+      // A wide loop computes its start and stride in 64 bits too (work-item ids and grid
+      // sizes are printed as int otherwise).
+      auto operand64 = [&](const CExpr& e) {
+        return s.wide && e->kind == CExprKind::WorkItem ? d_.workItem64(e->fn, e->dim) : expr(e);
+      };
       std::string bound = s.boundExpr ? expr(s.boundExpr) : s.bound.toC();
-      std::string step = s.step ? s.name + " += " + expr(s.step) : "++" + s.name;
+      std::string step = s.step ? s.name + " += " + operand64(s.step) : "++" + s.name;
       std::string out = s.unroll ? pad + d_.unrollPragma() + "\n" : "";
-      out += pad + "for (int " + s.name + " = " + expr(s.init) + "; " + s.name + " < " + bound +
-             "; " + step + ") {\n";
+      out += pad + "for (" + (s.wide ? d_.int64Type() : std::string("int")) + " " + s.name +
+             " = " + operand64(s.init) + "; " + s.name + " < " + bound + "; " + step + ") {\n";
       return out + block(s.body) + pad + "}\n";
     }
     case StmtKind::If:

@@ -37,6 +37,8 @@ class CDialect {
   virtual std::string tableQualifier() const = 0;
   virtual std::string restrictKeyword() const { return "restrict"; }
   virtual std::string workItem(WorkItemFn fn, int dim) const = 0;
+  // The same in 64-bit arithmetic (the start and stride of a wide loop, Stmt::wide).
+  virtual std::string workItem64(WorkItemFn fn, int dim) const = 0;
   virtual std::string barrier(bool localFence, bool globalFence) const = 0;
   virtual std::string functionPrefix() const = 0;  // helpers and userfuns: "inline" / "__device__ inline"
   // float2(re, im): "(float2)(re, im)" / "make_float2(re, im)".

@@ -17,6 +17,20 @@ std::string CudaDialect::workItem(WorkItemFn fn, int dim) const {
   return "0";
 }
 
+std::string CudaDialect::workItem64(WorkItemFn fn, int dim) const {
+  const std::string d = dim == 0 ? "x" : dim == 1 ? "y" : "z";
+  switch (fn) {
+    case WorkItemFn::GlobalId:
+      return "((long long)blockIdx." + d + " * blockDim." + d + " + threadIdx." + d + ")";
+    case WorkItemFn::LocalId: return "(long long)threadIdx." + d;
+    case WorkItemFn::GroupId: return "(long long)blockIdx." + d;
+    case WorkItemFn::GlobalSize: return "((long long)gridDim." + d + " * blockDim." + d + ")";
+    case WorkItemFn::LocalSize: return "(long long)blockDim." + d;
+    case WorkItemFn::NumGroups: return "(long long)gridDim." + d;
+  }
+  return "0";
+}
+
 std::string CudaDialect::readOnlyLoad(const std::string& pointer, const std::string& index,
                                       const CType& type) const {
   // __ldg has overloads for the scalar and vector types only, not for structs (tuples).

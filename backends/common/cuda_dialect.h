@@ -31,6 +31,7 @@ class CudaDialect final : public CDialect {
   std::string tableQualifier() const override { return "__constant__"; }
   std::string restrictKeyword() const override { return "__restrict__"; }
   std::string workItem(WorkItemFn fn, int dim) const override;
+  std::string workItem64(WorkItemFn fn, int dim) const override;
   std::string barrier(bool, bool) const override { return "__syncthreads()"; }
   std::string functionPrefix() const override { return "__device__ inline"; }
   std::string makeComplex(const std::string& type, const std::string& re,

@@ -150,9 +150,16 @@ StmtPtr sFor(std::string var, CExpr start, ir::ArithExpr bound, CExpr step) {
   auto s = stmt(StmtKind::For);
   s->name = std::move(var);
   s->init = std::move(start);
+  s->wide = loopNeedsWide(bound, step != nullptr);
   s->bound = std::move(bound);
   s->step = std::move(step);
   return s;
+}
+
+bool loopNeedsWide(const ir::ArithExpr& bound, bool strided) {
+  auto hi = bound.constUpperBound();
+  if (!hi) return false;
+  return strided ? *hi > (int64_t{1} << 30) : *hi >= (int64_t{1} << 31);
 }
 StmtPtr sIf(CExpr cond) {
   auto s = stmt(StmtKind::If);

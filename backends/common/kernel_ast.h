@@ -108,11 +108,13 @@ struct Stmt {
   CExpr init;                           // Decl init, For start
   // Assign / ExprStmt
   CExpr lhs, rhs;
-  // For: for (int name = init; name < bound; name += step)
+  // For: for (int name = init; name < bound; name += step), `long` (the dialect's int64Type)
+  // when `wide`: sFor sets it where an int could not reach the bound (loopNeedsWide).
   ir::ArithExpr bound;
   CExpr boundExpr;                      // used instead of `bound` when set
   CExpr step;                           // null: ++
   bool unroll = false;                  // #pragma unroll
+  bool wide = false;                    // a 64-bit loop variable
   // If
   CExpr cond;
   // Barrier
@@ -124,6 +126,12 @@ StmtPtr sDecl(CType type, std::string name, CExpr init, bool isConst = false);
 StmtPtr sArrayDecl(CType type, std::string name, int64_t count, MemSpace space);
 StmtPtr sAssign(CExpr lhs, CExpr rhs);
 StmtPtr sFor(std::string var, CExpr start, ir::ArithExpr bound, CExpr step);
+// Index width follows the sizes: a loop variable is 64-bit when the bound is a constant (or has
+// a constant upper bound) that an int variable could not reach without overflowing: 2^31 or
+// more for `++` loops; more than 2^30 for loops that step by the grid (`step` set: the last
+// index plus the stride, at most the bound again, must stay below 2^31). Symbolic sizes are
+// int kernel arguments, so a loop over one stays int.
+bool loopNeedsWide(const ir::ArithExpr& bound, bool strided);
 StmtPtr sIf(CExpr cond);
 StmtPtr sBarrier(bool localFence, bool globalFence);
 StmtPtr sComment(std::string text);

@@ -30,6 +30,11 @@ std::string OpenCLDialect::workItem(WorkItemFn fn, int dim) const {
   return "(int)" + std::string(name) + "(" + std::to_string(dim) + ")";
 }
 
+std::string OpenCLDialect::workItem64(WorkItemFn fn, int dim) const {
+  // The int form with its cast replaced: these functions return size_t.
+  return "(long)" + workItem(fn, dim).substr(5);
+}
+
 std::string OpenCLDialect::barrier(bool localFence, bool globalFence) const {
   if (localFence && globalFence) return "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)";
   return globalFence ? "barrier(CLK_GLOBAL_MEM_FENCE)" : "barrier(CLK_LOCAL_MEM_FENCE)";

@@ -16,6 +16,7 @@ class OpenCLDialect final : public CDialect {
   std::string variableSpace(MemSpace space) const override;
   std::string tableQualifier() const override { return "__constant"; }
   std::string workItem(WorkItemFn fn, int dim) const override;
+  std::string workItem64(WorkItemFn fn, int dim) const override;
   std::string barrier(bool localFence, bool globalFence) const override;
   std::string functionPrefix() const override { return "inline"; }
   std::string makeComplex(const std::string& type, const std::string& re,

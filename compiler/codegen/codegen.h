@@ -59,6 +59,11 @@ struct CodegenOptions {
   // (constant) element count, or a dimension or stride is below 1.
   std::map<std::string, BufferLayout> inputLayouts;
   std::optional<BufferLayout> outputLayout;
+  // Budgets: code generation unrolls iterate and mapSeqUnroll/reduceSeqUnroll, so a short
+  // program can ask for any number of copies of a body. Past these totals per kernel it is a
+  // CompileError at the pattern (docs/codegen.md, "Budgets").
+  int64_t maxIterateSteps = 4096;    // iterate steps, all iterates of a kernel together
+  int64_t maxUnrolledBodies = 65536; // bodies of unrolled loops, all of a kernel together
 };
 
 // One buffer of the manifest.

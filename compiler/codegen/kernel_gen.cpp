@@ -90,6 +90,7 @@ KernelGen::Result KernelGen::apply(const ir::FunDecl& f, const std::vector<Arg>&
     case FunKind::Iterate: {
       const auto& it = *f.as<ir::Iterate>();
       if (it.count() == 0) return evalArg(args.at(0), dest);
+      spend(iterateSteps_, it.count(), opt_.maxIterateSteps, it.loc(), "iterate steps");
       Result r = evalArg(args.at(0), nullptr);
       for (int64_t k = 0; k < it.count(); ++k) {
         ir::TypedFun tf = ir::inferCall(it.f(), {r.view->type});
@@ -102,6 +103,17 @@ KernelGen::Result KernelGen::apply(const ir::FunDecl& f, const std::vector<Arg>&
     case FunKind::Id: return evalArg(args.at(0), dest);
     default: return applyLayoutPattern(f, args, result, dest);
   }
+}
+
+// Iterate and unrolled loops copy their bodies: the budget is checked before the copies are
+// made, so a huge count is an error at once rather than a long run or a stack overflow.
+void KernelGen::spend(int64_t& used, int64_t n, int64_t budget, const ir::SourceLoc& loc,
+                      const std::string& what) {
+  if (n > budget - used)
+    fail(loc, "code generation: " + std::to_string(n) + " " + what + " here, " +
+                  std::to_string(used) + " before, exceed the budget of " +
+                  std::to_string(budget) + " per kernel");
+  used += n;
 }
 
 KernelGen::Result KernelGen::applyLambda(const ir::Lambda& f, const std::vector<Arg>& args,
@@ -252,6 +264,7 @@ KernelGen::Result KernelGen::applyMap(const ir::AbstractMap& m, const Arg& arg, 
   if (m.kind() == FunKind::MapSeqUnroll) {
     auto c = n.constant();
     if (!c) fail(m.loc(), "mapSeqUnroll over a symbolic size " + n.str());
+    spend(unrolledBodies_, *c, opt_.maxUnrolledBodies, m.loc(), "unrolled loop bodies");
     for (int64_t i = 0; i < *c; ++i) body(ArithExpr(i));
   } else {
     ArithExpr var;
@@ -302,6 +315,7 @@ KernelGen::Result KernelGen::applyReduce(const ir::AbstractReduce& r, const Arg&
   if (r.kind() == FunKind::ReduceSeqUnroll) {
     auto c = n.constant();
     if (!c) fail(r.loc(), "reduceSeqUnroll over a symbolic size " + n.str());
+    spend(unrolledBodies_, *c, opt_.maxUnrolledBodies, r.loc(), "unrolled loop bodies");
     for (int64_t i = 0; i < *c; ++i) body(ArithExpr(i));
   } else {
     ArithExpr var;

@@ -132,6 +132,10 @@ class KernelGen {
   int wgStatement_ = 0;                // counts loops opened directly inside a mapWorkgroup
   std::map<std::string, ir::ArithExpr> canon_;               // canonical local ids
   int tempCount_ = 0;
+  int64_t iterateSteps_ = 0;    // against opt_.maxIterateSteps
+  int64_t unrolledBodies_ = 0;  // against opt_.maxUnrolledBodies
+  void spend(int64_t& used, int64_t n, int64_t budget, const ir::SourceLoc& loc,
+             const std::string& what);
   std::map<std::string, std::string> structNames_;
   ViewResolver resolver_;
 };

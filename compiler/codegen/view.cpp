@@ -3,7 +3,9 @@
 // dimension) and a stack of tuple components, as LIFT's ViewPrinter does.
 #include "compiler/codegen/view.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "compiler/codegen/memory.h"
 #include "ir/diagnostic.h"
@@ -159,6 +161,33 @@ ViewPtr tupleView(std::vector<ViewPtr> components, Type type) {
 
 namespace {
 
+// Views can nest an index as deep as the program is long (iterate(4096, pad(1, 0, wrap)) is a
+// % in a % 4096 deep), and the simplifier's analyses and the printer recurse once a level:
+// past this budget it is an error at the pattern, not a stack overflow. FFT indices nest a
+// few dozen levels at most.
+constexpr size_t kMaxIndexNesting = 512;
+
+// The nesting depth of an index, without recursion (the DAG's shared nodes counted once).
+size_t nesting(const ArithExpr& root) {
+  std::unordered_map<const void*, size_t> depth;
+  std::vector<std::pair<ArithExpr, bool>> stack{{root, false}};
+  while (!stack.empty()) {
+    auto [e, expanded] = stack.back();
+    stack.pop_back();
+    if (depth.count(e.node())) continue;
+    if (!expanded) {
+      stack.push_back({e, true});
+      for (const ArithExpr& o : e.operands())
+        if (!depth.count(o.node())) stack.push_back({o, false});
+      continue;
+    }
+    size_t d = 0;
+    for (const ArithExpr& o : e.operands()) d = std::max(d, depth[o.node()]);
+    depth[e.node()] = d + 1;
+  }
+  return depth[root.node()];
+}
+
 struct Walker {
   const ViewResolver& r;
   std::vector<ArithExpr> arr;   // back = index into the current view's outer dimension
@@ -193,79 +222,103 @@ struct Walker {
     return e;
   }
 
-  CExpr walk(const ViewPtr& v) {
-    switch (v->kind) {
-      case ViewKind::Access: arr.push_back(v->index); return walk(v->parent);
-      case ViewKind::Split: {
-        ArithExpr i = pop(), j = pop();
-        arr.push_back(i * v->a + j);
-        return walk(v->parent);
-      }
-      case ViewKind::Join: {
-        ArithExpr k = pop();
-        arr.push_back(k % v->a);
-        arr.push_back(k / v->a);
-        return walk(v->parent);
-      }
-      case ViewKind::Transpose: {
-        ArithExpr i = pop(), j = pop();
-        arr.push_back(i);
-        arr.push_back(j);
-        return walk(v->parent);
-      }
-      case ViewKind::Slide: {
-        ArithExpr w = pop(), k = pop();
-        arr.push_back(w * v->b + k);
-        return walk(v->parent);
-      }
-      case ViewKind::Pad: return pad(v);
-      case ViewKind::Zip: {
-        ArithExpr i = pop();
-        if (tup.empty()) fail("a zipped array was read without choosing a component");
-        size_t c = tup.back();
-        tup.pop_back();
-        arr.push_back(i);
-        return walk(v->children.at(c));
-      }
-      case ViewKind::Get: tup.push_back(v->component); return walk(v->parent);
-      case ViewKind::Map: {
-        ArithExpr i = pop();
-        return walk(v->fn(accessView(v->parent, i)));
-      }
-      case ViewKind::Generator: {
-        std::vector<ArithExpr> idx;
-        Type t = v->type;
-        for (size_t d = 0; d < v->gen->sizes().size(); ++d) {
-          idx.push_back(pop());
-          t = t.element();
+  // A loop, not a recursion: every step but a constant pad's hands the walk on to one view,
+  // and a chain of views is as long as the program made it (iterate(30000, map(id)) is 30000
+  // maps deep: recursing overflowed the stack, issue 20).
+  CExpr walk(ViewPtr v) {
+    for (;;) {
+      switch (v->kind) {
+        case ViewKind::Access:
+          arr.push_back(v->index);
+          v = v->parent;
+          continue;
+        case ViewKind::Split: {
+          ArithExpr i = pop(), j = pop();
+          arr.push_back(i * v->a + j);
+          v = v->parent;
+          continue;
         }
-        return walk(r.generator(*v->gen, idx, t));
-      }
-      case ViewKind::Scalar:
-        if (!arr.empty()) fail("indexing a scalar value");
-        return members(v->expr, v->type);
-      case ViewKind::Tuple: {
-        if (tup.empty()) {
-          if (!arr.empty()) fail("indexing a tuple");
-          fail("a computed tuple was read as a whole");
+        case ViewKind::Join: {
+          ArithExpr k = pop();
+          arr.push_back(k % v->a);
+          arr.push_back(k / v->a);
+          v = v->parent;
+          continue;
         }
-        size_t c = tup.back();
-        tup.pop_back();
-        return walk(v->children.at(c));
+        case ViewKind::Transpose: {
+          ArithExpr i = pop(), j = pop();
+          arr.push_back(i);
+          arr.push_back(j);
+          v = v->parent;
+          continue;
+        }
+        case ViewKind::Slide: {
+          ArithExpr w = pop(), k = pop();
+          arr.push_back(w * v->b + k);
+          v = v->parent;
+          continue;
+        }
+        case ViewKind::Pad:
+          if (v->boundary == ir::PadBoundary::Constant) return padConstant(v);
+          padIndex(v);
+          v = v->parent;
+          continue;
+        case ViewKind::Zip: {
+          ArithExpr i = pop();
+          if (tup.empty()) fail("a zipped array was read without choosing a component");
+          size_t c = tup.back();
+          tup.pop_back();
+          arr.push_back(i);
+          v = v->children.at(c);
+          continue;
+        }
+        case ViewKind::Get:
+          tup.push_back(v->component);
+          v = v->parent;
+          continue;
+        case ViewKind::Map: {
+          ArithExpr i = pop();
+          v = v->fn(accessView(v->parent, i));
+          continue;
+        }
+        case ViewKind::Generator: {
+          std::vector<ArithExpr> idx;
+          Type t = v->type;
+          for (size_t d = 0; d < v->gen->sizes().size(); ++d) {
+            idx.push_back(pop());
+            t = t.element();
+          }
+          v = r.generator(*v->gen, idx, t);
+          continue;
+        }
+        case ViewKind::Scalar:
+          if (!arr.empty()) fail("indexing a scalar value");
+          return members(v->expr, v->type);
+        case ViewKind::Tuple: {
+          if (tup.empty()) {
+            if (!arr.empty()) fail("indexing a tuple");
+            fail("a computed tuple was read as a whole");
+          }
+          size_t c = tup.back();
+          tup.pop_back();
+          v = v->children.at(c);
+          continue;
+        }
+        case ViewKind::Mem: return memory(v);
       }
-      case ViewKind::Mem: return memory(v);
+      fail("unknown view");
     }
-    fail("unknown view");
   }
 
-  CExpr pad(const ViewPtr& v) {
+  // The index into the parent of a wrapping, clamping or mirroring pad.
+  void padIndex(const ViewPtr& v) {
     ArithExpr j = pop();
     ArithExpr n = v->parent->type.size();
     ArithExpr i = j - v->a;
     switch (v->boundary) {
-      case ir::PadBoundary::Wrap: arr.push_back(i % n); return walk(v->parent);
-      case ir::PadBoundary::Clamp: arr.push_back(min(max(i, ArithExpr(0)), n - 1)); return walk(v->parent);
-      case ir::PadBoundary::Mirror: {
+      case ir::PadBoundary::Wrap: arr.push_back(i % n); return;
+      case ir::PadBoundary::Clamp: arr.push_back(min(max(i, ArithExpr(0)), n - 1)); return;
+      case ir::PadBoundary::Mirror:
         if (ir::provablyLessEq(-n, i) && ir::provablyLess(i, n * 2)) {
           // One reflection at most: i < 0 ? -1-i : i >= n ? 2n-1-i : i.
           arr.push_back(min(max(i, -1 - i), n * 2 - 1 - i));
@@ -274,24 +327,30 @@ struct Walker {
           ArithExpr m = i % (n * 2);
           arr.push_back(min(m, n * 2 - 1 - m));
         }
-        return walk(v->parent);
-      }
-      case ir::PadBoundary::Constant: {
-        CExpr cond;
-        if (!ir::provablyNonNegative(i)) cond = backends::cCompare(i, ">=", 0);
-        if (!ir::provablyLess(i, n)) cond = backends::cAnd(cond, backends::cCompare(i, "<", n));
-        std::vector<ArithExpr> savedArr = arr;
-        std::vector<size_t> savedTup = tup;
-        arr.push_back(i);
-        CExpr inside = walk(v->parent);
-        if (!cond) return inside;
-        arr = savedArr;
-        tup = savedTup;
-        CExpr outside = walk(v->padValue);
-        return backends::cSelect(cond, inside, outside, inside->type);
-      }
+        return;
+      case ir::PadBoundary::Constant: break;
     }
     fail("unknown pad boundary");
+  }
+
+  // A constant pad reads two values (inside and outside): the one place the walk recurses,
+  // once per constant pad on the path (the program's nesting, which its budgets bound).
+  CExpr padConstant(const ViewPtr& v) {
+    ArithExpr j = pop();
+    ArithExpr n = v->parent->type.size();
+    ArithExpr i = j - v->a;
+    CExpr cond;
+    if (!ir::provablyNonNegative(i)) cond = backends::cCompare(i, ">=", 0);
+    if (!ir::provablyLess(i, n)) cond = backends::cAnd(cond, backends::cCompare(i, "<", n));
+    std::vector<ArithExpr> savedArr = arr;
+    std::vector<size_t> savedTup = tup;
+    arr.push_back(i);
+    CExpr inside = walk(v->parent);
+    if (!cond) return inside;
+    arr = savedArr;
+    tup = savedTup;
+    CExpr outside = walk(v->padValue);
+    return backends::cSelect(cond, inside, outside, inside->type);
   }
 
   CExpr memory(const ViewPtr& v) {
@@ -305,6 +364,10 @@ struct Walker {
       index = index + pop() * stride;
     }
     if (!arr.empty()) fail("too many indices for memory " + m.name);
+    if (size_t depth = nesting(index); depth > kMaxIndexNesting)
+      fail("an index into " + m.name + " nested " + std::to_string(depth) +
+           " levels deep, more than the budget of " + std::to_string(kMaxIndexNesting) +
+           " (printing and analysing it recurses once a level)");
     if (r.onAccess) r.onAccess(m, index);
     if (m.padEvery > 0) index = index + index / ArithExpr(m.padEvery);
     if (m.layout) index = m.layout->address(index);

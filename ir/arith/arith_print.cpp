@@ -112,9 +112,16 @@ struct Printer {
       case ArithKind::FloorDiv: return divMod(e, true);
       case ArithKind::FloorMod: return divMod(e, false);
       case ArithKind::Min:
-      case ArithKind::Max:
-        return fmt::format("{}({}, {})", e.kind() == ArithKind::Min ? "min" : "max", print(e.operands()[0]),
-                           print(e.operands()[1]));
+      case ArithKind::Max: {
+        // In 64-bit output the other operand is a long (its variables are cast), and
+        // min(int, long) is ambiguous in OpenCL C: constants get the L suffix too.
+        auto operand = [&](const ArithExpr& o) {
+          std::string t = print(o);
+          return c && wide && o.isConstant() && t.back() != 'L' && t.back() != ')' ? t + "L" : t;
+        };
+        return fmt::format("{}({}, {})", e.kind() == ArithKind::Min ? "min" : "max",
+                           operand(e.operands()[0]), operand(e.operands()[1]));
+      }
       case ArithKind::PosInf: return "+inf";
       case ArithKind::NegInf: return "-inf";
     }

@@ -5,6 +5,7 @@
 #include <boost/json.hpp>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -344,6 +345,56 @@ TEST(Cli, BadLayoutsExitOneWithOneLine) {
     auto r = fftc("run " + args + " --check");
     EXPECT_EQ(r.status, 1) << r.out;
     EXPECT_EQ(lineCount(r.out), 1) << r.out;
+  }
+}
+
+// Issue 20 (budgets): runaway programs are a located compile error with exit status 1, never a
+// crash (iterate(30000, map(id)) overflowed the stack: SIGSEGV, status 139) or a hang
+// (iterate(10^9, ...) spun in type inference); each of these runs within the test's timeout.
+TEST(Cli, RunawayIterateIsALocatedErrorNotACrash) {
+  for (const std::string count : {"30000", "100000", "1000000000"}) {
+    auto path = writeTemp("iterate" + count + ".fdl", "kernel k(x: [float]16) =\n  iterate(" +
+                                                      count + ", map(id)) <<: x\n");
+    for (const std::string cmd : {"compile", "exec"}) {
+      SCOPED_TRACE(cmd + " " + count);
+      auto out = std::filesystem::temp_directory_path() / "fftc_cli_test" / "iterate_out";
+      auto r = fftc(cmd + " " + path + (cmd == "compile" ? " -o " + out.string() : ""));
+      EXPECT_EQ(r.status, 1) << r.out;
+      EXPECT_NE(r.out.find(":2:3: error: code generation: " + count + " iterate steps"),
+                std::string::npos)
+          << r.out;
+    }
+  }
+}
+
+// A pipe of 660 split/map/join steps (1980 levels, inside the front end's 2000) took minutes
+// (cubic in the length); it compiles within the test's timeout now.
+TEST(Cli, LongPipeCompiles) {
+  auto path = writeTemp("pipe660.fdl",
+                        "kernel k(x: [float]64) = (pipe(q in 0 .. 660) (join o map(map(fun a => "
+                        "a + 1.0f)) o split(2))) <<: x\n");
+  auto out = std::filesystem::temp_directory_path() / "fftc_cli_test" / "pipe_out";
+  auto r = fftc("compile " + path + " -o " + out.string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  std::ifstream cl(out / "k.cl");
+  std::string src((std::istreambuf_iterator<char>(cl)), std::istreambuf_iterator<char>());
+  EXPECT_NE(src.find("k_stage659"), std::string::npos);
+}
+
+// [float]2147483656 compiled (exit 0) to a loop `for (int gid ...; gid < 2147483656L; ...)`
+// that an int cannot finish: the loop variable is 64-bit now.
+TEST(Cli, HugeSizesGetWideLoops) {
+  for (const std::string size : {"2147483656", "4611686018427387904"}) {
+    SCOPED_TRACE(size);
+    auto path = writeTemp("huge.fdl", "kernel k(x: [float]" + size + ") = mapGlobal(fun a => a) "
+                                      "<<: x\n");
+    auto out = std::filesystem::temp_directory_path() / "fftc_cli_test" / "huge_out";
+    auto r = fftc("compile " + path + " -o " + out.string());
+    EXPECT_EQ(r.status, 0) << r.out;
+    std::ifstream cl(out / "k.cl");
+    std::string src((std::istreambuf_iterator<char>(cl)), std::istreambuf_iterator<char>());
+    EXPECT_NE(src.find("for (long gid"), std::string::npos) << src;
+    EXPECT_EQ(src.find("for (int gid"), std::string::npos) << src;
   }
 }
 

@@ -126,3 +126,48 @@ TEST(CudaExec, LaunchConfigFromWorkSizes) {
 
 }  // namespace
 }  // namespace fftc::cuda_codegen_test
+
+namespace fftc::cuda_codegen_test {
+namespace {
+
+// Issue 20: a loop whose bound an int cannot reach gets a 64-bit variable in CUDA too (start
+// and stride computed in 64 bits), and NVRTC accepts it; a view index past 2^31 likewise.
+TEST(CudaWideIndex, LoopsPast2To31CompileWithNvrtc) {
+  const std::string text =
+      "kernel big(x: [float]2147483656) = mapGlobal(fun a => a) <<: x\n"
+      "kernel view(x: [float]10) = mapGlobal(fun a => a) <<: join <<: slide(1, 536870913) <<: "
+      "pad(2147483648, 2147483648, clamp) <<: x\n";
+  fe::Program program = fe::compileSource(text, "wide.fdl");
+  cu::NvrtcCompiler nvrtc(cu::NvrtcApi::get(), std::nullopt);
+  for (const auto& k : program.kernels) {
+    SCOPED_TRACE(k.name);
+    compiler::codegen::CodegenOptions o;
+    o.format = false;  // the printer's own lines, as checked below
+    pl::Built built = pl::build(k, "", pl::Target::Cuda, o);
+    const std::string& src = built.compiled.source;
+    if (k.name == "big") {
+      EXPECT_NE(src.find("for (long long gid = ((long long)blockIdx.x * blockDim.x + "
+                         "threadIdx.x); gid < 2147483656L; gid += ((long long)gridDim.x * "
+                         "blockDim.x))"),
+                std::string::npos)
+          << src;
+    } else {
+      EXPECT_NE(src.find("max(0L, 536870913 * ((long)gid) - 2147483648L)"), std::string::npos)
+          << src;
+    }
+    cu::CompileRequest request;
+    request.source = src;
+    request.programName = k.name + ".cu";
+    request.arch = std::string(cu::kDefaultArch);
+    try {
+      cu::CompiledProgram out = nvrtc.compile(request);
+      EXPECT_EQ(out.kind, cu::BinaryKind::Cubin);
+    } catch (const cu::CompileError& e) {
+      ADD_FAILURE() << "NVRTC rejected the generated CUDA: " << e.what() << "\n" << e.log()
+                    << "\n" << src;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fftc::cuda_codegen_test

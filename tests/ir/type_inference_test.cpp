@@ -78,6 +78,60 @@ TEST(TypeInference, IterateAppliesTheFunctionKTimes) {
   EXPECT_EQ(typeOf(iterate(0, halve) << x), arr(kFloat, 16));
 }
 
+// Issue 20: iterate(10^9, f) typed f 10^9 times (it spun). A step that keeps the type ends
+// the walk; steps that change the sizes are followed up to a budget, then a located error.
+TEST(TypeInference, IterateStopsAtAFixedPoint) {
+  auto x = param("x", arr(kFloat, 16));
+  EXPECT_EQ(typeOf(iterate(1000000000, map(id())) << x), arr(kFloat, 16));
+  EXPECT_EQ(typeOf(iterate(int64_t{1} << 62, join() << split(4)) << x), arr(kFloat, 16));
+  // Sizes change for a while, then stay.
+  FunPtr shrink = map(reduce(add(), litF(0))) << split(2);
+  EXPECT_EQ(typeOf(iterate(3, shrink) << x), arr(kFloat, 2));
+}
+
+TEST(TypeInference, IterateChangingSizesHasABudget) {
+  auto x = param("x", arr(kFloat, 16));
+  EXPECT_EQ(typeOf(iterate(4096, pad(1, 0, PadBoundary::Wrap)) << x), arr(kFloat, 16 + 4096));
+  SourceLoc loc{"it.fdl", 3, 9};
+  ExprPtr e = FunCall::make(Iterate::make(5000, pad(1, 0, PadBoundary::Wrap), loc), {x}, loc);
+  try {
+    inferTypes(e);
+    FAIL() << "typed";
+  } catch (const CompileError& err) {
+    EXPECT_EQ(err.loc().line, 3);
+    EXPECT_NE(std::string(err.what()).find("iterate: 5000 steps"), std::string::npos)
+        << err.what();
+  }
+  // The budget is an option.
+  InferOptions small;
+  small.maxIterateSteps = 10;
+  EXPECT_THROW(inferTypes(iterate(11, pad(1, 0, PadBoundary::Wrap)) << x, small), CompileError);
+  EXPECT_EQ(inferTypes(iterate(10, pad(1, 0, PadBoundary::Wrap)) << x, small)->type(),
+            arr(kFloat, 26));
+}
+
+// A memo shared by runs (the rewrite engine's) gives the same typed program as a fresh run, and
+// a node met again in the same place is returned as it is.
+TEST(TypeInference, MemoGivesTheSameTypes) {
+  auto x = param("x", arr(kFloat, 16));
+  ExprPtr e = iterate(2, map(neg())) << (join() << (map(map(neg())) << (split(4) << x)));
+  InferOptions memo;
+  memo.memo = makeInferMemo();
+  ExprPtr a = inferTypes(e, memo);
+  ExprPtr b = inferTypes(a, memo);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a->type(), inferTypes(e)->type());
+  // A typed Lambda (its body memoized at float) applied to ints: its Param changes type, so
+  // the body is typed again rather than taken from the memo.
+  ExprPtr fx = inferTypes(map(fun([](ExprPtr v) { return neg() << v; })) << x, memo);
+  FunPtr typedLambda = fx->as<FunCall>()->f()->funChildren().at(0);
+  auto y = param("y", arr(kInt, 16));
+  ExprPtr fy = inferTypes(map(typedLambda) << y, memo);
+  EXPECT_EQ(fy->type(), arr(kInt, 16));
+  const auto* body = fy->as<FunCall>()->f()->funChildren().at(0)->as<Lambda>()->body().get();
+  EXPECT_EQ(body->type(), kInt);
+}
+
 TEST(TypeInference, LambdasTakeTupleComponents) {
   auto x = param("x", arr(kFloat, 8));
   auto i = param("i", arr(kInt, 8));
