@@ -91,8 +91,16 @@ std::string checkEntry(const boost::json::object& entry) {
   };
   for (const std::string& why :
        {integer("workgroupSize", 0, kMaxWorkGroup), integer("fftsPerGroup", 0, kMaxWorkGroup),
-        list("radices", 2), list("levelSizes", 2), list("passGroups", 1)})
+        list("radices", 2), list("levelSizes", 2), list("passGroups", 0)})
     if (!why.empty()) return why;
+  // pass groups are the bounds 0 = g_0 < g_1 < ... < g_P = D of nd.fdl's dimension groups
+  if (const auto* v = c.if_contains("passGroups"); v && v->is_array()) {
+    const auto& g = v->get_array();
+    for (size_t i = 0; i < g.size(); ++i)
+      if ((i == 0 && g[i].get_int64() != 0) || (i > 0 && g[i].get_int64() <= g[i - 1].get_int64()))
+        return fmt::format("\"passGroups\": {} are not increasing bounds from 0",
+                           boost::json::serialize(*v));
+  }
   if (const auto* v = c.if_contains("levels");
       v && !(v->is_int64() && (v->get_int64() == 0 || v->get_int64() == 2 || v->get_int64() == 3)))
     return fmt::format("\"levels\": {} is not 0, 2 or 3", boost::json::serialize(*v));
