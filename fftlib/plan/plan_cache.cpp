@@ -362,7 +362,10 @@ std::unique_ptr<PlanCache> PlanCache::fromEnvironment() {
 }
 
 std::string PlanCache::identity(const FftRequest& request) {
-  return fmt::format("{}\nbuild {}\nlayout {}", request.key(), planBuildHash(),
+  // The key of the request as the planner plans it (planFft's withLimits): a request that leaves
+  // the local memory to the default names the same entry as the plan stored for it.
+  return fmt::format("{}\nbuild {}\nlayout {}", withLimits(request, PlanLimits{}).key(),
+                     planBuildHash(),
                      request.format ? compiler::clang_helpers::clangPluginIdentity() : "none");
 }
 
