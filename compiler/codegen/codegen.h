@@ -50,6 +50,12 @@ struct CodegenOptions {
   int64_t privateMaxElements = 64;
   // Work-group size used for mapGlobal stages (0: left to the driver, "local" is empty).
   int64_t defaultLocalSize = 0;
+  // The caller's work-group shape per stage (an FFT plan's choice), empty: each stage's own.
+  // A stage's work-groups stay; their size becomes the given one, dimension by dimension (the
+  // mapLocal loops stride by the work-group size, so any size computes the same result; the
+  // caller picks one that keeps barriers uniform). CompileError when the kernel has another
+  // number of stages than shapes are given.
+  std::vector<std::vector<int64_t>> stageLocal;
   bool format = true;              // lay out with compiler/clang formatSource when available
   bool checkUserFuns = true;       // check userfun bodies with clang (when available)
   // The -D bindings, recorded in the manifest's "sizes".

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "compiler/codegen/table_folding.h"
 
 namespace fftc::compiler::codegen {
@@ -19,7 +21,8 @@ void recordAccesses(GeneratedKernel& g) {
   }
 }
 
-void stageGeometry(const StageDraft& st, const CodegenOptions& options, StageInfo& si) {
+void stageGeometry(const StageDraft& st, const CodegenOptions& options, StageInfo& si,
+                   const std::vector<int64_t>& shape) {
   const bool wg = std::any_of(std::begin(st.groups), std::end(st.groups),
                               [](const auto& g) { return g.has_value(); });
   for (int d = 0; d < st.dims; ++d) {
@@ -43,6 +46,10 @@ void stageGeometry(const StageDraft& st, const CodegenOptions& options, StageInf
     }
   }
   if (!st.parallel) si.local = {ArithExpr(1)};
+  for (size_t d = 0; d < shape.size() && d < si.local.size(); ++d) {
+    si.global[d] = si.global[d] / si.local[d] * shape[d];
+    si.local[d] = shape[d];
+  }
 }
 
 CompiledKernel assembleStages(GeneratedKernel& g, const CodegenOptions& options) {
@@ -53,8 +60,15 @@ CompiledKernel assembleStages(GeneratedKernel& g, const CodegenOptions& options)
   ck.sizeVars = g.sizeVars;
   ck.sizes = options.sizes;
   ck.module = g.module;
+  const auto live = [](const StageDraft& st) {
+    return !st.body->body.empty() || !st.localDecls.empty();
+  };
+  const auto stages = static_cast<size_t>(std::count_if(g.stages.begin(), g.stages.end(), live));
+  if (!options.stageLocal.empty() && options.stageLocal.size() != stages)
+    throw ir::CompileError({}, fmt::format("{} work-group shapes given for {} stages",
+                                           options.stageLocal.size(), stages));
   for (auto& st : g.stages) {
-    if (st.body->body.empty() && st.localDecls.empty()) continue;
+    if (!live(st)) continue;
     backends::KernelFunc k;
     k.name = g.name + "_stage" + std::to_string(ck.stages.size());
     StageInfo si;
@@ -89,7 +103,10 @@ CompiledKernel assembleStages(GeneratedKernel& g, const CodegenOptions& options)
     for (const auto& d : st.localDecls) k.body->body.push_back(d);
     for (const auto& s : st.body->body) k.body->body.push_back(s);
     ck.module.kernels.push_back(k);
-    stageGeometry(st, options, si);
+    if (options.stageLocal.empty())
+      stageGeometry(st, options, si);
+    else
+      stageGeometry(st, options, si, options.stageLocal[ck.stages.size()]);
     si.localMemoryBytes = st.localBytes;
     si.accesses = st.accesses;
     ck.stages.push_back(std::move(si));

@@ -16,12 +16,16 @@ void recordAccesses(GeneratedKernel& g);
 // Launch geometry of a stage: a mapGlobal(d) over n gives global[d] = n (rounded up to
 // CodegenOptions::defaultLocalSize when set); a stage with mapWorkgroup(d) over G and mapLocal(d)
 // loops of at most L iterations (or the rows a barrier fixes) gives local[d] = L,
-// global[d] = G*L; a sequential stage runs one work-item.
-void stageGeometry(const StageDraft& st, const CodegenOptions& options, StageInfo& si);
+// global[d] = G*L; a sequential stage runs one work-item. A caller's `shape` (an entry of
+// CodegenOptions::stageLocal, when not empty) then resizes the work-groups, keeping their
+// number: local[d] = shape[d], global[d] = global[d] / L * shape[d].
+void stageGeometry(const StageDraft& st, const CodegenOptions& options, StageInfo& si,
+                   const std::vector<int64_t>& shape = {});
 
 // Assembles the CompiledKernel (everything but the printed source) from the generated kernel
 // after the local-memory and barrier passes. Stages left with nothing to do (their only work
-// folded into a constant table) are dropped; the others are numbered in launch order.
+// folded into a constant table) are dropped; the others are numbered in launch order. Throws
+// ir::CompileError when CodegenOptions::stageLocal names another number of stages.
 CompiledKernel assembleStages(GeneratedKernel& g, const CodegenOptions& options);
 
 }  // namespace fftc::compiler::codegen

@@ -89,7 +89,8 @@ struct PlanChoice {
   std::string kernel;  // the kernel of that file
   std::map<std::string, compiler::frontend::DefineValue> defines;  // the kernel's -D bindings
   // Per stage, the work-group size the plan launches with (dimension 0 first); empty: the
-  // generated kernel's own. Local: {work-items per FFT, FFTs per group}; Hierarchical: {F
+  // generated kernel's own. Code generation builds the kernel with these shapes
+  // (CodegenOptions::stageLocal), so the manifest and header carry them. Local: {work-items per FFT, FFTs per group}; Hierarchical: {F
   // columns, n_i / min(rs_i) butterflies}. The kernels' loops are correct for any size but a
   // barrier's row loop, whose extent this keeps.
   std::vector<std::vector<int64_t>> stageLocal;

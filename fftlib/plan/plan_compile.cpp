@@ -52,21 +52,6 @@ void fillStages(CompiledFft& p) {
     ps.dynamicLocalBytes = s.dynamicLocalBytes;
     for (const auto& e : s.global) ps.global.push_back(e.evaluate(bound));
     for (const auto& e : s.local) ps.local.push_back(e.evaluate(bound));
-    // The plan's work-group shape (PlanChoice::stageLocal): the groups stay, their size changes.
-    // Only for the kernel it was chosen for: a lowerDefault fallback has other stages.
-    // Issue 19: this overrides the work sizes code generation chose; it goes once the generated
-    // kernel carries the launch geometry the choice asks for. Today's does not: 86 of the 521
-    // stages of scripts/emitted-snapshot differ (e.g. 100000's hierarchical tiles come out 16
-    // and 50 columns wide where the choice takes 10; bluesteinLocal for 1009 one work-item per
-    // element of M where the choice takes one per butterfly).
-    const size_t k = p.stages.size();
-    const bool shaped =
-        p.fallbackReason.empty() && p.compiled.stages.size() == p.choice.stageLocal.size();
-    if (shaped && !ps.local.empty())
-      for (size_t d = 0; d < ps.local.size() && d < p.choice.stageLocal[k].size(); ++d) {
-        ps.global[d] = ps.global[d] / ps.local[d] * p.choice.stageLocal[k][d];
-        ps.local[d] = p.choice.stageLocal[k][d];
-      }
     for (const auto& a : s.args) {
       const auto* b = p.compiled.buffer(a);
       if (b && b->role != "table") ps.bytesMoved += b->count.evaluate(bound) * b->elementBytes;
@@ -98,6 +83,7 @@ std::shared_ptr<const CompiledFft> compileChoice(const FftRequest& r, const Plan
   options.format = r.format;
   if (auto l = bufferLayout(r, true)) options.inputLayouts[kernel->paramNames.at(0)] = *l;
   options.outputLayout = bufferLayout(r, false);
+  options.stageLocal = p->choice.stageLocal;  // the plan's work-group shapes
   try {
     p->strategy = r.strategy.empty() ? "lowerFft" : r.strategy;
     p->compiled = compiler::pipeline::build(*kernel, p->strategy, r.target, options).compiled;
@@ -106,6 +92,7 @@ std::shared_ptr<const CompiledFft> compileChoice(const FftRequest& r, const Plan
     if (auto nl = p->fallbackReason.find('\n'); nl != std::string::npos)
       p->fallbackReason.resize(nl);
     p->strategy = "lowerDefault";
+    options.stageLocal.clear();  // other stages: their own shapes
     p->compiled = compiler::pipeline::build(*kernel, "lowerDefault", r.target, options).compiled;
   }
   fillStages(*p);

@@ -313,6 +313,25 @@ TEST(Barriers, LocalPassesOfAWorkGroup) {
   EXPECT_EQ(c.compiled.stages.at(0).global.at(0).str(), "128");
 }
 
+// A caller's work-group shape (an FFT plan's): the same kernel with 8 work-items per row, each
+// taking 4 elements of every pass, still computes the interpreter's result, and the kernel
+// carries the shape it is launched with.
+TEST(Barriers, ACallersWorkGroupShapeIsTheKernels) {
+  const std::string text =
+      "kernel k(x: [float]128) = join <<: mapWorkgroup(λ(row => toGlobal(mapLocal(id)) "
+      "<<: toLocal(mapLocal(fun a => a * 2.0f)) <<: join <<: transpose <<: split(4) "
+      "<<: toLocal(mapLocal(fun a => a + 1.0f)) <<: toLocal(mapLocal(id)) <<: row)) "
+      "<<: split(32) <<: x";
+  cg::CodegenOptions o = options();
+  o.stageLocal = {{8}};
+  auto c = checkText(text, "k", {}, {}, 1, o);
+  EXPECT_MATCHES(c);
+  EXPECT_EQ(c.compiled.stages.at(0).local.at(0).str(), "8");
+  EXPECT_EQ(c.compiled.stages.at(0).global.at(0).str(), "32");  // still 4 work-groups
+  o.stageLocal = {{8}, {8}};
+  EXPECT_THROW((void)compileText(text, "k", {}, o), ir::CompileError);
+}
+
 }  // namespace
 }  // namespace fftc::codegen_test
 

@@ -31,6 +31,12 @@ TEST(StageGeometry, WorkgroupsTimesTheLongestRowLoop) {
   cg::stageGeometry(st, options(), rows);
   EXPECT_EQ(strs(rows.global), (std::vector<std::string>{"128", "4"}));
   EXPECT_EQ(strs(rows.local), (std::vector<std::string>{"8", "4"}));
+  // A caller's shape (an FFT plan's) resizes the 16 work-groups of dimension 0 and leaves
+  // dimension 1, which it does not name.
+  cg::StageInfo shaped;
+  cg::stageGeometry(st, options(), shaped, {2});
+  EXPECT_EQ(strs(shaped.global), (std::vector<std::string>{"32", "4"}));
+  EXPECT_EQ(strs(shaped.local), (std::vector<std::string>{"2", "4"}));
 }
 
 TEST(StageGeometry, GlobalLoopsAndSequentialStages) {

@@ -436,6 +436,39 @@ TEST(FftPlan, LocalCopyForOneRadix) {
   expectAccurate(odd);
 }
 
+// The plan's work-group shapes are the generated kernel's (issue 19: nothing reshapes them
+// after code generation): the manifest's local sizes are PlanChoice::stageLocal, the number of
+// work-groups is what the kernel has with its own shapes, and the plan launches the manifest.
+// 100000's tiles and 1009's Bluestein kernel are where the two differ.
+TEST(Planner, TheKernelCarriesThePlansWorkGroupShapes) {
+  for (int64_t n : {int64_t{100000}, int64_t{1009}, int64_t{4096}}) {
+    const FftRequest r = req(n);
+    const PlanChoice choice = choosePlan(r);
+    PlanChoice own = choice;
+    own.stageLocal.clear();
+    const auto shaped = compileChoice(r, choice), unshaped = compileChoice(r, own);
+    ASSERT_EQ(shaped->compiled.stages.size(), choice.stageLocal.size()) << n;
+    ASSERT_EQ(unshaped->stages.size(), shaped->stages.size()) << n;
+    bool differs = false;
+    for (size_t k = 0; k < shaped->stages.size(); ++k) {
+      const PlanStage &s = shaped->stages[k], &o = unshaped->stages[k];
+      const auto& want = choice.stageLocal[k];
+      for (size_t d = 0; d < s.local.size(); ++d) {
+        EXPECT_EQ(shaped->compiled.stages[k].local[d].evaluate({}), s.local[d]) << n;
+        EXPECT_EQ(shaped->compiled.stages[k].global[d].evaluate({}), s.global[d]) << n;
+        EXPECT_EQ(s.global[d] / s.local[d], o.global[d] / o.local[d]) << n << " stage " << k;
+        if (d < want.size()) {
+          EXPECT_EQ(s.local[d], want[d]) << n << " stage " << k;
+        }
+        differs = differs || s.local[d] != o.local[d];
+      }
+    }
+    if (n != 4096) {
+      EXPECT_TRUE(differs) << n << ": a size where the shapes differ";
+    }
+  }
+}
+
 // The hierarchical (four-step) variant: one stage per level, each transforming tiles of F
 // adjacent columns in local memory; two levels while every tile is 64 bytes wide, else three.
 TEST(Planner, HierarchicalShape) {
