@@ -19,13 +19,12 @@ namespace fftc::compiler::exec {
 namespace cu = backends::cuda;
 using ir::Value;
 
-namespace {
-
-// The process-wide NVRTC compiler (with the on-disk kernel cache).
-cu::NvrtcCompiler& nvrtc() {
+cu::NvrtcCompiler& nvrtcCompiler() {
   static cu::NvrtcCompiler compiler;
   return compiler;
 }
+
+namespace {
 
 cu::CompileRequest requestFor(const codegen::CompiledKernel& k, const std::string& arch) {
   if (k.target != "cuda")
@@ -46,7 +45,7 @@ cu::Module cachedModule(const cu::Context& context, const codegen::CompiledKerne
   auto key = std::make_pair(static_cast<const void*>(context.state().get()), k.source);
   auto it = cache.find(key);
   if (it == cache.end()) {
-    cu::CompiledProgram program = nvrtc().compile(requestFor(k, context.arch()));
+    cu::CompiledProgram program = nvrtcCompiler().compile(requestFor(k, context.arch()));
     it = cache.emplace(key, context.load(program)).first;
   }
   return it->second;
@@ -60,7 +59,7 @@ cu::LaunchConfig cudaLaunchConfig(const PreparedStage& stage) {
 }
 
 cu::CompiledProgram compileCuda(const codegen::CompiledKernel& k, const std::string& arch) {
-  return nvrtc().compile(requestFor(k, arch));
+  return nvrtcCompiler().compile(requestFor(k, arch));
 }
 
 void checkDevice(const cu::DeviceInfo& device, const codegen::CompiledKernel& k) {

@@ -114,12 +114,14 @@ std::shared_ptr<const CompiledFft> storePlan(const std::string& key,
   return gCache.emplace(key, std::move(plan)).first->second;
 }
 
-std::shared_ptr<const CompiledFft> planFft(const FftRequest& request, const PlanLimits& limits) {
+std::shared_ptr<const CompiledFft> planFft(const FftRequest& request, const PlanLimits& limits,
+                                           const std::function<void()>& beforeCompiling) {
   const FftRequest r = withLimits(request, limits);
   const std::string key = r.key();
   if (auto plan = cachedPlan(key)) return plan;
   // The disk plan cache (plan_cache.h): this request's stored plan of this build, else compiled.
-  return storePlan(key, planThroughDiskCache(r, [](const FftRequest& q) {
+  return storePlan(key, planThroughDiskCache(r, [&](const FftRequest& q) {
+                     if (beforeCompiling) beforeCompiling();
                      return compileChoice(q, choosePlan(q));
                    }));
 }
