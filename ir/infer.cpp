@@ -76,14 +76,18 @@ ExprPtr coerceToComplex(const ExprPtr& e, ScalarKind precision) {
                        e->loc(), Type::complex(precision));
 }
 
-class Inferer {
+// An IRMutator whose FunCall step is the typed one (mutateChildrenTyped): arguments first,
+// then the callee typed at their types (mutateCallee). Functions are typed where they are
+// applied, so the patterns' function children are typed here, by the rules of each pattern.
+class Inferer : public IRMutator {
  public:
   explicit Inferer(const InferOptions& o) : opt_(o) {
     if (opt_.memo && opt_.memo->typed.empty()) opt_.memo->real = opt_.real;
     if (opt_.memo && opt_.memo->real != opt_.real) opt_.memo = nullptr;
   }
 
-  ExprPtr expr(const ExprPtr& e) {
+  using IRMutator::mutate;
+  ExprPtr mutate(const ExprPtr& e) override {
     if (e->kind() != ExprKind::FunCall) return exprUncached(e);
     InferMemo* memo = opt_.memo.get();
     const uint64_t nesting = nestingKey();
@@ -100,6 +104,16 @@ class Inferer {
     return r;
   }
   TypedFun apply(const FunPtr& f, std::vector<Type> argTypes, const SourceLoc& callLoc);
+
+ protected:
+  // Converts the arguments where the callee expects a complex, then types the callee at them.
+  TypedFun mutateCallee(const FunCall& c, std::vector<ExprPtr>& args) override {
+    args = coerceArgs(*c.f(), std::move(args));
+    std::vector<Type> types;
+    types.reserve(args.size());
+    for (const auto& a : args) types.push_back(a->type());
+    return apply(c.f(), std::move(types), c.loc());
+  }
 
  private:
   TypedFun applyLambda(const Lambda& l, const std::vector<Type>& args, const SourceLoc& loc);
@@ -161,17 +175,7 @@ ExprPtr Inferer::exprUncached(const ExprPtr& e) {
       return e;
     }
     case ExprKind::Literal: return e;
-    case ExprKind::FunCall: {
-      const auto* c = e->as<FunCall>();
-      std::vector<ExprPtr> args;
-      args.reserve(c->args().size());
-      for (const auto& a : c->args()) args.push_back(expr(a));
-      args = coerceArgs(*c->f(), std::move(args));
-      std::vector<Type> types;
-      for (const auto& a : args) types.push_back(a->type());
-      TypedFun tf = apply(c->f(), std::move(types), c->loc());
-      return c->rebuild(std::move(tf.f), std::move(args), std::move(tf.result));
-    }
+    case ExprKind::FunCall: return mutateChildrenTyped(e);
   }
   return e;
 }
@@ -256,7 +260,7 @@ TypedFun Inferer::applyLambda(const Lambda& l, const std::vector<Type>& args,
   };
   ExprPtr body;
   try {
-    body = expr(l.body());
+    body = mutate(l.body());
   } catch (...) {
     restore();
     throw;
@@ -383,7 +387,7 @@ TypedFun Inferer::applyMap(const AbstractMap& m, const Type& arg, const SourceLo
 
 TypedFun Inferer::applyReduce(const AbstractReduce& r, const Type& arg, const SourceLoc& loc) {
   if (!arg.isArray()) fail(loc, r.name() + ": expects an array, got " + arg.str());
-  ExprPtr init = expr(r.init());
+  ExprPtr init = mutate(r.init());
   const Type& elem = arg.element();
   if (isComplexCoercible(init)) {
     std::optional<ScalarKind> want;
@@ -481,7 +485,7 @@ TypedFun Inferer::applyPattern(const FunDecl& f, const std::vector<Type>& args,
       const Type& elem = args[0].element();
       ExprPtr value;
       if (p->value()) {
-        value = expr(p->value());
+        value = mutate(p->value());
         if (elem.isComplex() && isComplexCoercible(value))
           value = coerceToComplex(value, elem.scalarKind());
         if (value->type() != elem)
@@ -549,7 +553,7 @@ TypedFun Inferer::applyPattern(const FunDecl& f, const std::vector<Type>& args,
 
 ExprPtr inferTypes(const ExprPtr& e, const InferOptions& options) {
   Inferer inf(options);
-  return inf.expr(e);
+  return inf.mutate(e);
 }
 
 LambdaPtr inferTypes(const LambdaPtr& f, const InferOptions& options) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ir/expr.h"
+#include "ir/traversal.h"
 
 namespace fftc::ir {
 
@@ -49,11 +50,8 @@ ExprPtr inferTypes(const ExprPtr& e, const InferOptions& options = {});
 // Types a function whose Params all carry types (a kernel) and returns the typed Lambda.
 LambdaPtr inferTypes(const LambdaPtr& f, const InferOptions& options = {});
 
-// Types `f` applied to arguments of the given types (e.g. map's f to an element type).
-struct TypedFun {
-  FunPtr f;     // the typed copy of f
-  Type result;  // the type of f(args)
-};
+// Types `f` applied to arguments of the given types (e.g. map's f to an element type): the
+// typed copy of f and the type of f(args).
 TypedFun inferCall(const FunPtr& f, const std::vector<Type>& argTypes,
                    const InferOptions& options = {});
 

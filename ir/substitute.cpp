@@ -39,28 +39,24 @@ std::vector<const Param*> raw(const std::vector<ParamPtr>& ps) {
   return out;
 }
 
-// Counting with memoization: the IR is a DAG, and a shared node counts once per reference.
-class UseCounter {
+// Counting on the fold: the IR is a DAG, and a shared node counts once per reference.
+class UseCounter : public IRFold<UseCount> {
  public:
   explicit UseCounter(const Param* p) : p_(p) {}
 
-  UseCount expr(const ExprPtr& e) {
-    if (e->is<Param>()) return UseCount{e.get() == p_ ? 1 : 0, false};
-    const auto* c = e->as<FunCall>();
-    if (!c) return {};
-    if (auto it = exprMemo_.find(e.get()); it != exprMemo_.end()) return it->second;
-    UseCount u = fun(c->f());
-    for (const auto& a : c->args()) add(u, expr(a));
-    return exprMemo_[e.get()] = u;
-  }
-
-  UseCount fun(const FunPtr& f) {
-    if (auto it = funMemo_.find(f.get()); it != funMemo_.end()) return it->second;
+ protected:
+  UseCount leaf(const ExprPtr& e) override { return {e.get() == p_ ? 1 : 0, false}; }
+  UseCount call(const FunCall&, const std::vector<const UseCount*>& cs) override {
     UseCount u;
-    bool body = f->is<Lambda>();  // a Lambda's body runs once per application
-    for (const auto& c : f->funChildren()) add(u, fun(c), true);
-    for (const auto& c : f->exprChildren()) add(u, expr(c), body);
-    return funMemo_[f.get()] = u;
+    for (const UseCount* c : cs) add(u, *c);
+    return u;
+  }
+  // Function children run once per element or call; a Lambda's body once per application.
+  UseCount fun(const FunDecl& f, const std::vector<const UseCount*>& cs) override {
+    UseCount u;
+    const size_t nFuns = f.funChildren().size();
+    for (size_t i = 0; i < cs.size(); ++i) add(u, *cs[i], i < nFuns || f.is<Lambda>());
+    return u;
   }
 
  private:
@@ -70,8 +66,6 @@ class UseCounter {
     u.underFunction = u.underFunction || o.underFunction;
   }
   const Param* p_;
-  std::unordered_map<const Expr*, UseCount> exprMemo_;
-  std::unordered_map<const FunDecl*, UseCount> funMemo_;
 };
 
 class Freshener : public IRGraphMutator {
@@ -127,12 +121,37 @@ class Substituter : public IRGraphMutator {
 
 }  // namespace
 
+FreeParams::Set FreeParams::leaf(const ExprPtr& e) {
+  if (const auto* p = e->as<Param>()) return {p};
+  return {};
+}
+
+namespace {
+std::set<const Param*> unite(const std::vector<const std::set<const Param*>*>& sets) {
+  std::set<const Param*> out;
+  for (const auto* s : sets) out.insert(s->begin(), s->end());
+  return out;
+}
+}  // namespace
+
+FreeParams::Set FreeParams::call(const FunCall&, const std::vector<const Set*>& children) {
+  return unite(children);
+}
+
+// A Lambda binds its Params; a pattern binds nothing.
+FreeParams::Set FreeParams::fun(const FunDecl& f, const std::vector<const Set*>& children) {
+  Set out = unite(children);
+  if (const auto* l = f.as<Lambda>())
+    for (const auto& p : l->params()) out.erase(p.get());
+  return out;
+}
+
 bool uses(const ExprPtr& e, const Param* p) { return usesOf(e, {p}); }
 bool uses(const FunPtr& f, const Param* p) { return usesOf(f, {p}); }
 bool usesAny(const ExprPtr& e, const std::vector<ParamPtr>& ps) { return usesOf(e, raw(ps)); }
 bool usesAny(const FunPtr& f, const std::vector<ParamPtr>& ps) { return usesOf(f, raw(ps)); }
 
-UseCount countUses(const ExprPtr& e, const Param* p) { return UseCounter(p).expr(e); }
+UseCount countUses(const ExprPtr& e, const Param* p) { return UseCounter(p).of(e); }
 
 ExprPtr substitute(const ExprPtr& e, const Substitution& s) {
   if (s.empty()) return e;

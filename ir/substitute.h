@@ -2,10 +2,12 @@
 // which every Lambda binds new Params. Used by beta reduction, the rewrite rules and the front end.
 #pragma once
 
+#include <set>
 #include <unordered_map>
 #include <vector>
 
 #include "ir/expr.h"
+#include "ir/traversal.h"
 
 namespace fftc::ir {
 
@@ -14,6 +16,16 @@ bool uses(const ExprPtr& e, const Param* p);
 bool uses(const FunPtr& f, const Param* p);
 bool usesAny(const ExprPtr& e, const std::vector<ParamPtr>& ps);
 bool usesAny(const FunPtr& f, const std::vector<ParamPtr>& ps);
+
+// The Params a node reads that it does not bind itself (a closed expression has none), for
+// each distinct node once; a FreeParams kept across queries answers again from memory.
+class FreeParams : public IRFold<std::set<const Param*>> {
+ protected:
+  using Set = std::set<const Param*>;
+  Set leaf(const ExprPtr& e) override;
+  Set call(const FunCall& c, const std::vector<const Set*>& children) override;
+  Set fun(const FunDecl& f, const std::vector<const Set*>& children) override;
+};
 
 struct UseCount {
   int count = 0;               // occurrences on all paths from the root, capped at 2

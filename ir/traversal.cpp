@@ -4,6 +4,16 @@
 
 namespace fftc::ir {
 
+Children childrenOf(const ExprPtr& e) {
+  Children out;
+  forEachChild(
+      e, [&](const FunPtr& f) { out.funs.push_back(f); },
+      [&](const ExprPtr& x) { out.exprs.push_back(x); });
+  return out;
+}
+
+Children childrenOf(const FunPtr& f) { return {f->funChildren(), f->exprChildren()}; }
+
 ExprPtr IRMutator::mutateChildren(const ExprPtr& e) {
   const auto* c = e->as<FunCall>();
   if (!c) return e;
@@ -12,6 +22,20 @@ ExprPtr IRMutator::mutateChildren(const ExprPtr& e) {
   args.reserve(c->args().size());
   for (const auto& a : c->args()) args.push_back(mutate(a));
   return c->rebuild(std::move(f), std::move(args), c->type());
+}
+
+ExprPtr IRMutator::mutateChildrenTyped(const ExprPtr& e) {
+  const auto* c = e->as<FunCall>();
+  if (!c) return e;
+  std::vector<ExprPtr> args;
+  args.reserve(c->args().size());
+  for (const auto& a : c->args()) args.push_back(mutate(a));
+  TypedFun callee = mutateCallee(*c, args);
+  return c->rebuild(std::move(callee.f), std::move(args), std::move(callee.result));
+}
+
+TypedFun IRMutator::mutateCallee(const FunCall& c, std::vector<ExprPtr>&) {
+  return {mutate(c.f()), c.type()};
 }
 
 FunPtr IRMutator::mutateChildren(const FunPtr& f) {
@@ -45,25 +69,17 @@ FunPtr IRGraphMutator::mutate(const FunPtr& f) {
   return r;
 }
 
+// A child is visited only while the walk has not stopped.
 void IRVisitor::visitChildren(const ExprPtr& e) {
-  const auto* c = e->as<FunCall>();
-  if (!c || stop_) return;
-  visit(c->f());
-  for (const auto& a : c->args()) {
-    if (stop_) return;
-    visit(a);
-  }
+  forEachChild(
+      e, [this](const FunPtr& f) { if (!stop_) visit(f); },
+      [this](const ExprPtr& x) { if (!stop_) visit(x); });
 }
 
 void IRVisitor::visitChildren(const FunPtr& f) {
-  for (const auto& c : f->funChildren()) {
-    if (stop_) return;
-    visit(c);
-  }
-  for (const auto& c : f->exprChildren()) {
-    if (stop_) return;
-    visit(c);
-  }
+  forEachChild(
+      f, [this](const FunPtr& c) { if (!stop_) visit(c); },
+      [this](const ExprPtr& x) { if (!stop_) visit(x); });
 }
 
 namespace {

@@ -1,8 +1,12 @@
-// Alpha-equivalence: bound Params are compared and hashed by their binding order.
+// Alpha-equivalence: bound Params are compared and hashed by their binding order. Both walk
+// children in the traversal's order (ir/traversal.h); equality walks two trees in lockstep,
+// which a one-tree visitor cannot, so it compares ir::childrenOf lists.
 #include "rewrites/equality.h"
 
 #include <functional>
 #include <unordered_map>
+
+#include "ir/traversal.h"
 
 namespace fftc::rewrites {
 
@@ -107,14 +111,7 @@ class Eq {
       }
       case ExprKind::Literal:
         return literalEqual(*a->as<Literal>(), *b->as<Literal>());
-      case ExprKind::FunCall: {
-        const auto *ca = a->as<FunCall>(), *cb = b->as<FunCall>();
-        if (ca->args().size() != cb->args().size()) return false;
-        if (!fun(ca->f(), cb->f())) return false;
-        for (size_t i = 0; i < ca->args().size(); ++i)
-          if (!expr(ca->arg(i), cb->arg(i))) return false;
-        return true;
-      }
+      case ExprKind::FunCall: return sameChildren(childrenOf(a), childrenOf(b));
     }
     return false;
   }
@@ -131,17 +128,19 @@ class Eq {
       --bound_;
       return r;
     }
-    auto fa = a->funChildren(), fb = b->funChildren();
-    auto ea = a->exprChildren(), eb = b->exprChildren();
-    if (fa.size() != fb.size() || ea.size() != eb.size()) return false;
-    for (size_t i = 0; i < fa.size(); ++i)
-      if (!fun(fa[i], fb[i])) return false;
-    for (size_t i = 0; i < ea.size(); ++i)
-      if (!expr(ea[i], eb[i])) return false;
-    return true;
+    return sameChildren(childrenOf(a), childrenOf(b));
   }
 
  private:
+  // Two nodes' children (ir::childrenOf: the traversal's order), pairwise.
+  bool sameChildren(const Children& a, const Children& b) {
+    if (a.funs.size() != b.funs.size() || a.exprs.size() != b.exprs.size()) return false;
+    for (size_t i = 0; i < a.funs.size(); ++i)
+      if (!fun(a.funs[i], b.funs[i])) return false;
+    for (size_t i = 0; i < a.exprs.size(); ++i)
+      if (!expr(a.exprs[i], b.exprs[i])) return false;
+    return true;
+  }
   std::unordered_map<const Param*, size_t> na_, nb_;
   size_t next_ = 0;
   int bound_ = 0;  // > 0 inside a Lambda: pointer-equal subtrees may still bind differently
@@ -163,9 +162,10 @@ class Hasher {
         return mix(mix(h, std::hash<double>()(l->re())), std::hash<double>()(l->im()));
       }
       case ExprKind::FunCall: {
-        const auto* c = e->as<FunCall>();
-        size_t h = mix(29, fun(c->f()));
-        for (const auto& a : c->args()) h = mix(h, expr(a));
+        size_t h = 29;  // the callee comes first
+        forEachChild(
+            e, [&](const FunPtr& f) { h = mix(h, fun(f)); },
+            [&](const ExprPtr& a) { h = mix(h, expr(a)); });
         return h;
       }
     }
@@ -177,8 +177,9 @@ class Hasher {
       for (const auto& p : l->params()) num_[p.get()] = next_++;
       return mix(h, expr(l->body()));
     }
-    for (const auto& c : f->funChildren()) h = mix(h, fun(c));
-    for (const auto& c : f->exprChildren()) h = mix(h, expr(c));
+    forEachChild(
+        f, [&](const FunPtr& c) { h = mix(h, fun(c)); },
+        [&](const ExprPtr& c) { h = mix(h, expr(c)); });
     return h;
   }
 

@@ -1,12 +1,11 @@
 #include "rewrites/fold_closed.h"
 
-#include <set>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "ir/diagnostic.h"
 #include "ir/interpreter.h"
+#include "ir/substitute.h"
 #include "rewrites/ir_util.h"
 
 namespace fftc::rewrites {
@@ -27,34 +26,6 @@ class Folder : public IRMutator {
   }
 
  private:
-  // The Params an expression reads that it does not bind itself.
-  const std::set<const Param*>& freeParams(const ExprPtr& e) {
-    auto it = free_.find(e.get());
-    if (it != free_.end()) return it->second;
-    std::set<const Param*> out;
-    if (const auto* p = e->as<Param>()) {
-      out.insert(p);
-    } else if (const auto* c = e->as<FunCall>()) {
-      for (const auto& a : c->args()) {
-        const auto& s = freeParams(a);
-        out.insert(s.begin(), s.end());
-      }
-      funFree(*c->f(), out);
-    }
-    return free_[e.get()] = std::move(out);
-  }
-  void funFree(const FunDecl& f, std::set<const Param*>& out) {
-    std::set<const Param*> inner;
-    for (const auto& g : f.funChildren()) funFree(*g, inner);
-    for (const auto& x : f.exprChildren()) {
-      const auto& s = freeParams(x);
-      inner.insert(s.begin(), s.end());
-    }
-    if (const auto* l = f.as<Lambda>())
-      for (const auto& p : l->params()) inner.erase(p.get());
-    out.insert(inner.begin(), inner.end());
-  }
-
   // A map that only rearranges (ir::isView: a view, no loop) computes nothing: folding a closed
   // expression whose only maps are such views would store every element its generators yield
   // again (a table as large as the rearranged array instead of the generator's own).
@@ -76,7 +47,7 @@ class Folder : public IRMutator {
       if (count > options_.maxElements) return nullptr;
     }
     if (!(elem.isReal() || elem.isComplex())) return nullptr;
-    if (!freeParams(e).empty() || !containsFun(e, computes)) return nullptr;  // cheap test first
+    if (!free_.of(e).empty() || !containsFun(e, computes)) return nullptr;  // cheap test first
     // the interpreter cannot run a userfun's C body: do not start what must fail
     if (containsFun(e, [](const FunDecl& f) { return f.kind() == FunKind::UserFun; }))
       return nullptr;
@@ -95,7 +66,7 @@ class Folder : public IRMutator {
   }
 
   const FoldOptions& options_;
-  std::unordered_map<const Expr*, std::set<const Param*>> free_;
+  FreeParams free_;  // remembered across the walk: each node is asked about once
 };
 
 }  // namespace

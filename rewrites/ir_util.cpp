@@ -2,6 +2,7 @@
 #include "rewrites/ir_util.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 
 namespace fftc::rewrites {
@@ -74,18 +75,39 @@ std::vector<Child> children(const ExprPtr& e) {
 }
 
 namespace {
-size_t countCalleeExprs(const FunPtr& f) {
-  size_t n = f->exprChildren().size();
-  for (const auto& fc : f->funChildren()) n += countCalleeExprs(fc);
-  return n;
-}
+// The expression children in ChildCollector's order, counted, or the i-th of them, without
+// building the list (navigation asks for one child at a time).
+class ChildCounter : public ir::IRVisitor {
+ public:
+  explicit ChildCounter(size_t wanted = SIZE_MAX) : wanted_(wanted) {}
+  using IRVisitor::visit;
+  void visit(const ExprPtr& e) override {
+    if (count_++ == wanted_) {
+      found_ = e;
+      stop_ = true;
+    }
+  }
+  size_t inCallee(const FunCall& c) {
+    visit(c.f());
+    return count_;
+  }
+  ExprPtr nth(const ExprPtr& e) {
+    visitChildren(e);
+    return found_;
+  }
+
+ private:
+  size_t wanted_;
+  size_t count_ = 0;
+  ExprPtr found_;
+};
 }  // namespace
 
 ExprPtr replaceChild(const ExprPtr& e, size_t i, const ExprPtr& sub) {
   const auto* c = e->as<FunCall>();
   if (!c) return e;
   // An argument (the spine of a pipe): the callee stays as it is.
-  if (size_t nCallee = countCalleeExprs(c->f()); i >= nCallee) {
+  if (size_t nCallee = ChildCounter().inCallee(*c); i >= nCallee) {
     size_t a = i - nCallee;
     if (a >= c->args().size() || c->args()[a] == sub) return e;
     std::vector<ExprPtr> args = c->args();
@@ -99,23 +121,7 @@ ExprPtr replaceChild(const ExprPtr& e, size_t i, const ExprPtr& sub) {
 }
 
 namespace {
-// The i-th expression child (childExprs' order) without building the list; i counts down.
-ExprPtr nthInFun(const FunPtr& f, uint32_t& i) {
-  for (const auto& fc : f->funChildren())
-    if (ExprPtr r = nthInFun(fc, i)) return r;
-  for (const auto& ec : f->exprChildren()) {
-    if (i == 0) return ec;
-    --i;
-  }
-  return nullptr;
-}
-
-ExprPtr childAt(const ExprPtr& e, uint32_t i) {
-  const auto* c = e->as<FunCall>();
-  if (!c) return nullptr;
-  if (ExprPtr r = nthInFun(c->f(), i)) return r;
-  return i < c->args().size() ? c->args()[i] : nullptr;
-}
+ExprPtr childAt(const ExprPtr& e, uint32_t i) { return ChildCounter(i).nth(e); }
 
 // Strategies ask for positions in traversal order, each near the one before (a child, a
 // sibling): the nodes along the last path asked for are kept, so a call walks down only from

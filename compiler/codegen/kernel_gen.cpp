@@ -170,12 +170,10 @@ KernelGen::Result KernelGen::applyLayoutPattern(const ir::FunDecl& f, const std:
                                                 const Type& result, const ViewPtr& dest) {
   if (f.kind() == FunKind::Map && !ir::isView(f))
     fail(f.loc(), "map(f) with code is not low-level: lower it first (--rewrite)");
-  if (dest && args.size() == 1) {
-    if (ViewPtr inv = inverseDest(f, argType(args[0].expr, args[0].view), dest)) {
-      Result r = evalArg(args[0], inv);
-      if (r.written) return {dest, true};
-      return {layoutView(f, {r.view}, result), false};
-    }
+  if (dest && args.size() == 1 && ir::isWritableView(f)) {
+    Result r = evalArg(args[0], inverseDest(f, argType(args[0].expr, args[0].view), dest));
+    if (r.written) return {dest, true};
+    return {layoutView(f, {r.view}, result), false};
   }
   std::vector<ViewPtr> vs;
   for (const auto& a : args) vs.push_back(evalArg(a, nullptr).view);
@@ -189,43 +187,22 @@ ViewPtr KernelGen::inverseDest(const ir::FunDecl& f, const Type& at, const ViewP
     case FunKind::Transpose: return transposeView(dest);
     case FunKind::Id: return dest;
     case FunKind::Map: {
-      const auto* lam = f.as<ir::Map>()->f()->as<ir::Lambda>();
-      const ir::FunDecl& inner = *f.as<ir::Map>()->f();
+      FunPtr fn = f.as<ir::Map>()->f();
       Type elemArg = at.element();
-      if (lam) {
-        if (lam->params().size() != 1) return nullptr;
-        // Invertible only if the body is a chain of invertible patterns down to the param.
-        ViewPtr probe = memView(nullptr, dest->type.element());
-        if (!invertBody(lam->body(), lam->params()[0].get(), probe)) return nullptr;
-        FunPtr keep = f.as<ir::Map>()->f();
-        return mapView(dest, at, [this, keep](const ViewPtr& d) {
-          const auto* l = keep->as<ir::Lambda>();
-          return invertBody(l->body(), l->params()[0].get(), d);
-        });
-      }
-      ViewPtr probe = memView(nullptr, dest->type.element());
-      if (!inverseDest(inner, elemArg, probe)) return nullptr;
-      FunPtr keep = f.as<ir::Map>()->f();
-      return mapView(dest, at, [this, keep, elemArg](const ViewPtr& d) {
-        return inverseDest(*keep, elemArg, d);
+      return mapView(dest, at, [this, fn, elemArg](const ViewPtr& d) {
+        return inverseDest(*fn, elemArg, d);
       });
     }
-    case FunKind::Lambda: {
-      const auto* lam = f.as<ir::Lambda>();
-      if (lam->params().size() != 1) return nullptr;
-      return invertBody(lam->body(), lam->params()[0].get(), dest);
-    }
-    default: return nullptr;
+    case FunKind::Lambda: return invertBody(f.as<ir::Lambda>()->body(), dest);
+    default: fail(f.loc(), "code generation: " + f.name() + " is not a writable view");
   }
 }
 
-ViewPtr KernelGen::invertBody(const ir::ExprPtr& body, const ir::Param* p, const ViewPtr& dest) {
-  if (const auto* q = body->as<ir::Param>()) return q == p ? dest : nullptr;
+// The body is a chain of writable views of one argument down to the Lambda's Param.
+ViewPtr KernelGen::invertBody(const ir::ExprPtr& body, const ViewPtr& dest) {
   const auto* c = body->as<ir::FunCall>();
-  if (!c || c->args().size() != 1) return nullptr;
-  ViewPtr d = inverseDest(*c->f(), c->arg(0)->type(), dest);
-  if (!d) return nullptr;
-  return invertBody(c->arg(0), p, d);
+  if (!c) return dest;
+  return invertBody(c->arg(0), inverseDest(*c->f(), c->arg(0)->type(), dest));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -64,10 +64,10 @@ class KernelGen {
   Result applyTo(const ir::AbstractTo& t, const std::vector<Arg>& args, const ir::Type& result,
                  const ViewPtr& dest);
   ViewPtr layoutView(const ir::FunDecl& f, const std::vector<ViewPtr>& args, const ir::Type& result);
-  // The producer's output view for a consumer `f` (split/join/transpose/map of those) writing
-  // through `dest`; null when f has no inverse.
+  // The producer's output view for a consumer `f` writing through `dest`. Only for the views
+  // that ir::isWritableView accepts (split, join, transpose, id, a map or Lambda of those).
   ViewPtr inverseDest(const ir::FunDecl& f, const ir::Type& argType, const ViewPtr& dest);
-  ViewPtr invertBody(const ir::ExprPtr& body, const ir::Param* p, const ViewPtr& dest);
+  ViewPtr invertBody(const ir::ExprPtr& body, const ViewPtr& dest);
 
   void checkUserFun(const ir::UserFun& u, const backends::UserFunDef& d);
 

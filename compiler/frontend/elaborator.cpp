@@ -374,38 +374,14 @@ Value Elaborator::expandDef(const ast::Decl& d, std::vector<Value> args, const L
 
 // ---- IR construction ----
 
-int Elaborator::depthOf(const ir::ExprPtr& e) {
-  if (!e->is<ir::FunCall>()) return 1;
-  if (auto it = irDepth_.find(e.get()); it != irDepth_.end()) return it->second;
-  const auto* fc = e->as<ir::FunCall>();
-  int d = depthOfFun(fc->f());
-  for (const auto& a : fc->args()) d = std::max(d, depthOf(a));
-  irDepth_[e.get()] = d + 1;
-  keepAlive_.push_back(e);
-  return d + 1;
-}
-
-int Elaborator::depthOfFun(const ir::FunPtr& f) {
-  if (auto it = irDepth_.find(f.get()); it != irDepth_.end()) return it->second;
-  int d = 0;
-  for (const auto& c : f->funChildren()) d = std::max(d, depthOfFun(c));
-  for (const auto& c : f->exprChildren()) d = std::max(d, depthOf(c));
-  irDepth_[f.get()] = d + 1;
-  keepAlive_.push_back(f);
-  return d + 1;
-}
-
 ir::ExprPtr Elaborator::call(ir::FunPtr f, std::vector<ir::ExprPtr> args, const Loc& loc) {
-  int d = depthOfFun(f);
-  for (const auto& a : args) d = std::max(d, depthOf(a));
+  int d = irDepth_.of(f);
+  for (const auto& a : args) d = std::max(d, irDepth_.of(a));
   if (d + 1 > opts_.maxIrDepth) {
     fail(loc, fmt::format("the program expands to an expression nested too deeply (more than {} "
                           "levels): runaway def expansion?", opts_.maxIrDepth));
   }
-  ir::ExprPtr e = ir::FunCall::make(std::move(f), std::move(args), loc);
-  irDepth_[e.get()] = d + 1;
-  keepAlive_.push_back(e);
-  return e;
+  return ir::FunCall::make(std::move(f), std::move(args), loc);
 }
 
 // ---- arithmetic ----

@@ -9,6 +9,7 @@
 #include "compiler/frontend/ast.h"
 #include "compiler/frontend/frontend.h"
 #include "compiler/frontend/values.h"
+#include "ir/traversal.h"
 
 namespace fftc::compiler::frontend {
 
@@ -35,10 +36,9 @@ class Elaborator {
   int64_t steps_ = 0;
   int depth_ = 0;
   std::vector<const ast::Decl*> expanding_;
-  // Nesting depth of the IR built so far, by node (the nodes are kept alive so that addresses
-  // are not reused): deeply nested IR would overflow the stack of later recursive passes.
-  std::unordered_map<const void*, int> irDepth_;
-  std::vector<std::shared_ptr<const void>> keepAlive_;
+  // Nesting depth of the IR built so far, remembered by node: deeply nested IR would overflow
+  // the stack of later recursive passes.
+  ir::NestingDepth irDepth_;
 
   // ---- declarations (elaborator.cpp)
   void collectDecls(Program& program);
@@ -93,8 +93,6 @@ class Elaborator {
 
   // Every FunCall is built here: it checks the IR nesting depth.
   ir::ExprPtr call(ir::FunPtr f, std::vector<ir::ExprPtr> args, const Loc& loc);
-  int depthOf(const ir::ExprPtr& e);
-  int depthOfFun(const ir::FunPtr& f);
 
   static FunRef makeBuiltin(BuiltinId id, const Loc& loc, std::vector<Value> args = {});
   static bool lookupBuiltin(const std::string& name, Value& out, const Loc& loc,

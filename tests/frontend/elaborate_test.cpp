@@ -357,3 +357,24 @@ TEST(Inlining, BetaReductionOnlyWhereNoWorkIsDuplicated) {
   EXPECT_EQ(ir::interpretCall(p.kernel("twice")->lambda, {three}).asReal(), 36.0);
   EXPECT_EQ(ir::interpretCall(p.kernel("once")->lambda, {three}).asReal(), 7.0);
 }
+
+// The IR depth bound (ElaborateOptions::maxIrDepth) counts nesting as ir::NestingDepth does,
+// checked by hand: x is 1 deep, split(2)(x) 2, join(split(2)(x)) 3, so k join/split pairs are
+// 2k + 1 deep. The bound admits exactly that depth and refuses one less.
+TEST(Elaborate, IrDepthBoundCountedByHand) {
+  for (int k = 1; k <= 3; ++k) {
+    std::string src = "kernel k(x: [float]64) = ";
+    for (int i = 0; i < k; ++i) src += "join <<: split(2) <<: ";
+    src += "x\n";
+    const int depth = 2 * k + 1;
+    fe::ElaborateOptions fits;
+    fits.maxIrDepth = depth;
+    EXPECT_EQ(resultOf(src, fits), arr(F, 64)) << src;
+    fe::ElaborateOptions tooShallow;
+    tooShallow.maxIrDepth = depth - 1;
+    EXPECT_EQ(errorOf(src, tooShallow),
+              "the program expands to an expression nested too deeply (more than " +
+                  std::to_string(depth - 1) + " levels): runaway def expansion?")
+        << src;
+  }
+}

@@ -49,6 +49,30 @@ TEST(AlphaEquality, RenamedParamsAreEqualAndHashEqual) {
   EXPECT_FALSE(alphaEqual(mapGlobal(0, f) << ExprPtr(x), mapGlobal(1, f) << ExprPtr(x)));
 }
 
+// The children of patterns (ir::childrenOf): reduce's function and init, pad's constant, a
+// generator's function, the arguments of a call, each compared in order.
+TEST(AlphaEquality, PatternChildrenAreCompared) {
+  auto x = param("x", Type::array(Type::intType(), 8));
+  auto y = param("y", Type::intType());
+  auto plus = [] { return fun([](ExprPtr a, ExprPtr b) { return a + b; }); };
+  auto minus = [] { return fun([](ExprPtr a, ExprPtr b) { return a - b; }); };
+  ExprPtr r0 = reduce(plus(), lit(0)) << ExprPtr(x);
+  EXPECT_TRUE(alphaEqual(r0, reduce(plus(), lit(0)) << ExprPtr(x)));
+  EXPECT_EQ(alphaHash(r0), alphaHash(reduce(plus(), lit(0)) << ExprPtr(x)));
+  EXPECT_FALSE(alphaEqual(r0, reduce(plus(), lit(1)) << ExprPtr(x)));   // the init
+  EXPECT_FALSE(alphaEqual(r0, reduce(minus(), lit(0)) << ExprPtr(x)));  // the function
+  EXPECT_FALSE(alphaEqual(r0, reduce(plus(), ExprPtr(y)) << ExprPtr(x)));
+  EXPECT_TRUE(alphaEqual(pad(1, 1, y) << ExprPtr(x), pad(1, 1, y) << ExprPtr(x)));
+  EXPECT_FALSE(alphaEqual(pad(1, 1, y) << ExprPtr(x), pad(1, 1, lit(0)) << ExprPtr(x)));
+  auto gen = [](int k) { return array(4, fun([k](ExprPtr i, ExprPtr) { return i * lit(k); })); };
+  EXPECT_TRUE(alphaEqual(gen(2), gen(2)));
+  EXPECT_FALSE(alphaEqual(gen(2), gen(3)));
+  // arguments in order: a - b against b - a of the same free Params
+  ExprPtr z = param("z", Type::intType());
+  EXPECT_FALSE(alphaEqual(ExprPtr(y) - z, z - ExprPtr(y)));
+  EXPECT_TRUE(alphaEqual(ExprPtr(y) - z, ExprPtr(y) - z));
+}
+
 TEST(AlphaEquality, FreshenedRandomProgramsAreEqual) {
   for (uint64_t seed = 0; seed < 100; ++seed) {
     testing::ProgramGenerator gen(seed, 3);
