@@ -1,6 +1,7 @@
 // The interpreter's scalar arithmetic (interp_scalar.h).
 #include "ir/interp_scalar.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -152,12 +153,47 @@ Value binary(BuiltinOp op, const Value& a, const Value& b, ValueKind k) {
 
 }  // namespace
 
+namespace {
+// A NaN's bits no computation produces, for an empty slot; that argument is not remembered.
+constexpr uint64_t kEmpty = 0x7ff8'dead'beef'f00dULL;
+
+uint64_t mix(uint64_t x) {  // splitmix64's finalizer
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
 std::complex<double> CisPiMemo::operator()(double x) {
-  // (bounded: a memo of a million angles is 40 MB; past that start again)
-  if (values_.size() >= (size_t{1} << 20)) values_.clear();
-  auto [it, added] = values_.try_emplace(std::bit_cast<uint64_t>(x));
-  if (added) it->second = cisPi(x);
-  return it->second;
+  const auto key = std::bit_cast<uint64_t>(x);
+  if (key == kEmpty) return cisPi(x);
+  if (2 * (used_ + 1) > slots_.size()) grow();
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = mix(key) & mask;; i = (i + 1) & mask) {
+    Slot& s = slots_[i];
+    if (s.key == key) return s.value;
+    if (s.key == kEmpty) {
+      s = {key, cisPi(x)};
+      ++used_;
+      return s.value;
+    }
+  }
+}
+
+void CisPiMemo::grow() {
+  // (bounded: past a million angles, 32 MB, start again)
+  const bool restart = slots_.size() >= (size_t{1} << 21);
+  std::vector<Slot> old = restart ? std::vector<Slot>() : std::move(slots_);
+  slots_.assign(restart ? size_t{1} << 10 : std::max<size_t>(1024, 2 * old.size()), {kEmpty, {}});
+  used_ = 0;
+  const size_t mask = slots_.size() - 1;
+  for (const Slot& s : old) {
+    if (s.key == kEmpty) continue;
+    size_t i = mix(s.key) & mask;
+    while (slots_[i].key != kEmpty) i = (i + 1) & mask;
+    slots_[i] = s;
+    ++used_;
+  }
 }
 
 Value scalarBuiltin(BuiltinOp op, std::span<const Value> args, const Type& result,

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
-#include <unordered_map>
+#include <vector>
 
 #include "ir/expr.h"
 #include "ir/value.h"
@@ -28,7 +28,15 @@ class CisPiMemo {
   std::complex<double> operator()(double x);
 
  private:
-  std::unordered_map<uint64_t, std::complex<double>> values_;
+  // Open addressing by a mixed hash of the bits (the bits of 2k/L differ in few high places:
+  // std::unordered_map's identity hash chained them), linear probing, a power-of-two size.
+  struct Slot {
+    uint64_t key;
+    std::complex<double> value;
+  };
+  void grow();
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
 };
 
 // A builtin other than MakeTuple applied to scalar values, computed in the precision of

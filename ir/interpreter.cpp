@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <span>
 
@@ -57,6 +58,7 @@ class Interp {
   std::unordered_map<uint64_t, int64_t> sizes_;
   std::vector<std::pair<const Param*, Value>> env_;
   interp::CisPiMemo cisPi_;
+  std::map<std::pair<const ArrayGen*, std::vector<int64_t>>, Value> generated_;  // generate()
 };
 
 int64_t Interp::size(const ArithExpr& e) const {
@@ -223,6 +225,14 @@ Value Interp::generate(const ArrayGen& g, const Type& result) {
   // The element function compiled once when it is a scalar formula (a twiddle, a chirp): a
   // table then costs its arithmetic, not a walk of the expression tree per element.
   std::optional<ScalarProgram> program = ScalarProgram::compile(*g.f(), 2 * k);
+  // Such a generator reads nothing but its indices (the program binds every parameter it
+  // reads), so its value depends on its sizes only: a table that a map re-reads for each
+  // block (RepOfB in kronIdR(n/L, multB(r, L, s)): n/L times) is computed once.
+  std::pair<const ArrayGen*, std::vector<int64_t>> key{&g, n};
+  if (program) {
+    auto it = generated_.find(key);
+    if (it != generated_.end()) return it->second;
+  }
   std::optional<ScalarEvaluator> fast;
   if (program) fast.emplace(*program, cisPi_);
   std::vector<int64_t> at(idx.size() + n.size());
@@ -247,7 +257,9 @@ Value Interp::generate(const ArrayGen& g, const Type& result) {
     }
     return Value::array(std::move(out));
   };
-  return rec(rec, 0);
+  Value v = rec(rec, 0);
+  if (program) generated_.emplace(std::move(key), v);
+  return v;
 }
 
 Value Interp::pattern(const FunDecl& f, const Value& x, const Type& result) {
