@@ -50,6 +50,9 @@ class Interp {
   int64_t size(const ArithExpr& e) const;
   Value builtin(const Builtin& b, std::span<const Value> args, const Type& result);
   Value callLambda(const Lambda& l, const FunCall& c);
+  // apply without an argument vector for lambdas and builtins (the hot loops of map and reduce)
+  Value applyArgs(const FunDecl& f, std::span<const Value> args, const Type& result);
+  Value mapZip(const AbstractMap& m, const FunCall& zip, const Type& result);
   Value pattern(const FunDecl& f, const Value& x, const Type& result);
   Value generate(const ArrayGen& g, const Type& result);
   static Value table(const Table& t);
@@ -124,6 +127,10 @@ Value Interp::eval(const ExprPtr& e) {
       }
       if (const auto* l = c->f()->as<Lambda>(); l && l->arity() == c->args().size())
         return callLambda(*l, *c);
+      if (const auto* m = c->f()->as<AbstractMap>(); m && c->args().size() == 1)
+        if (const auto* z = c->arg(0)->as<FunCall>();
+            z && z->f()->is<Zip>() && z->args().size() == z->f()->arity() && z->args().size() > 1)
+          return mapZip(*m, *z, e->type());
       std::vector<Value> args;
       args.reserve(c->args().size());
       for (const auto& a : c->args()) args.push_back(eval(a));
@@ -145,6 +152,50 @@ Value Interp::callLambda(const Lambda& l, const FunCall& c) {
   Value v = eval(l.body());
   env_.resize(mark);
   return v;
+}
+
+Value Interp::applyArgs(const FunDecl& f, std::span<const Value> args, const Type& result) {
+  const size_t k = f.arity();
+  if (k > 1 && args.size() == 1 && args[0].isTuple() && args[0].size() == k)
+    args = std::span<const Value>(args[0].elems());
+  if (args.size() == k) {
+    if (const auto* l = f.as<Lambda>()) {
+      const size_t mark = env_.size();
+      for (size_t i = 0; i < k; ++i) env_.emplace_back(l->params()[i].get(), args[i]);
+      Value v = eval(l->body());
+      env_.resize(mark);
+      return v;
+    }
+    if (const auto* b = f.as<Builtin>()) return builtin(*b, args, result);
+  }
+  return apply(f, std::vector<Value>(args.begin(), args.end()), result);
+}
+
+// map(f) <<: zip(a, b, ...) without the tuples: f of k parameters takes the k elements (what
+// apply does with the tuple it would get), any other f the tuple.
+Value Interp::mapZip(const AbstractMap& m, const FunCall& zip, const Type& result) {
+  std::vector<Value> xs;
+  xs.reserve(zip.args().size());
+  for (const auto& a : zip.args()) xs.push_back(eval(a));
+  const size_t n = xs[0].size();
+  for (const auto& a : xs)
+    if (!a.isArray() || a.size() != n) error("zip: arrays of different sizes");
+  const Type elem = result ? result.element() : Type();
+  const FunDecl& f = *m.f();
+  const bool spread = f.arity() == xs.size() && (f.is<Lambda>() || f.is<Builtin>());
+  std::vector<Value> out;
+  out.reserve(n);
+  std::vector<Value> parts(xs.size());
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = 0; j < xs.size(); ++j) parts[j] = xs[j][i];
+    if (spread) {
+      out.push_back(applyArgs(f, parts, elem));
+    } else {
+      const Value t = Value::tuple(parts);
+      out.push_back(applyArgs(f, std::span<const Value>(&t, 1), elem));
+    }
+  }
+  return Value::array(std::move(out));
 }
 
 Value Interp::apply(const FunDecl& f, std::vector<Value> args, const Type& result) {
@@ -267,13 +318,16 @@ Value Interp::pattern(const FunDecl& f, const Value& x, const Type& result) {
     Type elem = result ? result.element() : Type();
     std::vector<Value> out;
     out.reserve(x.size());
-    for (const auto& e : x.elems()) out.push_back(apply(*m->f(), {e}, elem));
+    for (const auto& e : x.elems()) out.push_back(applyArgs(*m->f(), std::span<const Value>(&e, 1), elem));
     return Value::array(std::move(out));
   }
   if (const auto* r = f.as<AbstractReduce>()) {
     Value acc = eval(r->init());
     Type accType = r->init()->type();
-    for (const auto& e : x.elems()) acc = apply(*r->f(), {acc, e}, accType);
+    for (const auto& e : x.elems()) {
+      const std::array<Value, 2> step{std::move(acc), e};
+      acc = applyArgs(*r->f(), step, accType);
+    }
     return acc;
   }
   if (const auto* t = f.as<AbstractTo>()) return apply(*t->f(), {x}, result);
