@@ -1,9 +1,15 @@
 // The reference interpreter (see interpreter.h for the semantics it fixes).
 #include "ir/interpreter.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <span>
+
+#include "ir/interp_scalar.h"
+#include "ir/scalar_program.h"
 
 namespace fftc::ir {
 
@@ -22,145 +28,11 @@ std::complex<double> cisPi(double x) {
 
 namespace {
 
-[[noreturn]] void error(const std::string& msg) { throw InterpreterError(msg); }
-
-// ---- scalar arithmetic, in the precision of the result
-
-ValueKind kindOf(const Type& t) {
-  if (t.isComplex())
-    return t.scalarKind() == ScalarKind::Float ? ValueKind::ComplexFloat : ValueKind::ComplexDouble;
-  switch (t.scalarKind()) {
-    case ScalarKind::Int: return ValueKind::Int;
-    case ScalarKind::Float: return ValueKind::Float;
-    case ScalarKind::Double: return ValueKind::Double;
-  }
-  return ValueKind::Double;
-}
-
-int rank(ValueKind k) {  // promotion order: int < float < double; complex keeps the precision
-  switch (k) {
-    case ValueKind::Int: return 0;
-    case ValueKind::Float:
-    case ValueKind::ComplexFloat: return 1;
-    case ValueKind::Double:
-    case ValueKind::ComplexDouble: return 2;
-    default: error("expected a number");
-  }
-}
-
-bool isCx(ValueKind k) { return k == ValueKind::ComplexFloat || k == ValueKind::ComplexDouble; }
-
-// The kind a binary operation computes in when the result type is not at hand.
-ValueKind promote(ValueKind a, ValueKind b, ValueKind intOnlyReal = ValueKind::Double) {
-  int r = std::max(rank(a), rank(b));
-  if (isCx(a) || isCx(b)) return r == 2 ? ValueKind::ComplexDouble : ValueKind::ComplexFloat;
-  (void)intOnlyReal;
-  return r == 0 ? ValueKind::Int : r == 1 ? ValueKind::Float : ValueKind::Double;
-}
-
-int64_t floorDiv(int64_t a, int64_t b) {
-  if (b == 0) error("integer division by zero");
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-int64_t floorMod(int64_t a, int64_t b) {
-  if (b == 0) error("integer modulo by zero");
-  int64_t m = a % b;
-  if (m != 0 && ((m < 0) != (b < 0))) m += b;
-  return m;
-}
-int64_t wrapAdd(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
-}
-int64_t wrapSub(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
-}
-int64_t wrapMul(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
-}
-
-template <class T>
-Value makeReal(T v) {
-  if constexpr (std::is_same_v<T, float>) return Value::ofFloat(v);
-  else return Value::ofDouble(v);
-}
-template <class T>
-Value makeCx(T re, T im) {
-  return Value::ofComplex({static_cast<double>(re), static_cast<double>(im)},
-                          std::is_same_v<T, float> ? ScalarKind::Float : ScalarKind::Double);
-}
-
-template <class T>
-Value realOp(BuiltinOp op, T a, T b) {
-  switch (op) {
-    case BuiltinOp::Add: return makeReal<T>(a + b);
-    case BuiltinOp::Sub: return makeReal<T>(a - b);
-    case BuiltinOp::Mul: return makeReal<T>(a * b);
-    case BuiltinOp::Div: return makeReal<T>(a / b);
-    case BuiltinOp::Mod: {
-      T q = std::floor(a / b);
-      return makeReal<T>(a - b * q);
-    }
-    default: error("not a binary operator");
-  }
-}
-
-// Complex arithmetic as the generated code does it: operands that are real scalars are not
-// widened to complex (x * (c + di) = (xc, xd)), products are (ac - bd, ad + bc), no FMA.
-template <class T>
-Value complexOp(BuiltinOp op, const Value& av, const Value& bv) {
-  bool ac = av.isComplex(), bc = bv.isComplex();
-  T a = static_cast<T>(av.asComplex().real()), b = static_cast<T>(av.asComplex().imag());
-  T c = static_cast<T>(bv.asComplex().real()), d = static_cast<T>(bv.asComplex().imag());
-  switch (op) {
-    case BuiltinOp::Add:
-      if (!ac) return makeCx<T>(a + c, d);
-      if (!bc) return makeCx<T>(a + c, b);
-      return makeCx<T>(a + c, b + d);
-    case BuiltinOp::Sub:
-      if (!ac) return makeCx<T>(a - c, -d);
-      if (!bc) return makeCx<T>(a - c, b);
-      return makeCx<T>(a - c, b - d);
-    case BuiltinOp::Mul:
-      if (!ac) return makeCx<T>(a * c, a * d);
-      if (!bc) return makeCx<T>(a * c, b * c);
-      return makeCx<T>(a * c - b * d, a * d + b * c);
-    case BuiltinOp::Div: {
-      if (!bc) return makeCx<T>(a / c, b / c);
-      T den = c * c + d * d;
-      return makeCx<T>((a * c + b * d) / den, (b * c - a * d) / den);
-    }
-    default: error("mod is not defined on complex values");
-  }
-}
-
-Value binary(BuiltinOp op, const Value& a, const Value& b, ValueKind k) {
-  switch (k) {
-    case ValueKind::Int: {
-      int64_t x = a.asInt(), y = b.asInt();
-      switch (op) {
-        case BuiltinOp::Add: return Value::ofInt(wrapAdd(x, y));
-        case BuiltinOp::Sub: return Value::ofInt(wrapSub(x, y));
-        case BuiltinOp::Mul: return Value::ofInt(wrapMul(x, y));
-        case BuiltinOp::Div: return Value::ofInt(floorDiv(x, y));
-        case BuiltinOp::Mod: return Value::ofInt(floorMod(x, y));
-        default: error("not a binary operator");
-      }
-    }
-    case ValueKind::Float:
-      return realOp<float>(op, static_cast<float>(a.asReal()), static_cast<float>(b.asReal()));
-    case ValueKind::Double: return realOp<double>(op, a.asReal(), b.asReal());
-    case ValueKind::ComplexFloat: return complexOp<float>(op, a, b);
-    case ValueKind::ComplexDouble: return complexOp<double>(op, a, b);
-    default: error("arithmetic on non-numbers");
-  }
-}
-
-Value realOf(double v, ValueKind k) {
-  return k == ValueKind::Float ? Value::ofFloat(static_cast<float>(v)) : Value::ofDouble(v);
-}
-
+using interp::error;
+using interp::floorDiv;
+using interp::floorMod;
+using interp::kindOf;
+using interp::realOf;
 
 // ---- the evaluator
 
@@ -178,6 +50,9 @@ class Interp {
   int64_t size(const ArithExpr& e) const;
   Value builtin(const Builtin& b, std::span<const Value> args, const Type& result);
   Value callLambda(const Lambda& l, const FunCall& c);
+  // apply without an argument vector for lambdas and builtins (the hot loops of map and reduce)
+  Value applyArgs(const FunDecl& f, std::span<const Value> args, const Type& result);
+  Value mapZip(const AbstractMap& m, const FunCall& zip, const Type& result);
   Value pattern(const FunDecl& f, const Value& x, const Type& result);
   Value generate(const ArrayGen& g, const Type& result);
   static Value table(const Table& t);
@@ -185,6 +60,8 @@ class Interp {
   const InterpreterOptions& opt_;
   std::unordered_map<uint64_t, int64_t> sizes_;
   std::vector<std::pair<const Param*, Value>> env_;
+  interp::CisPiMemo cisPi_;
+  std::map<std::pair<const ArrayGen*, std::vector<int64_t>>, Value> generated_;  // generate()
 };
 
 int64_t Interp::size(const ArithExpr& e) const {
@@ -250,6 +127,10 @@ Value Interp::eval(const ExprPtr& e) {
       }
       if (const auto* l = c->f()->as<Lambda>(); l && l->arity() == c->args().size())
         return callLambda(*l, *c);
+      if (const auto* m = c->f()->as<AbstractMap>(); m && c->args().size() == 1)
+        if (const auto* z = c->arg(0)->as<FunCall>();
+            z && z->f()->is<Zip>() && z->args().size() == z->f()->arity() && z->args().size() > 1)
+          return mapZip(*m, *z, e->type());
       std::vector<Value> args;
       args.reserve(c->args().size());
       for (const auto& a : c->args()) args.push_back(eval(a));
@@ -271,6 +152,50 @@ Value Interp::callLambda(const Lambda& l, const FunCall& c) {
   Value v = eval(l.body());
   env_.resize(mark);
   return v;
+}
+
+Value Interp::applyArgs(const FunDecl& f, std::span<const Value> args, const Type& result) {
+  const size_t k = f.arity();
+  if (k > 1 && args.size() == 1 && args[0].isTuple() && args[0].size() == k)
+    args = std::span<const Value>(args[0].elems());
+  if (args.size() == k) {
+    if (const auto* l = f.as<Lambda>()) {
+      const size_t mark = env_.size();
+      for (size_t i = 0; i < k; ++i) env_.emplace_back(l->params()[i].get(), args[i]);
+      Value v = eval(l->body());
+      env_.resize(mark);
+      return v;
+    }
+    if (const auto* b = f.as<Builtin>()) return builtin(*b, args, result);
+  }
+  return apply(f, std::vector<Value>(args.begin(), args.end()), result);
+}
+
+// map(f) <<: zip(a, b, ...) without the tuples: f of k parameters takes the k elements (what
+// apply does with the tuple it would get), any other f the tuple.
+Value Interp::mapZip(const AbstractMap& m, const FunCall& zip, const Type& result) {
+  std::vector<Value> xs;
+  xs.reserve(zip.args().size());
+  for (const auto& a : zip.args()) xs.push_back(eval(a));
+  const size_t n = xs[0].size();
+  for (const auto& a : xs)
+    if (!a.isArray() || a.size() != n) error("zip: arrays of different sizes");
+  const Type elem = result ? result.element() : Type();
+  const FunDecl& f = *m.f();
+  const bool spread = f.arity() == xs.size() && (f.is<Lambda>() || f.is<Builtin>());
+  std::vector<Value> out;
+  out.reserve(n);
+  std::vector<Value> parts(xs.size());
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = 0; j < xs.size(); ++j) parts[j] = xs[j][i];
+    if (spread) {
+      out.push_back(applyArgs(f, parts, elem));
+    } else {
+      const Value t = Value::tuple(parts);
+      out.push_back(applyArgs(f, std::span<const Value>(&t, 1), elem));
+    }
+  }
+  return Value::array(std::move(out));
 }
 
 Value Interp::apply(const FunDecl& f, std::vector<Value> args, const Type& result) {
@@ -320,75 +245,8 @@ Value Interp::apply(const FunDecl& f, std::vector<Value> args, const Type& resul
 }
 
 Value Interp::builtin(const Builtin& b, std::span<const Value> args, const Type& result) {
-  BuiltinOp op = b.op();
-  auto resultKind = [&](ValueKind fallback) { return result ? kindOf(result) : fallback; };
-  switch (op) {
-    case BuiltinOp::Add:
-    case BuiltinOp::Sub:
-    case BuiltinOp::Mul:
-    case BuiltinOp::Div:
-    case BuiltinOp::Mod:
-      return binary(op, args[0], args[1], resultKind(promote(args[0].kind(), args[1].kind())));
-    case BuiltinOp::Neg: {
-      const Value& a = args[0];
-      switch (a.kind()) {
-        case ValueKind::Int: return Value::ofInt(wrapSub(0, a.asInt()));
-        case ValueKind::Float:
-        case ValueKind::Double: return realOf(-a.asReal(), a.kind());
-        case ValueKind::ComplexFloat: return Value::ofComplex(-a.asComplex(), ScalarKind::Float);
-        case ValueKind::ComplexDouble: return Value::ofComplex(-a.asComplex(), ScalarKind::Double);
-        default: error("neg: not a number");
-      }
-    }
-    case BuiltinOp::Cos:
-    case BuiltinOp::Sin:
-    case BuiltinOp::Sqrt:
-    case BuiltinOp::Exp: {
-      const Value& a = args[0];
-      if (a.isComplex()) {  // exp only
-        std::complex<double> z = std::exp(a.asComplex());
-        return Value::ofComplex(z, a.kind() == ValueKind::ComplexFloat ? ScalarKind::Float
-                                                                       : ScalarKind::Double);
-      }
-      ValueKind k = resultKind(a.kind() == ValueKind::Int ? ValueKind::Double : a.kind());
-      double x = a.asReal();
-      double y = op == BuiltinOp::Cos   ? std::cos(x)
-                 : op == BuiltinOp::Sin ? std::sin(x)
-                 : op == BuiltinOp::Exp ? std::exp(x)
-                                        : std::sqrt(x);
-      return realOf(y, k);
-    }
-    case BuiltinOp::Conj: {
-      const Value& a = args[0];
-      return Value::ofComplex(std::conj(a.asComplex()), a.kind() == ValueKind::ComplexFloat
-                                                            ? ScalarKind::Float
-                                                            : ScalarKind::Double);
-    }
-    case BuiltinOp::Re:
-    case BuiltinOp::Im: {
-      const Value& a = args[0];
-      double v = op == BuiltinOp::Re ? a.asComplex().real() : a.asComplex().imag();
-      return realOf(v, a.kind() == ValueKind::ComplexFloat ? ValueKind::Float : ValueKind::Double);
-    }
-    case BuiltinOp::CisPi: {
-      ValueKind k = resultKind(args[0].kind() == ValueKind::Float ? ValueKind::ComplexFloat
-                                                                  : ValueKind::ComplexDouble);
-      // the argument is first rounded to the precision of the computation, like the C code
-      double x = args[0].asReal();
-      if (k == ValueKind::ComplexFloat) x = static_cast<float>(x);
-      return Value::ofComplex(cisPi(x),
-                              k == ValueKind::ComplexFloat ? ScalarKind::Float : ScalarKind::Double);
-    }
-    case BuiltinOp::MakeComplex: {
-      ValueKind k = resultKind(promote(args[0].kind(), args[1].kind()) == ValueKind::Float
-                                   ? ValueKind::ComplexFloat
-                                   : ValueKind::ComplexDouble);
-      return Value::ofComplex({args[0].asReal(), args[1].asReal()},
-                              k == ValueKind::ComplexFloat ? ScalarKind::Float : ScalarKind::Double);
-    }
-    case BuiltinOp::MakeTuple: return Value::tuple(std::vector<Value>(args.begin(), args.end()));
-  }
-  error("unknown builtin");
+  if (b.op() == BuiltinOp::MakeTuple) return Value::tuple(std::vector<Value>(args.begin(), args.end()));
+  return interp::scalarBuiltin(b.op(), args, result, &cisPi_);
 }
 
 Value Interp::table(const Table& t) {
@@ -415,6 +273,21 @@ Value Interp::generate(const ArrayGen& g, const Type& result) {
   Type elem = result ? result : Type();
   for (size_t d = 0; d < k && elem; ++d) elem = elem.element();
   std::vector<int64_t> idx(k, 0);
+  // The element function compiled once when it is a scalar formula (a twiddle, a chirp): a
+  // table then costs its arithmetic, not a walk of the expression tree per element.
+  std::optional<ScalarProgram> program = ScalarProgram::compile(*g.f(), 2 * k);
+  // Such a generator reads nothing but its indices (the program binds every parameter it
+  // reads), so its value depends on its sizes only: a table that a map re-reads for each
+  // block (RepOfB in kronIdR(n/L, multB(r, L, s)): n/L times) is computed once.
+  std::pair<const ArrayGen*, std::vector<int64_t>> key{&g, n};
+  if (program) {
+    auto it = generated_.find(key);
+    if (it != generated_.end()) return it->second;
+  }
+  std::optional<ScalarEvaluator> fast;
+  if (program) fast.emplace(*program, cisPi_);
+  std::vector<int64_t> at(idx.size() + n.size());
+  std::copy(n.begin(), n.end(), at.begin() + static_cast<ptrdiff_t>(k));
   // Recursive over dimensions, outermost first.
   auto rec = [&](auto&& self, size_t d) -> Value {
     std::vector<Value> out;
@@ -423,6 +296,9 @@ Value Interp::generate(const ArrayGen& g, const Type& result) {
       idx[d] = i;
       if (d + 1 < k) {
         out.push_back(self(self, d + 1));
+      } else if (fast) {
+        std::copy(idx.begin(), idx.end(), at.begin());
+        out.push_back(fast->run(at));
       } else {
         std::vector<Value> args;
         for (auto v : idx) args.push_back(Value::ofInt(v));
@@ -432,7 +308,9 @@ Value Interp::generate(const ArrayGen& g, const Type& result) {
     }
     return Value::array(std::move(out));
   };
-  return rec(rec, 0);
+  Value v = rec(rec, 0);
+  if (program) generated_.emplace(std::move(key), v);
+  return v;
 }
 
 Value Interp::pattern(const FunDecl& f, const Value& x, const Type& result) {
@@ -440,13 +318,16 @@ Value Interp::pattern(const FunDecl& f, const Value& x, const Type& result) {
     Type elem = result ? result.element() : Type();
     std::vector<Value> out;
     out.reserve(x.size());
-    for (const auto& e : x.elems()) out.push_back(apply(*m->f(), {e}, elem));
+    for (const auto& e : x.elems()) out.push_back(applyArgs(*m->f(), std::span<const Value>(&e, 1), elem));
     return Value::array(std::move(out));
   }
   if (const auto* r = f.as<AbstractReduce>()) {
     Value acc = eval(r->init());
     Type accType = r->init()->type();
-    for (const auto& e : x.elems()) acc = apply(*r->f(), {acc, e}, accType);
+    for (const auto& e : x.elems()) {
+      const std::array<Value, 2> step{std::move(acc), e};
+      acc = applyArgs(*r->f(), step, accType);
+    }
     return acc;
   }
   if (const auto* t = f.as<AbstractTo>()) return apply(*t->f(), {x}, result);

@@ -45,6 +45,10 @@ struct CodegenOptions {
     return every > 0 ? count + (count - 1) / every : count;
   }
   int64_t maxTableElements = 65536;  // larger generators are computed inline
+  // A generator whose element function is a scalar formula is folded in bulk
+  // (foldGeneratorTable), else element by element through code generation: the same literals
+  // either way (tests compare the two); false only for those tests.
+  bool bulkTableFolding = true;
   // Intermediates inside parallel loops without toX go to private memory up to this many
   // elements (constant sizes only), else to global memory.
   int64_t privateMaxElements = 64;

@@ -37,9 +37,21 @@ CExpr helper(const std::string& name, const Type& t, std::vector<CExpr> args) {
   return backends::cCall("fftc_" + name + "_" + sfx(t), std::move(args), scalarCType(t));
 }
 
-// Folds an operation on literal operands in the result's precision.
-std::optional<std::complex<double>> fold(BuiltinOp op, const std::vector<std::complex<double>>& a,
-                                         const Type& r) {
+std::string cOperator(BuiltinOp op) {
+  switch (op) {
+    case BuiltinOp::Add: return "+";
+    case BuiltinOp::Sub: return "-";
+    case BuiltinOp::Mul: return "*";
+    case BuiltinOp::Div: return "/";
+    default: return "?";
+  }
+}
+
+}  // namespace
+
+std::optional<std::complex<double>> foldScalar(BuiltinOp op,
+                                               std::span<const std::complex<double>> a,
+                                               const Type& r, ir::interp::CisPiMemo* memo) {
   using C = std::complex<double>;
   auto rc = [&](C v) { return C(round(v.real(), r), round(v.imag(), r)); };
   switch (op) {
@@ -63,23 +75,15 @@ std::optional<std::complex<double>> fold(BuiltinOp op, const std::vector<std::co
     case BuiltinOp::Conj: return rc(std::conj(a[0]));
     case BuiltinOp::Re: return rc(a[0].real());
     case BuiltinOp::Im: return rc(a[0].imag());
-    case BuiltinOp::CisPi: return rc(ir::cisPi(round(a[0].real(), r)));
+    case BuiltinOp::CisPi: {
+      const double x = round(a[0].real(), r);
+      return rc(memo ? (*memo)(x) : ir::cisPi(x));
+    }
     case BuiltinOp::MakeComplex: return rc(C(a[0].real(), a[1].real()));
     default: return std::nullopt;
   }
 }
 
-std::string cOperator(BuiltinOp op) {
-  switch (op) {
-    case BuiltinOp::Add: return "+";
-    case BuiltinOp::Sub: return "-";
-    case BuiltinOp::Mul: return "*";
-    case BuiltinOp::Div: return "/";
-    default: return "?";
-  }
-}
-
-}  // namespace
 
 CType scalarCType(const Type& t) {
   if (t.isComplex())
@@ -171,7 +175,7 @@ ScalarVal scalarOp(BuiltinOp op, const std::vector<ScalarVal>& args, const Type&
     if (auto l = literalOf(v.e)) lits.push_back(*l);
   }
   if (lits.size() == args.size() && op != BuiltinOp::Mod) {
-    if (auto f = fold(op, lits, r)) return {lit(*f, r), r};
+    if (auto f = foldScalar(op, lits, r)) return {lit(*f, r), r};
   }
 
   // Operand conversion: ints meet reals as reals, reals meet complex values as complex ones.

@@ -6,10 +6,12 @@
 
 #include <complex>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "backends/common/kernel_ast.h"
 #include "ir/expr.h"
+#include "ir/interp_scalar.h"
 
 namespace fftc::compiler::codegen {
 
@@ -30,6 +32,14 @@ ScalarVal scalarOp(ir::BuiltinOp op, const std::vector<ScalarVal>& args, const i
 
 // The literal of an IR literal.
 ScalarVal literalValue(const ir::Literal& lit);
+
+// op folded on literal operands (ints as reals), rounded to the precision of `result` after
+// every operation as the interpreter does; nullopt where it does not fold (a real division by
+// zero, mod, makeTuple). The memo, when given, remembers cispi's values (table folding).
+std::optional<std::complex<double>> foldScalar(ir::BuiltinOp op,
+                                               std::span<const std::complex<double>> operands,
+                                               const ir::Type& result,
+                                               ir::interp::CisPiMemo* memo = nullptr);
 
 // Literal values of folded expressions (nullopt when not a literal).
 std::optional<std::complex<double>> literalOf(const backends::CExpr& e);

@@ -2,7 +2,13 @@
 // source or in table buffers.
 #include "compiler/codegen/table_folding.h"
 
+#include <algorithm>
+#include <array>
+#include <complex>
+#include <span>
+
 #include "compiler/codegen/kernel_gen.h"
+#include "compiler/codegen/scalar_ops.h"
 #include "ir/diagnostic.h"
 
 namespace fftc::compiler::codegen {
@@ -37,6 +43,131 @@ std::vector<uint8_t> tableBytes(const std::vector<CExpr>& values, const Type& el
     }
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bulk folding of a generator's elements (foldGeneratorTable).
+
+namespace {
+
+// A folded value as scalar_ops holds it: an int (an Index of a constant), a real or a complex
+// literal, with its IR type.
+struct Folded {
+  enum class Kind : uint8_t { Int, Real, Complex };
+  Kind kind = Kind::Int;
+  int64_t i = 0;
+  std::complex<double> v;
+};
+
+// Integer operations as ArithExpr folds constants (floor division and modulo); nullopt on
+// overflow, a zero divisor, or operands so large that ArithExpr's own rewriting (a - b as
+// a + -1·b) could overflow where this does not.
+std::optional<int64_t> foldInt(ir::BuiltinOp op, int64_t a, int64_t b) {
+  constexpr int64_t kLimit = int64_t{1} << 62;
+  if (a <= -kLimit || a >= kLimit || b <= -kLimit || b >= kLimit) return std::nullopt;
+  int64_t r = 0;
+  switch (op) {
+    case ir::BuiltinOp::Add: return __builtin_add_overflow(a, b, &r) ? std::nullopt : std::optional(r);
+    case ir::BuiltinOp::Sub: return __builtin_sub_overflow(a, b, &r) ? std::nullopt : std::optional(r);
+    case ir::BuiltinOp::Mul: return __builtin_mul_overflow(a, b, &r) ? std::nullopt : std::optional(r);
+    case ir::BuiltinOp::Neg: return -a;
+    case ir::BuiltinOp::Div: {
+      if (b == 0) return std::nullopt;
+      int64_t q = a / b;
+      if (a % b != 0 && ((a < 0) != (b < 0))) --q;
+      return q;
+    }
+    case ir::BuiltinOp::Mod: {
+      if (b == 0) return std::nullopt;
+      int64_t m = a % b;
+      if (m != 0 && ((m < 0) != (b < 0))) m += b;
+      return m;
+    }
+    default: return std::nullopt;
+  }
+}
+
+double roundTo(double v, const Type& t) {
+  return t.scalarKind() == ir::ScalarKind::Double ? v : static_cast<float>(v);
+}
+
+// One element: every node of the program in order, as scalarOp and literalValue would give it.
+bool foldElement(const ir::ScalarProgram& p, std::span<const int64_t> args,
+                 std::vector<Folded>& slots, ir::interp::CisPiMemo& memo) {
+  using Kind = ir::ScalarNode::Kind;
+  const auto& nodes = p.nodes();
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    const ir::ScalarNode& n = nodes[k];
+    Folded& out = slots[k];
+    if (n.kind == Kind::Arg) {
+      out = {Folded::Kind::Int, args[n.arg], {}};
+      continue;
+    }
+    if (n.kind == Kind::Literal) continue;  // set once (foldGeneratorTable)
+    const Folded& a = slots[n.in[0]];
+    const Folded& b = slots[n.in[n.arity > 1 ? 1 : 0]];
+    if (n.type.isInt()) {  // integers stay exact (symbolic in scalarOp)
+      if (a.kind != Folded::Kind::Int || b.kind != Folded::Kind::Int) return false;
+      auto r = foldInt(n.op, a.i, b.i);
+      if (!r) return false;
+      out = {Folded::Kind::Int, *r, {}};
+      continue;
+    }
+    if (n.op == ir::BuiltinOp::Mod || !(n.type.isReal() || n.type.isComplex())) return false;
+    auto lit = [](const Folded& f) {
+      return f.kind == Folded::Kind::Int ? std::complex<double>(static_cast<double>(f.i), 0) : f.v;
+    };
+    const std::array<std::complex<double>, 2> ops{lit(a), lit(b)};
+    auto r = foldScalar(n.op, std::span(ops.data(), n.arity), n.type, &memo);
+    if (!r) return false;
+    if (n.type.isComplex())
+      out = {Folded::Kind::Complex, 0, {roundTo(r->real(), n.type), roundTo(r->imag(), n.type)}};
+    else
+      out = {Folded::Kind::Real, 0, {roundTo(r->real(), n.type), 0}};
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::vector<CExpr>> foldGeneratorTable(const ir::ScalarProgram& program,
+                                                     const std::vector<int64_t>& sizes) {
+  const auto& nodes = program.nodes();
+  if (program.arity() != 2 * sizes.size() || nodes.empty()) return std::nullopt;
+  std::vector<Folded> slots(nodes.size());
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    if (nodes[k].kind != ir::ScalarNode::Kind::Literal) continue;
+    const ir::Literal& l = *nodes[k].literal;
+    switch (l.litKind()) {
+      case ir::LiteralKind::Int: slots[k] = {Folded::Kind::Int, *l.intValue().constant(), {}}; break;
+      case ir::LiteralKind::Real: slots[k] = {Folded::Kind::Real, 0, {l.realValue(), 0}}; break;
+      case ir::LiteralKind::Complex: slots[k] = {Folded::Kind::Complex, 0, {l.re(), l.im()}}; break;
+    }
+  }
+  const ir::Type& type = nodes.back().type;
+  const CType ct = type.isReal() || type.isComplex() ? scalarCType(type) : CType();
+  int64_t total = 1;
+  for (auto n : sizes) total *= n;
+  std::vector<int64_t> args(2 * sizes.size());
+  std::copy(sizes.begin(), sizes.end(), args.begin() + static_cast<ptrdiff_t>(sizes.size()));
+  ir::interp::CisPiMemo memo;
+  std::vector<CExpr> values;
+  values.reserve(static_cast<size_t>(total));
+  for (int64_t k = 0; k < total; ++k) {
+    int64_t rest = k;
+    for (size_t d = sizes.size(); d-- > 0;) {
+      args[d] = rest % sizes[d];
+      rest /= sizes[d];
+    }
+    if (!foldElement(program, args, slots, memo)) return std::nullopt;
+    const Folded& r = slots.back();
+    switch (r.kind) {
+      case Folded::Kind::Int: return std::nullopt;  // an int table: left to the element-wise fold
+      case Folded::Kind::Real: values.push_back(backends::cReal(r.v.real(), ct)); break;
+      case Folded::Kind::Complex: values.push_back(backends::cComplex(r.v.real(), r.v.imag(), ct)); break;
+    }
+  }
+  return values;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -76,6 +207,15 @@ std::optional<ViewPtr> KernelGen::makeTable(const ir::ArrayGen& g, const Type& e
     total *= *c;
   }
   if (total <= 0 || total > opt_.maxTableElements) return std::nullopt;
+  if (opt_.bulkTableFolding) {
+    if (auto program = ir::ScalarProgram::compile(*g.f(), 2 * n.size())) {
+      if (auto values = foldGeneratorTable(*program, n)) {
+        // (element by element, the first operation would have opened the stage)
+        if (program->hasOps() && atTopLevel() && cur_ < 0) openStage(false);
+        return tableMemory(elem, n, std::move(*values));
+      }
+    }
+  }
   // Evaluate every element at compile time, in a scratch block that is thrown away.
   auto scratch = backends::sBlock();
   blocks_.push_back(scratch);

@@ -2,18 +2,31 @@
 // folds to a literal, and every ir::Table (rewrites::foldClosed), becomes memory holding the
 // values: a __constant array in the source up to CodegenOptions::constantTableMaxBytes, else a
 // table buffer (manifest role "table") whose bytes travel with the kernel. The folding itself
-// runs the generator on each element (KernelGen::makeTable, in table_folding.cpp).
+// runs the generator on each element (KernelGen::makeTable, in table_folding.cpp), in bulk
+// where its element function is a scalar formula (foldGeneratorTable).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include <optional>
+
 #include "backends/common/kernel_ast.h"
+#include "ir/scalar_program.h"
 #include "ir/type.h"
 
 namespace fftc::compiler::codegen {
 
 // Device bytes of a table of literals of element type `elem` (the table buffer's data file).
 std::vector<uint8_t> tableBytes(const std::vector<backends::CExpr>& values, const ir::Type& elem);
+
+// Every element of a generator of sizes `sizes` (row-major, the last index fastest) whose
+// element function is `program`, folded as code generation folds it element by element
+// (scalar_ops.h: integers exact, reals rounded to their precision after each operation): the
+// same literals, without building the code of each element. nullopt where some element would
+// not fold to a literal of a real or complex type (an integer overflow, a division by zero);
+// the caller then folds element by element, which decides.
+std::optional<std::vector<backends::CExpr>> foldGeneratorTable(const ir::ScalarProgram& program,
+                                                               const std::vector<int64_t>& sizes);
 
 }  // namespace fftc::compiler::codegen

@@ -1,0 +1,271 @@
+// The interpreter's scalar arithmetic (interp_scalar.h).
+#include "ir/interp_scalar.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "ir/diagnostic.h"
+#include "ir/interpreter.h"
+
+namespace fftc::ir::interp {
+
+[[noreturn]] void error(const std::string& msg) { throw InterpreterError(msg); }
+
+// ---- scalar arithmetic, in the precision of the result
+
+ValueKind kindOf(const Type& t) {
+  if (t.isComplex())
+    return t.scalarKind() == ScalarKind::Float ? ValueKind::ComplexFloat : ValueKind::ComplexDouble;
+  switch (t.scalarKind()) {
+    case ScalarKind::Int: return ValueKind::Int;
+    case ScalarKind::Float: return ValueKind::Float;
+    case ScalarKind::Double: return ValueKind::Double;
+  }
+  return ValueKind::Double;
+}
+
+int64_t floorDiv(int64_t a, int64_t b) {
+  if (b == 0) error("integer division by zero");
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+int64_t floorMod(int64_t a, int64_t b) {
+  if (b == 0) error("integer modulo by zero");
+  int64_t m = a % b;
+  if (m != 0 && ((m < 0) != (b < 0))) m += b;
+  return m;
+}
+Value realOf(double v, ValueKind k) {
+  return k == ValueKind::Float ? Value::ofFloat(static_cast<float>(v)) : Value::ofDouble(v);
+}
+
+namespace {
+
+int rank(ValueKind k) {  // promotion order: int < float < double; complex keeps the precision
+  switch (k) {
+    case ValueKind::Int: return 0;
+    case ValueKind::Float:
+    case ValueKind::ComplexFloat: return 1;
+    case ValueKind::Double:
+    case ValueKind::ComplexDouble: return 2;
+    default: error("expected a number");
+  }
+}
+
+bool isCx(ValueKind k) { return k == ValueKind::ComplexFloat || k == ValueKind::ComplexDouble; }
+
+// The kind a binary operation computes in when the result type is not at hand.
+ValueKind promote(ValueKind a, ValueKind b, ValueKind intOnlyReal = ValueKind::Double) {
+  int r = std::max(rank(a), rank(b));
+  if (isCx(a) || isCx(b)) return r == 2 ? ValueKind::ComplexDouble : ValueKind::ComplexFloat;
+  (void)intOnlyReal;
+  return r == 0 ? ValueKind::Int : r == 1 ? ValueKind::Float : ValueKind::Double;
+}
+
+int64_t wrapAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+int64_t wrapSub(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+int64_t wrapMul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+
+template <class T>
+Value makeReal(T v) {
+  if constexpr (std::is_same_v<T, float>) return Value::ofFloat(v);
+  else return Value::ofDouble(v);
+}
+template <class T>
+Value makeCx(T re, T im) {
+  return Value::ofComplex({static_cast<double>(re), static_cast<double>(im)},
+                          std::is_same_v<T, float> ? ScalarKind::Float : ScalarKind::Double);
+}
+
+template <class T>
+Value realOp(BuiltinOp op, T a, T b) {
+  switch (op) {
+    case BuiltinOp::Add: return makeReal<T>(a + b);
+    case BuiltinOp::Sub: return makeReal<T>(a - b);
+    case BuiltinOp::Mul: return makeReal<T>(a * b);
+    case BuiltinOp::Div: return makeReal<T>(a / b);
+    case BuiltinOp::Mod: {
+      T q = std::floor(a / b);
+      return makeReal<T>(a - b * q);
+    }
+    default: error("not a binary operator");
+  }
+}
+
+// Complex arithmetic as the generated code does it: operands that are real scalars are not
+// widened to complex (x * (c + di) = (xc, xd)), products are (ac - bd, ad + bc), no FMA.
+template <class T>
+Value complexOp(BuiltinOp op, const Value& av, const Value& bv) {
+  bool ac = av.isComplex(), bc = bv.isComplex();
+  T a = static_cast<T>(av.asComplex().real()), b = static_cast<T>(av.asComplex().imag());
+  T c = static_cast<T>(bv.asComplex().real()), d = static_cast<T>(bv.asComplex().imag());
+  switch (op) {
+    case BuiltinOp::Add:
+      if (!ac) return makeCx<T>(a + c, d);
+      if (!bc) return makeCx<T>(a + c, b);
+      return makeCx<T>(a + c, b + d);
+    case BuiltinOp::Sub:
+      if (!ac) return makeCx<T>(a - c, -d);
+      if (!bc) return makeCx<T>(a - c, b);
+      return makeCx<T>(a - c, b - d);
+    case BuiltinOp::Mul:
+      if (!ac) return makeCx<T>(a * c, a * d);
+      if (!bc) return makeCx<T>(a * c, b * c);
+      return makeCx<T>(a * c - b * d, a * d + b * c);
+    case BuiltinOp::Div: {
+      if (!bc) return makeCx<T>(a / c, b / c);
+      T den = c * c + d * d;
+      return makeCx<T>((a * c + b * d) / den, (b * c - a * d) / den);
+    }
+    default: error("mod is not defined on complex values");
+  }
+}
+
+Value binary(BuiltinOp op, const Value& a, const Value& b, ValueKind k) {
+  switch (k) {
+    case ValueKind::Int: {
+      int64_t x = a.asInt(), y = b.asInt();
+      switch (op) {
+        case BuiltinOp::Add: return Value::ofInt(wrapAdd(x, y));
+        case BuiltinOp::Sub: return Value::ofInt(wrapSub(x, y));
+        case BuiltinOp::Mul: return Value::ofInt(wrapMul(x, y));
+        case BuiltinOp::Div: return Value::ofInt(floorDiv(x, y));
+        case BuiltinOp::Mod: return Value::ofInt(floorMod(x, y));
+        default: error("not a binary operator");
+      }
+    }
+    case ValueKind::Float:
+      return realOp<float>(op, static_cast<float>(a.asReal()), static_cast<float>(b.asReal()));
+    case ValueKind::Double: return realOp<double>(op, a.asReal(), b.asReal());
+    case ValueKind::ComplexFloat: return complexOp<float>(op, a, b);
+    case ValueKind::ComplexDouble: return complexOp<double>(op, a, b);
+    default: error("arithmetic on non-numbers");
+  }
+}
+
+}  // namespace
+
+namespace {
+// A NaN's bits no computation produces, for an empty slot; that argument is not remembered.
+constexpr uint64_t kEmpty = 0x7ff8'dead'beef'f00dULL;
+
+uint64_t mix(uint64_t x) {  // splitmix64's finalizer
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
+std::complex<double> CisPiMemo::operator()(double x) {
+  const auto key = std::bit_cast<uint64_t>(x);
+  if (key == kEmpty) return cisPi(x);
+  if (2 * (used_ + 1) > slots_.size()) grow();
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = mix(key) & mask;; i = (i + 1) & mask) {
+    Slot& s = slots_[i];
+    if (s.key == key) return s.value;
+    if (s.key == kEmpty) {
+      s = {key, cisPi(x)};
+      ++used_;
+      return s.value;
+    }
+  }
+}
+
+void CisPiMemo::grow() {
+  // (bounded: past a million angles, 32 MB, start again)
+  const bool restart = slots_.size() >= (size_t{1} << 21);
+  std::vector<Slot> old = restart ? std::vector<Slot>() : std::move(slots_);
+  slots_.assign(restart ? size_t{1} << 10 : std::max<size_t>(1024, 2 * old.size()), {kEmpty, {}});
+  used_ = 0;
+  const size_t mask = slots_.size() - 1;
+  for (const Slot& s : old) {
+    if (s.key == kEmpty) continue;
+    size_t i = mix(s.key) & mask;
+    while (slots_[i].key != kEmpty) i = (i + 1) & mask;
+    slots_[i] = s;
+    ++used_;
+  }
+}
+
+Value scalarBuiltin(BuiltinOp op, std::span<const Value> args, const Type& result,
+                    CisPiMemo* memo) {
+  auto resultKind = [&](ValueKind fallback) { return result ? kindOf(result) : fallback; };
+  switch (op) {
+    case BuiltinOp::Add:
+    case BuiltinOp::Sub:
+    case BuiltinOp::Mul:
+    case BuiltinOp::Div:
+    case BuiltinOp::Mod:
+      return binary(op, args[0], args[1], resultKind(promote(args[0].kind(), args[1].kind())));
+    case BuiltinOp::Neg: {
+      const Value& a = args[0];
+      switch (a.kind()) {
+        case ValueKind::Int: return Value::ofInt(wrapSub(0, a.asInt()));
+        case ValueKind::Float:
+        case ValueKind::Double: return realOf(-a.asReal(), a.kind());
+        case ValueKind::ComplexFloat: return Value::ofComplex(-a.asComplex(), ScalarKind::Float);
+        case ValueKind::ComplexDouble: return Value::ofComplex(-a.asComplex(), ScalarKind::Double);
+        default: error("neg: not a number");
+      }
+    }
+    case BuiltinOp::Cos:
+    case BuiltinOp::Sin:
+    case BuiltinOp::Sqrt:
+    case BuiltinOp::Exp: {
+      const Value& a = args[0];
+      if (a.isComplex()) {  // exp only
+        std::complex<double> z = std::exp(a.asComplex());
+        return Value::ofComplex(z, a.kind() == ValueKind::ComplexFloat ? ScalarKind::Float
+                                                                       : ScalarKind::Double);
+      }
+      ValueKind k = resultKind(a.kind() == ValueKind::Int ? ValueKind::Double : a.kind());
+      double x = a.asReal();
+      double y = op == BuiltinOp::Cos   ? std::cos(x)
+                 : op == BuiltinOp::Sin ? std::sin(x)
+                 : op == BuiltinOp::Exp ? std::exp(x)
+                                        : std::sqrt(x);
+      return realOf(y, k);
+    }
+    case BuiltinOp::Conj: {
+      const Value& a = args[0];
+      return Value::ofComplex(std::conj(a.asComplex()), a.kind() == ValueKind::ComplexFloat
+                                                            ? ScalarKind::Float
+                                                            : ScalarKind::Double);
+    }
+    case BuiltinOp::Re:
+    case BuiltinOp::Im: {
+      const Value& a = args[0];
+      double v = op == BuiltinOp::Re ? a.asComplex().real() : a.asComplex().imag();
+      return realOf(v, a.kind() == ValueKind::ComplexFloat ? ValueKind::Float : ValueKind::Double);
+    }
+    case BuiltinOp::CisPi: {
+      ValueKind k = resultKind(args[0].kind() == ValueKind::Float ? ValueKind::ComplexFloat
+                                                                  : ValueKind::ComplexDouble);
+      // the argument is first rounded to the precision of the computation, like the C code
+      double x = args[0].asReal();
+      if (k == ValueKind::ComplexFloat) x = static_cast<float>(x);
+      return Value::ofComplex(memo ? (*memo)(x) : cisPi(x),
+                              k == ValueKind::ComplexFloat ? ScalarKind::Float : ScalarKind::Double);
+    }
+    case BuiltinOp::MakeComplex: {
+      ValueKind k = resultKind(promote(args[0].kind(), args[1].kind()) == ValueKind::Float
+                                   ? ValueKind::ComplexFloat
+                                   : ValueKind::ComplexDouble);
+      return Value::ofComplex({args[0].asReal(), args[1].asReal()},
+                              k == ValueKind::ComplexFloat ? ScalarKind::Float : ScalarKind::Double);
+    }
+    case BuiltinOp::MakeTuple: error("a tuple is not a scalar");
+  }
+  error("unknown builtin");
+}
+
+}  // namespace fftc::ir::interp
