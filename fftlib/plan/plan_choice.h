@@ -117,12 +117,23 @@ PlanChoice chooseNdPlan(const FftRequest& request);
 // complex FFT when even, by the full one when odd; the others on the half spectrum.
 PlanChoice chooseRealPlan(const FftRequest& request);
 
-// The radices of n when n is 2,3,5,7-smooth: the fewest passes with radices <= 16, power-of-two
-// radices first (largest first, bits spread evenly), then the others; {} for n = 1.
-// UserError when n has another prime factor.
+// The largest prime that is a radix of its own in the planner's default plans: a size whose
+// prime factors are all at most this is planned by mixed radix (Local, Hierarchical, the twiddle
+// variant), never by Bluestein. Radices 11 and 13 are dense butterflies (r² products, common.fdl's
+// multB), still far fewer operations than Bluestein's three FFTs of M >= 2N - 1 (on an H100, f32
+// 11^3 = 1331 by Bluestein took 4.5x cuFFT's time, 2^9·13 = 6656 16x: issue 23).
+inline constexpr int64_t kLargestRadixPrime = 13;
+// The largest prime factor of Bluestein's convolution size M when it is not a power of two: M
+// is free to choose, and radices 11 and 13 cost more per element than 2, 3, 5, 7.
+inline constexpr int64_t kBluesteinLargestPrime = 7;
+
+// The radices of n when n is 13-smooth: the fewest passes with radices <= 16, power-of-two
+// radices first (largest first, bits spread evenly), then the others (11 and 13 each a radix of
+// their own); {} for n = 1. A larger prime factor becomes a radix of its own (the matrix
+// butterfly: r² products), which only a request's own radices or Bluestein's M would hold.
 std::vector<int64_t> chooseRadices(int64_t n);
-bool isSmooth(int64_t n);              // every prime factor in {2, 3, 5, 7}
-int64_t smoothSizeAtLeast(int64_t n);  // the smallest 2,3,5,7-smooth integer >= n
+bool isSmooth(int64_t n);              // every prime factor in {2, 3, 5, 7, 11, 13}
+int64_t smoothSizeAtLeast(int64_t n);  // the smallest 2,3,5,7-smooth integer >= n (Bluestein's M)
 // Bluestein's convolution size M >= 2N - 1: the next power of two when its one kernel fits
 // 48 KiB of local memory, or when it is at most 10% above the smallest 2,3,5,7-smooth size;
 // else that smooth size. Power-of-two passes and no divisions in the chirp's indices: on an

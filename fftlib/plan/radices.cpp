@@ -1,5 +1,5 @@
-// The planner's radix heuristics (plan_choice.h): radix lists of a size, 2,3,5,7-smooth sizes,
-// and Bluestein's convolution size.
+// The planner's radix heuristics (plan_choice.h): radix lists of a size, which sizes are planned
+// by mixed radix (13-smooth) and Bluestein's convolution size (2,3,5,7-smooth or a power of two).
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -67,12 +67,12 @@ int64_t largestPrimeFactor(int64_t n) {
 }
 
 bool isSmooth(int64_t n) {
-  return n >= 1 && largestPrimeFactor(n) <= 7;
+  return n >= 1 && largestPrimeFactor(n) <= kLargestRadixPrime;
 }
 
 int64_t smoothSizeAtLeast(int64_t n) {
   int64_t m = std::max<int64_t>(n, 1);
-  while (!isSmooth(m)) ++m;
+  while (largestPrimeFactor(m) > kBluesteinLargestPrime) ++m;
   return m;
 }
 

@@ -33,10 +33,10 @@ struct DeviceLimits {
 struct FftSpaceOptions {
   DeviceLimits limits;
   // The variants to search; empty: every variant that applies to the size (stockham, twiddle,
-  // cooley-tukey, hierarchical, local for 2,3,5,7-smooth sizes; bluestein otherwise).
+  // cooley-tukey, hierarchical, local for 13-smooth sizes, isSmooth; bluestein otherwise).
   std::vector<Variant> variants;
   // Radices of the passes; the heuristic plan's radices are always added (e.g. 10 for 1000).
-  std::vector<std::int64_t> radices = {2, 3, 4, 5, 7, 8, 16};
+  std::vector<std::int64_t> radices = {2, 3, 4, 5, 7, 8, 11, 13, 16};
   // Radix sequences up to this many passes more than the fewest the radices allow.
   std::int64_t extraPasses = 1;
   // Dotsenko sec. 5.2: drop a sequence holding r_i, r_j and r_i * r_j (one larger pass does

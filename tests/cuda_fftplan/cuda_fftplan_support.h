@@ -50,13 +50,14 @@ inline Case withLocalMemory(Case c, int64_t bytes) {
   return c;
 }
 
-// Powers of two, 3-5-7-smooth sizes and primes (Bluestein); every variant the planner offers
+// Powers of two, 3-5-7-smooth sizes, primes (Bluestein), 11^3 and 2^9·13; every variant the planner offers
 // by name; f64; inverse with scaling; N = 1; one-kernel FFTs beyond 48 KiB of shared memory
 // (dynamic shared memory: 4096 and 8192 f32, 4096 f64 inverse).
 inline std::vector<Case> planSpread() {
   std::vector<Case> out;
   for (int64_t n : {1, 2, 8, 64, 1000, 4096, 16384, 60, 343, 625}) out.push_back(cudaCase(n, 3));
   for (int64_t n : {17, 257}) out.push_back(cudaCase(n, 2));  // Bluestein
+  for (int64_t n : {1331, 6656}) out.push_back(cudaCase(n, 2));  // radices 11 and 13 (issue 23)
   out.push_back(cudaCase(64, 4, Variant::StockhamTwiddle));
   out.push_back(cudaCase(64, 4, Variant::CooleyTukey));
   out.push_back(cudaCase(1024, 2, Variant::Hierarchical));

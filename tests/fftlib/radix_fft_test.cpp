@@ -1,6 +1,7 @@
 // The radix-list FFTs of fftlib/fft.fdl (Stockham, Stockham with twiddle tables, Cooley-Tukey)
-// through the interpreter against FFTW: the paper's radix lists, every N in 1..256 (mixed radix,
-// or Bluestein where N has a prime factor above 7), both precisions and directions, batch 3.
+// through the interpreter against FFTW: the paper's radix lists (and radices 11, 13), every N in
+// 1..256 (mixed radix, or Bluestein where N has a prime factor above 7), both precisions and
+// directions, batch 3.
 #include "tests/fftlib/fftlib_support.h"
 
 namespace fftc::fftlib::test {
@@ -27,7 +28,8 @@ std::string radixCaseName(const ::testing::TestParamInfo<RadixCase>& p) {
 std::vector<RadixCase> radixCases() {
   const std::vector<Radices> lists = {
       {4, 4, 4}, {3, 4, 5}, {2, 8, 4},    {16, 16}, {2, 2, 2, 2, 2, 2, 2},
-      {7, 5, 3}, {2},       {16, 8, 2, 3}};
+      {7, 5, 3}, {2},       {16, 8, 2, 3},
+      {11, 13},  {2, 13}};  // the planner's radices 11 and 13 (issue 23)
   std::vector<RadixCase> cases;
   for (const char* k : kRadixKernels)
     for (const auto& rs : lists)

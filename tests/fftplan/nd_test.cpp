@@ -273,7 +273,8 @@ void expectRealRoundTrip(const Dims& dims, int64_t batch, Precision p, bool scal
 TEST(RealPlan, OneDimensionEvenAndOdd) {
   expectRealRoundTrip<float>({16}, 3, Precision::F32);
   expectRealRoundTrip<float>({15}, 2, Precision::F32, true);
-  expectRealRoundTrip<double>({22}, 1, Precision::F64);  // half size 11: Bluestein
+  expectRealRoundTrip<double>({22}, 1, Precision::F64);  // half size 11: radix 11
+  expectRealRoundTrip<double>({34}, 1, Precision::F64);  // half size 17: Bluestein
 }
 
 TEST(RealPlan, TwoAndThreeDimensions) {

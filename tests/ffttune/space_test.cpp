@@ -132,7 +132,7 @@ TEST(FftSpace, TheHeuristicConfigurationPlansTheHeuristicPlan) {
   std::vector<FftRequest> problems;
   for (int64_t n : {2, 16, 64, 128, 256, 512, 1000, 1009, 1024, 2048, 4096, 8192, 16384, 32768,
                     65536, 1 << 17, 1 << 18, 1 << 19, 1 << 20, 1 << 22, 3 * 4096, 5 * 5 * 5 * 128,
-                    4099})
+                    4099, 1331, 6656, 14641})  // the last three: radices 11 and 13
     for (int64_t batch : {1, 64})
       for (auto precision : {Precision::F32, Precision::F64}) {
         FftRequest r = request(n, batch);
@@ -198,6 +198,20 @@ TEST(FftSpace, BluesteinForSizesWithLargePrimes) {
   }
   EXPECT_EQ(ms, (std::set<int64_t>{35, 36, 64}));  // two smooth sizes >= 33, and 2^6
   ASSERT_TRUE(s.heuristicIndex());
+}
+
+// 143 = 11 x 13 (issue 23): the mixed-radix variants with radices 11 and 13 in either order,
+// never Bluestein.
+TEST(FftSpace, RadicesElevenAndThirteen) {
+  FftSpace s(request(143, 2));
+  auto m = perVariant(s);
+  EXPECT_EQ(m.count("bluestein"), 0u);
+  EXPECT_GT(m["local"], 0u);
+  std::set<std::vector<int64_t>> sequences;
+  for (uint64_t k = 0; k < s.space().size(); ++k) sequences.insert(s.request(s.space().at(k)).radices);
+  EXPECT_TRUE(sequences.count({13, 11}));
+  EXPECT_TRUE(sequences.count({11, 13}));
+  EXPECT_FALSE(sequences.count({143}));  // not a radix: the fewest passes are two
 }
 
 TEST(FftSpace, RequestOptionsNarrowTheSpace) {

@@ -1,0 +1,359 @@
+// Sizes whose prime factors are all at most 13 with a factor 11 or 13 (issue 23): the planner
+// plans them by mixed radix with radices 11 and 13, never by Bluestein (1D, N-D and real), and on
+// OpenCL (PoCL here) their L2 error against FFTW in long double is within 3x FFTW's own error at
+// the same precision (fftwf / fftw on the same input). Each measured ratio is printed.
+#include <gtest/gtest.h>
+
+#include <fftw3.h>
+
+#include <algorithm>
+#include <complex>
+#include <cstdio>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "backends/opencl/runtime.h"
+#include "fftlib/fftw_reference.h"
+#include "fftlib/plan/fft_api.h"
+#include "fftlib/plan/planner.h"
+#include "tests/fftplan/requests.h"
+#include "tests/support/opencl_device.h"
+
+namespace fftc::fftlib::test {
+namespace {
+
+namespace cl = backends::opencl;
+using Dims = std::vector<int64_t>;
+using Radices = std::vector<int64_t>;
+
+cl::Context& context() {
+  return fftc::testing::openclContext();
+}
+
+// The sizes of issue 23's item 1: primes 11 and 13, their squares and cubes, products with each
+// other and with powers of two (one kernel, hierarchical).
+const int64_t kSizes[] = {11, 13, 121, 143, 169, 1331, 2 * 11 * 13, 6656, 14641};
+
+// fftc's L2 error may be at most this many times FFTW's at the same precision.
+constexpr double kL2Bound = 3.0;
+
+// ---- FFTW in float or double (fftwf_* / fftw_*): the error fftc is measured against
+
+// FFTW's batched plans (plan_many: `howmany` rows `idist` / `odist` elements apart) in T.
+template <typename T>
+struct Fftw;
+template <>
+struct Fftw<float> {
+  using Complex = fftwf_complex;
+  using PlanT = fftwf_plan;
+  static PlanT c2c(int rank, const int* n, int howmany, void* in, int idist, void* out, int odist,
+                   int sign) {
+    return fftwf_plan_many_dft(rank, n, howmany, static_cast<Complex*>(in), nullptr, 1, idist,
+                               static_cast<Complex*>(out), nullptr, 1, odist, sign, FFTW_ESTIMATE);
+  }
+  static PlanT r2c(int rank, const int* n, int howmany, void* in, int idist, void* out, int odist) {
+    return fftwf_plan_many_dft_r2c(rank, n, howmany, static_cast<float*>(in), nullptr, 1, idist,
+                                   static_cast<Complex*>(out), nullptr, 1, odist, FFTW_ESTIMATE);
+  }
+  static PlanT c2r(int rank, const int* n, int howmany, void* in, int idist, void* out, int odist) {
+    return fftwf_plan_many_dft_c2r(rank, n, howmany, static_cast<Complex*>(in), nullptr, 1, idist,
+                                   static_cast<float*>(out), nullptr, 1, odist, FFTW_ESTIMATE);
+  }
+  static void run(PlanT p) { fftwf_execute(p); }
+  static void destroy(PlanT p) { fftwf_destroy_plan(p); }
+};
+template <>
+struct Fftw<double> {
+  using Complex = fftw_complex;
+  using PlanT = fftw_plan;
+  static PlanT c2c(int rank, const int* n, int howmany, void* in, int idist, void* out, int odist,
+                   int sign) {
+    return fftw_plan_many_dft(rank, n, howmany, static_cast<Complex*>(in), nullptr, 1, idist,
+                              static_cast<Complex*>(out), nullptr, 1, odist, sign, FFTW_ESTIMATE);
+  }
+  static PlanT r2c(int rank, const int* n, int howmany, void* in, int idist, void* out, int odist) {
+    return fftw_plan_many_dft_r2c(rank, n, howmany, static_cast<double*>(in), nullptr, 1, idist,
+                                  static_cast<Complex*>(out), nullptr, 1, odist, FFTW_ESTIMATE);
+  }
+  static PlanT c2r(int rank, const int* n, int howmany, void* in, int idist, void* out, int odist) {
+    return fftw_plan_many_dft_c2r(rank, n, howmany, static_cast<Complex*>(in), nullptr, 1, idist,
+                                  static_cast<double*>(out), nullptr, 1, odist, FFTW_ESTIMATE);
+  }
+  static void run(PlanT p) { fftw_execute(p); }
+  static void destroy(PlanT p) { fftw_destroy_plan(p); }
+};
+
+// FFTW in T of `batch` rows of `dims`, from a copy of `in` (c2r overwrites its input) into a new
+// vector of `outSize` elements; `make` is one of Fftw<T>'s plan makers, bound to its kind.
+template <typename T, typename Out, typename In, typename Make>
+std::vector<Out> fftwRun(std::vector<In> in, size_t outSize, const Dims& dims, int64_t batch,
+                         Make make) {
+  std::vector<Out> out(outSize);
+  const std::vector<int> n(dims.begin(), dims.end());
+  const auto rows = static_cast<size_t>(batch);
+  auto p = make(static_cast<int>(n.size()), n.data(), static_cast<int>(batch),
+                static_cast<void*>(in.data()), static_cast<int>(in.size() / rows),
+                static_cast<void*>(out.data()), static_cast<int>(out.size() / rows));
+  if (p == nullptr) throw std::runtime_error("FFTW: no plan");
+  Fftw<T>::run(p);
+  Fftw<T>::destroy(p);
+  return out;
+}
+
+int64_t halfSpectrum(const Dims& dims) {  // complex elements of one row's r2c result
+  int64_t n = dims.back() / 2 + 1;
+  for (size_t i = 0; i + 1 < dims.size(); ++i) n *= dims[i];
+  return n;
+}
+
+template <typename T>
+std::vector<std::complex<T>> fftwC2c(const std::vector<std::complex<T>>& x, const Dims& dims,
+                                     int64_t batch, Direction d) {
+  const int sign = d == Direction::Forward ? FFTW_FORWARD : FFTW_BACKWARD;
+  return fftwRun<T, std::complex<T>>(
+      x, x.size(), dims, batch,
+      [sign](int rank, const int* n, int howmany, void* i, int idist, void* o, int odist) {
+        return Fftw<T>::c2c(rank, n, howmany, i, idist, o, odist, sign);
+      });
+}
+
+template <typename T>
+std::vector<std::complex<T>> fftwR2c(const std::vector<T>& x, const Dims& dims, int64_t batch) {
+  return fftwRun<T, std::complex<T>>(x, static_cast<size_t>(halfSpectrum(dims) * batch), dims,
+                                     batch, Fftw<T>::r2c);
+}
+
+template <typename T>
+std::vector<T> fftwC2r(const std::vector<std::complex<T>>& x, const Dims& dims, int64_t batch) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  return fftwRun<T, T>(x, static_cast<size_t>(n * batch), dims, batch, Fftw<T>::c2r);
+}
+
+// ---- the measurements
+
+struct L2Pair {
+  double fftc = 0, fftw = 0;
+  double ratio() const { return fftw > 0 ? fftc / fftw : fftc > 0 ? 1e300 : 1; }
+};
+
+template <typename T>
+double l2(const std::vector<std::complex<T>>& y, const std::vector<ComplexL>& ref) {
+  return l2Error(std::span<const std::complex<T>>(y), ref);
+}
+template <typename T>
+std::vector<std::complex<T>> asComplex(const std::vector<T>& v) {
+  return {v.begin(), v.end()};
+}
+
+// Checks and prints one pair: fftc's L2 at most kL2Bound x FFTW's.
+void expectWithinFftw(const std::string& what, const L2Pair& e, const std::string& plan) {
+  std::printf("[radix 11/13] %-30s fftc L2 %.3g  FFTW L2 %.3g  ratio %.2f\n", what.c_str(), e.fftc,
+              e.fftw, e.ratio());
+  EXPECT_LE(e.fftc, kL2Bound * e.fftw) << what << "\n" << plan;
+}
+
+// A complex transform of `dims` (1D or N-D) on PoCL and by FFTW at the same precision, both
+// against FFTW in long double.
+template <typename T>
+L2Pair measureC2c(const FftRequest& r, std::string& plan) {
+  const Dims dims = r.dims.empty() ? Dims{r.size} : r.dims;
+  Plan p = Plan::create(context(), r);
+  plan = p.info().describe();
+  auto x =
+      uniformInput<T>(static_cast<size_t>(r.size * r.batch), 11 + static_cast<uint64_t>(r.size));
+  auto y = p.run(x);
+  auto ref =
+      referenceDft(toLongDouble(std::span<const std::complex<T>>(x)), dims, r.batch, r.direction);
+  EXPECT_LE(linfError(std::span<const std::complex<T>>(y), ref), fftTolerance(r.size, r.precision))
+      << plan;
+  return {l2(y, ref), l2(fftwC2c<T>(x, dims, r.batch, r.direction), ref)};
+}
+
+// The plan of a request: its radices all at most 16 with no Bluestein anywhere.
+void expectNoBluestein(const PlanChoice& c, const std::string& what) {
+  EXPECT_NE(c.variant, Variant::Bluestein) << what;
+  EXPECT_EQ(c.as<BluesteinChoice>(), nullptr) << what;
+  if (const auto* nd = c.as<NdChoice>()) {
+    for (bool b : nd->dimBluestein) {
+      EXPECT_FALSE(b) << what;
+    }
+  }
+  for (int64_t r : c.radices) EXPECT_LE(r, 16) << what;
+}
+
+// "22x26x13 f64 batch 2", "26 f32 real"
+std::string label(const FftRequest& r) {
+  std::string s;
+  for (int64_t d : r.dims.empty() ? Dims{r.size} : r.dims)
+    s += (s.empty() ? "" : "x") + std::to_string(d);
+  s += r.precision == Precision::F64 ? " f64" : " f32";
+  if (r.direction == Direction::Inverse && !r.real) s += " inverse";
+  return s + (r.real ? " real" : "") + " batch " + std::to_string(r.batch);
+}
+
+FftRequest request1d(int64_t n, Precision p) {
+  FftRequest r = shapeRequest({n}, 1, p);
+  r.batch = std::max<int64_t>(1, 4096 / n);  // a few thousand elements: a steady L2
+  return r;
+}
+
+// ---- the planner (no device)
+
+TEST(Radix11And13, PlannedByMixedRadix) {
+  EXPECT_EQ(chooseRadices(11), Radices{11});
+  EXPECT_EQ(chooseRadices(13), Radices{13});
+  EXPECT_EQ(chooseRadices(143), (Radices{13, 11}));
+  EXPECT_EQ(chooseRadices(1331), (Radices{11, 11, 11}));
+  EXPECT_EQ(chooseRadices(286), (Radices{2, 13, 11}));  // 22 and 26 exceed 16: 2 stays alone
+  EXPECT_EQ(chooseRadices(6656), (Radices{8, 8, 8, 13}));
+  EXPECT_TRUE(isSmooth(22));
+  EXPECT_TRUE(isSmooth(14641));
+  EXPECT_FALSE(isSmooth(17));
+  EXPECT_FALSE(isSmooth(2 * 17));
+  // Bluestein's M stays 2,3,5,7-smooth (or a power of two): 22 and 26 are not taken
+  EXPECT_EQ(smoothSizeAtLeast(22), 24);
+  EXPECT_EQ(smoothSizeAtLeast(26), 27);
+  for (auto p : {Precision::F32, Precision::F64})
+    for (int64_t n : kSizes) {
+      const auto c = choosePlan(shapeRequest({n}, 1, p));
+      const std::string what = std::to_string(n) + (p == Precision::F32 ? " f32" : " f64");
+      expectNoBluestein(c, what);
+      int64_t prod = 1;
+      for (int64_t r : c.radices) prod *= r;
+      EXPECT_EQ(prod, n) << what;
+      EXPECT_TRUE(std::any_of(c.radices.begin(), c.radices.end(), [](int64_t r) {
+        return r == 11 || r == 13;
+      })) << what;
+    }
+  // one kernel through local memory while it fits, else the hierarchical levels
+  EXPECT_EQ(choosePlan(shapeRequest({1331})).variant, Variant::Local);
+  EXPECT_EQ(choosePlan(shapeRequest({1331}, 1, Precision::F64)).variant, Variant::Local);
+  const auto h = choosePlan(shapeRequest({14641}));
+  EXPECT_EQ(h.variant, Variant::Hierarchical);
+  EXPECT_EQ(h.as<HierarchicalChoice>()->levels, (std::vector<Radices>{{11, 11}, {11, 11}}));
+  EXPECT_EQ(choosePlan(shapeRequest({6656})).variant, Variant::Hierarchical);
+}
+
+// No size up to 2^15 whose prime factors are at most 13 uses Bluestein, in either precision;
+// every other size does.
+TEST(Radix11And13, NoSmoothSizeUsesBluestein) {
+  for (auto p : {Precision::F32, Precision::F64})
+    for (int64_t n = 2; n <= (1 << 15); ++n) {
+      const auto c = choosePlan(shapeRequest({n}, 1, p));
+      EXPECT_EQ(c.variant == Variant::Bluestein, largestPrimeFactor(n) > 13) << n;
+    }
+}
+
+TEST(Radix11And13, NdAndRealPlansUseTheRadices) {
+  for (const Dims& dims : {Dims{11, 13}, Dims{22, 26, 13}, Dims{143, 121}}) {
+    const auto c = choosePlan(shapeRequest(dims));
+    expectNoBluestein(c, shapeRequest(dims).key());
+  }
+  for (const Dims& dims : {Dims{26}, Dims{11}, Dims{13, 22}}) {
+    auto r = shapeRequest(dims);
+    r.real = true;
+    expectNoBluestein(choosePlan(r), r.key());
+    EXPECT_EQ(choosePlan(r).kernel, "r2cLocal") << r.key();  // every pass in local memory
+  }
+}
+
+// ---- on the device, against FFTW at the same precision
+
+TEST(Radix11And13, OneDimensionWithinFftwF32) {
+  for (int64_t n : kSizes) {
+    SCOPED_TRACE(n);
+    std::string plan;
+    auto r = request1d(n, Precision::F32);
+    expectWithinFftw(label(r), measureC2c<float>(r, plan), plan);
+    expectNoBluestein(planFft(r)->choice, plan);
+  }
+}
+
+TEST(Radix11And13, OneDimensionWithinFftwF64) {
+  for (int64_t n : kSizes) {
+    SCOPED_TRACE(n);
+    std::string plan;
+    auto r = request1d(n, Precision::F64);
+    expectWithinFftw(label(r), measureC2c<double>(r, plan), plan);
+    expectNoBluestein(planFft(r)->choice, plan);
+  }
+}
+
+TEST(Radix11And13, InverseWithinFftw) {
+  for (int64_t n : {int64_t{143}, int64_t{1331}}) {
+    std::string plan;
+    auto r = request1d(n, Precision::F32);
+    r.direction = Direction::Inverse;
+    expectWithinFftw(label(r), measureC2c<float>(r, plan), plan);
+  }
+}
+
+TEST(Radix11And13, MultiDimensionalWithinFftw) {
+  const std::pair<Dims, Precision> cases[] = {{{11, 13}, Precision::F32},
+                                              {{11, 13}, Precision::F64},
+                                              {{22, 26, 13}, Precision::F32},
+                                              {{22, 26, 13}, Precision::F64}};
+  for (const auto& [dims, p] : cases) {
+    auto r = shapeRequest(dims, 2, p);
+    SCOPED_TRACE(r.key());
+    std::string plan;
+    const L2Pair e = p == Precision::F64 ? measureC2c<double>(r, plan) : measureC2c<float>(r, plan);
+    expectWithinFftw(label(r), e, plan);
+    expectNoBluestein(planFft(r)->choice, plan);
+  }
+}
+
+// R2C of uniform reals, and C2R of FFTW's spectrum rounded to T (as nd_test.cpp's round trip).
+template <typename T>
+void expectRealWithinFftw(const Dims& dims, int64_t batch, Precision p) {
+  auto fwd = shapeRequest(dims, batch, p), inv = fwd;
+  fwd.real = inv.real = true;
+  inv.direction = Direction::Inverse;
+  SCOPED_TRACE(fwd.key());
+  Plan r2c = Plan::create(context(), fwd), c2r = Plan::create(context(), inv);
+  std::vector<T> x;
+  for (const auto& c : uniformInput<T>(static_cast<size_t>(fwd.size * batch), 13))
+    x.push_back(c.real());
+  std::vector<long double> xl(x.begin(), x.end());
+  auto refX = referenceR2c(xl, dims, batch);
+  auto X = r2c.runR2c(std::span<const T>(x));
+  expectWithinFftw(label(fwd) + " r2c", {l2(X, refX), l2(fftwR2c<T>(x, dims, batch), refX)},
+                   r2c.info().describe());
+  expectNoBluestein(planFft(fwd)->choice, fwd.key());
+  std::vector<std::complex<T>> spec;
+  for (const auto& v : refX) spec.emplace_back(static_cast<T>(v.real()), static_cast<T>(v.imag()));
+  auto refY = referenceC2r(toLongDouble(std::span<const std::complex<T>>(spec)), dims, batch);
+  const std::vector<ComplexL> refYc(refY.begin(), refY.end());
+  auto y = c2r.runC2r(std::span<const std::complex<T>>(spec));
+  expectWithinFftw(label(fwd) + " c2r",
+                   {l2(asComplex(y), refYc), l2(asComplex(fftwC2r<T>(spec, dims, batch)), refYc)},
+                   c2r.info().describe());
+  expectNoBluestein(planFft(inv)->choice, inv.key());
+}
+
+TEST(Radix11And13, RealWithinFftw) {
+  expectRealWithinFftw<float>({26}, 64, Precision::F32);   // half size 13
+  expectRealWithinFftw<double>({11}, 64, Precision::F64);  // odd: the full size 11
+  expectRealWithinFftw<float>({13, 22}, 4, Precision::F32);
+}
+
+// The comparison can fail: a transform against the other direction's reference is far beyond
+// FFTW's error.
+TEST(Radix11And13, CheckCanFail) {
+  auto r = request1d(143, Precision::F32);
+  Plan p = Plan::create(context(), r);
+  auto x = uniformInput<float>(static_cast<size_t>(r.size * r.batch), 1);
+  auto y = p.run(x);
+  auto wrong = referenceDft1d(toLongDouble(std::span<const std::complex<float>>(x)), r.size,
+                              r.batch, Direction::Inverse);
+  const L2Pair e{l2(y, wrong), l2(fftwC2c<float>(x, {r.size}, r.batch, Direction::Inverse), wrong)};
+  EXPECT_GT(e.fftc, 100 * kL2Bound * e.fftw);
+}
+
+}  // namespace
+}  // namespace fftc::fftlib::test
