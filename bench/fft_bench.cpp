@@ -65,8 +65,10 @@ struct Options {
 
 // ---- sizes
 
-const std::vector<int64_t> kSmooth = {12,  15,   27,   49,   60,   81,    100,   243,    343,
-                                      625, 1000, 2401, 3125, 6561, 10000, 16807, 100000, 1000000};
+// 3-, 5-, 7-smooth sizes, and with factors 11 and 13 (radices of their own since issue 23).
+const std::vector<int64_t> kSmooth = {12,   15,   27,   49,   60,    81,    100,    243,    343,
+                                      625,  1000, 1331, 2401, 3125,  6561,  6656,   10000,  14641,
+                                      16807, 100000, 1000000};
 const std::vector<int64_t> kPrimes = {17, 257, 1009, 4099, 65521};
 
 std::vector<std::string> split(const std::string& text) {
