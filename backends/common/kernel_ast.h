@@ -149,6 +149,9 @@ struct KernelFunc {
   std::string name;
   std::vector<KernelParam> params;
   StmtPtr body;                // a Block
+  // The work-items of one work-group it is launched with (the stage's final geometry), 0 when
+  // not known: CUDA's __launch_bounds__, so that the register allocation lets such a block run.
+  int64_t maxWorkItems = 0;
 };
 
 struct StructDef {

@@ -102,11 +102,16 @@ CompiledKernel assembleStages(GeneratedKernel& g, const CodegenOptions& options)
     }
     for (const auto& d : st.localDecls) k.body->body.push_back(d);
     for (const auto& s : st.body->body) k.body->body.push_back(s);
-    ck.module.kernels.push_back(k);
     if (options.stageLocal.empty())
       stageGeometry(st, options, si);
     else
       stageGeometry(st, options, si, options.stageLocal[ck.stages.size()]);
+    k.maxWorkItems = si.local.empty() ? 0 : 1;
+    for (const auto& l : si.local) {
+      const auto c = l.constant();
+      k.maxWorkItems = c && k.maxWorkItems > 0 ? k.maxWorkItems * *c : 0;
+    }
+    ck.module.kernels.push_back(k);
     si.localMemoryBytes = st.localBytes;
     si.accesses = st.accesses;
     ck.stages.push_back(std::move(si));

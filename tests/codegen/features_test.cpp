@@ -273,8 +273,11 @@ TEST(Cuda, TheSameKernelInTheCudaDialect) {
                         "transposeLocal", {{"H", 8}, {"W", 8}}, o);
   const std::string& s = ck.source;
   EXPECT_EQ(ck.target, "cuda");
-  EXPECT_NE(s.find("extern \"C\" __global__ void transposeLocal_stage0(const float* __restrict__ m, "
-                   "float* __restrict__ out)"),
+  // 4 x 4 work-items a group (the manifest's local size): the launch bound NVRTC allocates
+  // registers for
+  EXPECT_EQ(ck.stages.at(0).local.at(0).str() + "x" + ck.stages.at(0).local.at(1).str(), "4x4");
+  EXPECT_NE(s.find("extern \"C\" __global__ void __launch_bounds__(16) transposeLocal_stage0("
+                   "const float* __restrict__ m, float* __restrict__ out)"),
             std::string::npos)
       << s;
   EXPECT_NE(s.find("__shared__ float l[16];"), std::string::npos) << s;
@@ -287,6 +290,14 @@ TEST(Cuda, TheSameKernelInTheCudaDialect) {
   EXPECT_NE(fft.source.find("return make_float2(a.x * b.x - a.y * b.y"), std::string::npos)
       << fft.source;
   EXPECT_EQ(fft.source.find("__kernel"), std::string::npos);
+  // a mapGlobal stage leaves the block to the driver: no bound
+  EXPECT_TRUE(fft.stages.at(0).local.empty());
+  EXPECT_EQ(fft.source.find("__launch_bounds__"), std::string::npos) << fft.source;
+  // OpenCL has none
+  auto opencl = compileText(readFile(sourceRoot() + "/examples/transpose_local.fdl"),
+                            "transposeLocal", {{"H", 8}, {"W", 8}});
+  EXPECT_EQ(opencl.source.find("__launch_bounds__"), std::string::npos);
+  EXPECT_EQ(opencl.source.find("reqd_work_group_size"), std::string::npos);
 }
 
 }  // namespace
