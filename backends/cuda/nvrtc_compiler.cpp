@@ -146,34 +146,6 @@ std::string NvrtcCompiler::cacheKey(const CompileRequest& request) const {
   return hash.hex();
 }
 
-void NvrtcCompiler::warmUp(const std::string& arch) {
-  std::call_once(warmUpOnce_, [&] {
-    // Shared memory, a barrier, float and double arithmetic and sincos: what a generated FFT
-    // kernel has, so that every part of NVRTC and of its assembler is loaded.
-    CompileRequest request;
-    request.programName = "fftc_warm_up.cu";
-    request.arch = arch;
-    request.source = R"(extern "C" __global__ void fftc_warm_up(float2* x, double* y, int n) {
-  __shared__ float2 s[256];
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  s[threadIdx.x] = x[i % n];
-  __syncthreads();
-  const float2 a = s[(threadIdx.x * 7) & 255];
-  float c, d;
-  sincosf(a.x, &c, &d);
-  x[i % n] = make_float2(a.x * c - a.y * d, a.y * c + a.x * d);
-  y[i % n] = sin(y[i % n]) * 0.5;
-}
-)";
-    warmUp_ = std::async(std::launch::async, [this, request] {
-      try {
-        (void)compileUncached(request, parseArch(request.arch).kind);
-      } catch (const std::exception&) {  // the real compile reports what is wrong
-      }
-    });
-  });
-}
-
 CompiledProgram NvrtcCompiler::compile(const CompileRequest& request) {
   const ParsedArch arch = parseArch(request.arch);
   checkOptions(request.options);

@@ -5,8 +5,6 @@
 #include <atomic>
 #include <cstddef>
 #include <filesystem>
-#include <future>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -67,13 +65,6 @@ class NvrtcCompiler {
   // when the source does not compile.
   CompiledProgram compile(const CompileRequest& request);
 
-  // Starts NVRTC's own initialization on a thread of its own (once per compiler), by compiling
-  // a small kernel for `arch` uncached, and returns at once. The first compile of a process
-  // costs about 0.3 s more than later ones (H100 host, CUDA 13: a trivial kernel 319 ms, then
-  // 18 ms), so a caller that will compile soon (a plan that is not cached) starts this before
-  // its own work and overlaps the two. Failures are left to the real compile to report.
-  void warmUp(const std::string& arch = std::string(kDefaultArch));
-
   // FNV-1a of the source, program name, options, arch and NVRTC version: the cache key.
   [[nodiscard]] std::string cacheKey(const CompileRequest& request) const;
   [[nodiscard]] const std::optional<KernelCache>& cache() const noexcept { return cache_; }
@@ -91,8 +82,6 @@ class NvrtcCompiler {
   std::optional<KernelCache> cache_;
   std::atomic<std::size_t> compilations_{0};
   std::atomic<std::size_t> cacheHits_{0};
-  std::once_flag warmUpOnce_;
-  std::future<void> warmUp_;  // joined by the destructor
 };
 
 }  // namespace fftc::backends::cuda

@@ -19,12 +19,13 @@ namespace fftc::compiler::exec {
 namespace cu = backends::cuda;
 using ir::Value;
 
-cu::NvrtcCompiler& nvrtcCompiler() {
+namespace {
+
+// The process-wide NVRTC compiler (with the on-disk kernel cache).
+cu::NvrtcCompiler& nvrtc() {
   static cu::NvrtcCompiler compiler;
   return compiler;
 }
-
-namespace {
 
 cu::CompileRequest requestFor(const codegen::CompiledKernel& k, const std::string& arch) {
   if (k.target != "cuda")
@@ -45,7 +46,7 @@ cu::Module cachedModule(const cu::Context& context, const codegen::CompiledKerne
   auto key = std::make_pair(static_cast<const void*>(context.state().get()), k.source);
   auto it = cache.find(key);
   if (it == cache.end()) {
-    cu::CompiledProgram program = nvrtcCompiler().compile(requestFor(k, context.arch()));
+    cu::CompiledProgram program = nvrtc().compile(requestFor(k, context.arch()));
     it = cache.emplace(key, context.load(program)).first;
   }
   return it->second;
@@ -59,7 +60,7 @@ cu::LaunchConfig cudaLaunchConfig(const PreparedStage& stage) {
 }
 
 cu::CompiledProgram compileCuda(const codegen::CompiledKernel& k, const std::string& arch) {
-  return nvrtcCompiler().compile(requestFor(k, arch));
+  return nvrtc().compile(requestFor(k, arch));
 }
 
 void checkDevice(const cu::DeviceInfo& device, const codegen::CompiledKernel& k) {

@@ -28,10 +28,6 @@ inline constexpr unsigned kDefaultBlockSize = backends::cuda::kDefaultBlockSize;
 // The grid and block of one stage (global and local sizes evaluated): work_sizes.h.
 backends::cuda::LaunchConfig cudaLaunchConfig(const PreparedStage& stage);
 
-// The process-wide NVRTC compiler, with the on-disk kernel cache (KernelCache::defaultDirectory).
-// DeviceError when NVRTC cannot be loaded.
-backends::cuda::NvrtcCompiler& nvrtcCompiler();
-
 // Compiles the kernel's source (it must be of the CUDA target) with NVRTC for `arch`, through
 // the process-wide compiler and its cache. UserError when the kernel is not of the CUDA
 // target; backends::cuda::CompileError (its log() has NVRTC's messages) when NVRTC rejects it.

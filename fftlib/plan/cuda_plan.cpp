@@ -51,9 +51,7 @@ CudaPlan CudaPlan::create(const cu::Context& context, const FftRequest& request)
         fmt::format("fftc::fftlib::CudaPlan runs CUDA plans; the request's target is "
                     "{} (set FftRequest::target = Target::Cuda)",
                     compiler::pipeline::targetName(request.target)));
-  // A plan compiled now is then built by NVRTC: its initialization overlaps the planning.
-  auto plan = planFft(request, cudaPlanLimits(context.device()),
-                      [&] { compiler::exec::nvrtcCompiler().warmUp(context.arch()); });
+  auto plan = planFft(request, cudaPlanLimits(context.device()));
   compiler::exec::checkDevice(context.device(), plan->compiled);  // shared memory per block
   auto impl = std::make_shared<Impl>(context, plan);
   {

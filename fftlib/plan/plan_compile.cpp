@@ -114,14 +114,12 @@ std::shared_ptr<const CompiledFft> storePlan(const std::string& key,
   return gCache.emplace(key, std::move(plan)).first->second;
 }
 
-std::shared_ptr<const CompiledFft> planFft(const FftRequest& request, const PlanLimits& limits,
-                                           const std::function<void()>& beforeCompiling) {
+std::shared_ptr<const CompiledFft> planFft(const FftRequest& request, const PlanLimits& limits) {
   const FftRequest r = withLimits(request, limits);
   const std::string key = r.key();
   if (auto plan = cachedPlan(key)) return plan;
   // The disk plan cache (plan_cache.h): this request's stored plan of this build, else compiled.
-  return storePlan(key, planThroughDiskCache(r, [&](const FftRequest& q) {
-                     if (beforeCompiling) beforeCompiling();
+  return storePlan(key, planThroughDiskCache(r, [](const FftRequest& q) {
                      return compileChoice(q, choosePlan(q));
                    }));
 }

@@ -11,7 +11,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -55,11 +54,8 @@ std::string describePasses(const CompiledFft& plan);
 
 // choosePlan under `limits` + compileChoice, cached in-process by the planned request's key
 // (cachedPlan). UserError for bad requests; ir::CompileError when neither strategy compiles.
-// `beforeCompiling`, when set, runs when the plan is in neither cache, just before it is
-// compiled (a device compiler starts its own initialization then: CudaPlan).
 std::shared_ptr<const CompiledFft> planFft(const FftRequest& request,
-                                           const PlanLimits& limits = {},
-                                           const std::function<void()>& beforeCompiling = {});
+                                           const PlanLimits& limits = {});
 
 // The seams of planFft, where a persistent plan cache hooks in.
 // The plan of `choice` for `request` (already withLimits'd, choice = choosePlan(request)): the

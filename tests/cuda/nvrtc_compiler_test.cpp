@@ -74,25 +74,6 @@ TEST(NvrtcCompiler, CompilesCubinForSm90) {
   EXPECT_EQ(compiler.compilations(), 1U);
 }
 
-// The warm-up runs beside the caller: compiles meanwhile still give their own kernel, it is not
-// counted as one of the compiler's compilations, a second call starts nothing, and a bad
-// architecture is left to the real compile to report.
-TEST(NvrtcCompiler, WarmUpOverlapsAndChangesNothingACompileReturns) {
-  NvrtcCompiler compiler = uncachedCompiler();
-  compiler.warmUp();
-  compiler.warmUp("sm_bogus");  // ignored: the first call's warm-up is the one
-  CompileRequest request;
-  request.source = kVectorAddSource;
-  const CompiledProgram program = compiler.compile(request);
-  EXPECT_NE(program.binary.find("vector_add"), std::string::npos);
-  EXPECT_EQ(program.binary.find("fftc_warm_up"), std::string::npos);
-  EXPECT_EQ(compiler.compilations(), 1U);
-  NvrtcCompiler other = uncachedCompiler();
-  EXPECT_NO_THROW(other.warmUp("sm_bogus"));
-  request.arch = "sm_bogus";
-  EXPECT_THROW((void)other.compile(request), UserError);
-}
-
 TEST(NvrtcCompiler, CompilesPtxForAVirtualArch) {
   NvrtcCompiler compiler = uncachedCompiler();
   CompileRequest request;

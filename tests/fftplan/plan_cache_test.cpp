@@ -183,26 +183,6 @@ TEST(PlanCache, ASecondPlanLoadsFromDiskAndRunsAgainstFftw) {
   clearPlanCache();
 }
 
-// planFft's beforeCompiling (where CudaPlan starts NVRTC) runs only when the plan is compiled:
-// not for a plan of the in-process cache, nor for one loaded from the disk.
-TEST(PlanCache, BeforeCompilingRunsOnlyWhenThePlanIsCompiled) {
-  TempDir dir;
-  const ScopedEnv root("FFTC_CACHE_DIR", dir.path().c_str());
-  const ScopedEnv on("FFTC_NO_PLAN_CACHE", nullptr);
-  const auto r = shapeRequest({40}, 2);
-  clearPlanCache();
-  int calls = 0;
-  const auto count = [&] { ++calls; };
-  auto first = planFft(r, {}, count);
-  EXPECT_EQ(calls, 1);
-  EXPECT_EQ(planFft(r, {}, count), first);  // the in-process cache
-  EXPECT_EQ(calls, 1);
-  clearPlanCache();
-  expectSamePlan(*first, *planFft(r, {}, count));  // the disk
-  EXPECT_EQ(calls, 1);
-  clearPlanCache();
-}
-
 // Writes `entry` with its header line made to match its (changed) body.
 std::string reheader(const std::string& entry) {
   const std::string body = entry.substr(entry.find('\n') + 1);
