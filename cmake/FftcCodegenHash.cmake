@@ -3,6 +3,8 @@
 # is the build identity of the plan cache (fftlib/plan/plan_cache.h): a build whose code
 # generator or library sources differ in one byte has another identity, so its plans are not
 # loaded. Paths are hashed relative to ROOT so that two checkouts of the same sources agree.
+# Script mode starts with old policies: CMP0053 NEW, as in the project (no dev warning).
+cmake_policy(SET CMP0053 NEW)
 file(STRINGS "${LIST}" files)
 set(text "fftc ${VERSION}\n")
 foreach(f IN LISTS files)
