@@ -57,8 +57,8 @@ struct CodegenOptions {
   // The caller's work-group shape per stage (an FFT plan's choice), empty: each stage's own.
   // A stage's work-groups stay; their size becomes the given one, dimension by dimension (the
   // mapLocal loops stride by the work-group size, so any size computes the same result; the
-  // caller picks one that keeps barriers uniform). CompileError when the kernel has another
-  // number of stages than shapes are given.
+  // caller picks one that keeps barriers uniform). Shapes for another number of stages than
+  // the kernel has (a lowering they were not chosen for) are not applied.
   std::vector<std::vector<int64_t>> stageLocal;
   bool format = true;              // lay out with compiler/clang formatSource when available
   bool checkUserFuns = true;       // check userfun bodies with clang (when available)

@@ -3,8 +3,6 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "compiler/codegen/table_folding.h"
 
 namespace fftc::compiler::codegen {
@@ -63,10 +61,12 @@ CompiledKernel assembleStages(GeneratedKernel& g, const CodegenOptions& options)
   const auto live = [](const StageDraft& st) {
     return !st.body->body.empty() || !st.localDecls.empty();
   };
-  const auto stages = static_cast<size_t>(std::count_if(g.stages.begin(), g.stages.end(), live));
-  if (!options.stageLocal.empty() && options.stageLocal.size() != stages)
-    throw ir::CompileError({}, fmt::format("{} work-group shapes given for {} stages",
-                                           options.stageLocal.size(), stages));
+  // The caller's shapes were chosen for a kernel of this many stages; another lowering (a
+  // strategy of the user's, a fallback) keeps its own.
+  const bool shaped =
+      !options.stageLocal.empty() &&
+      options.stageLocal.size() ==
+          static_cast<size_t>(std::count_if(g.stages.begin(), g.stages.end(), live));
   for (auto& st : g.stages) {
     if (!live(st)) continue;
     backends::KernelFunc k;
@@ -102,7 +102,7 @@ CompiledKernel assembleStages(GeneratedKernel& g, const CodegenOptions& options)
     }
     for (const auto& d : st.localDecls) k.body->body.push_back(d);
     for (const auto& s : st.body->body) k.body->body.push_back(s);
-    if (options.stageLocal.empty())
+    if (!shaped)
       stageGeometry(st, options, si);
     else
       stageGeometry(st, options, si, options.stageLocal[ck.stages.size()]);

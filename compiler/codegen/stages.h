@@ -24,8 +24,8 @@ void stageGeometry(const StageDraft& st, const CodegenOptions& options, StageInf
 
 // Assembles the CompiledKernel (everything but the printed source) from the generated kernel
 // after the local-memory and barrier passes. Stages left with nothing to do (their only work
-// folded into a constant table) are dropped; the others are numbered in launch order. Throws
-// ir::CompileError when CodegenOptions::stageLocal names another number of stages.
+// folded into a constant table) are dropped; the others are numbered in launch order.
+// CodegenOptions::stageLocal applies when it names as many shapes as there are stages.
 CompiledKernel assembleStages(GeneratedKernel& g, const CodegenOptions& options);
 
 }  // namespace fftc::compiler::codegen

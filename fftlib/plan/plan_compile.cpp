@@ -92,7 +92,7 @@ std::shared_ptr<const CompiledFft> compileChoice(const FftRequest& r, const Plan
     if (auto nl = p->fallbackReason.find('\n'); nl != std::string::npos)
       p->fallbackReason.resize(nl);
     p->strategy = "lowerDefault";
-    options.stageLocal.clear();  // other stages: their own shapes
+    options.stageLocal.clear();  // chosen for lowerFft's kernel, not for this one
     p->compiled = compiler::pipeline::build(*kernel, "lowerDefault", r.target, options).compiled;
   }
   fillStages(*p);
