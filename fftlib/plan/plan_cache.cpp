@@ -32,7 +32,7 @@ using backends::opencl::Fnv1a64;
 // the blobs (the source, the tables' data) that the document points into by offset and size.
 // CHECKSUM is FNV-1a over everything after the header line. VERSION changes with the format.
 constexpr std::string_view kMagic = "fftc-plan-cache";
-constexpr int kFormatVersion = 1;
+constexpr int kFormatVersion = 2;  // 2: the plan's stages are derived, not stored
 constexpr std::string_view kSuffix = ".plan";
 
 const char* env(const char* name) {
@@ -264,20 +264,8 @@ std::string serializePlan(const CompiledFft& plan) {
   o["choice"] = json::object{{"file", plan.choice.file}, {"kernel", plan.choice.kernel}};
   o["strategy"] = plan.strategy;
   o["fallback_reason"] = plan.fallbackReason;
+  // The launch-ready stages follow from the compiled kernel (fillStages, on loading).
   o["compiled"] = kernelJson(plan.compiled, blobs);
-  json::array stages;
-  for (const auto& s : plan.stages)
-    stages.push_back(json::object{{"kernel", s.kernel},
-                                  {"args", strings(s.args)},
-                                  {"global", ints(s.global)},
-                                  {"local", ints(s.local)},
-                                  {"bytes_moved", s.bytesMoved},
-                                  {"dynamic_local_bytes", s.dynamicLocalBytes}});
-  o["stages"] = std::move(stages);
-  o["bytes_moved"] = plan.bytesMoved;
-  o["input_buffer"] = plan.inputBuffer;
-  o["output_buffer"] = plan.outputBuffer;
-  o["in_place_safe"] = plan.inPlaceSafe;
   std::string body = json::serialize(o);
   const uint64_t jsonBytes = body.size();
   body += blobs;
@@ -315,21 +303,7 @@ std::shared_ptr<CompiledFft> parsePlan(std::string_view bytes, const FftRequest&
     p->strategy = stringAt(o, "strategy");
     p->fallbackReason = stringAt(o, "fallback_reason");
     p->compiled = kernelFrom(o.at("compiled").as_object(), blobs);
-    for (const auto& sv : o.at("stages").as_array()) {
-      const auto& j = sv.as_object();
-      PlanStage s;
-      s.kernel = stringAt(j, "kernel");
-      s.args = stringsAt(j, "args");
-      s.global = intsAt(j, "global");
-      s.local = intsAt(j, "local");
-      s.bytesMoved = intAt(j, "bytes_moved");
-      s.dynamicLocalBytes = intAt(j, "dynamic_local_bytes");
-      p->stages.push_back(std::move(s));
-    }
-    p->bytesMoved = intAt(o, "bytes_moved");
-    p->inputBuffer = stringAt(o, "input_buffer");
-    p->outputBuffer = stringAt(o, "output_buffer");
-    p->inPlaceSafe = o.at("in_place_safe").as_bool();
+    fillStages(*p);
     return p;
   } catch (const std::exception&) {  // a document of the wrong shape; choosePlan's UserError
     return nullptr;

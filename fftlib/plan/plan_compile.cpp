@@ -31,6 +31,8 @@ std::string kernelName(const FftRequest& r) {
 std::mutex gCacheMutex;
 std::map<std::string, std::shared_ptr<const CompiledFft>> gCache;
 
+}  // namespace
+
 void fillStages(CompiledFft& p) {
   auto bound = compiler::exec::bindSizes(p.compiled, {});
   for (const auto& b : p.compiled.buffers) {
@@ -60,8 +62,6 @@ void fillStages(CompiledFft& p) {
     p.stages.push_back(std::move(ps));
   }
 }
-
-}  // namespace
 
 std::shared_ptr<const CompiledFft> compileChoice(const FftRequest& r, const PlanChoice& choice) {
   auto p = std::make_shared<CompiledFft>();

@@ -58,6 +58,9 @@ std::shared_ptr<const CompiledFft> planFft(const FftRequest& request,
                                            const PlanLimits& limits = {});
 
 // The seams of planFft, where a persistent plan cache hooks in.
+// Fills what follows from plan.compiled (code generation's final geometry): the launch-ready
+// stages (work sizes evaluated, bytes moved), the input and output buffers, in-place safety.
+void fillStages(CompiledFft& plan);
 // The plan of `choice` for `request` (already withLimits'd, choice = choosePlan(request)): the
 // library kernel instantiated with the choice's bindings, lowered by the request's strategy
 // (lowerFft) or else lowerDefault (the reason recorded), compiled, its stages' work sizes

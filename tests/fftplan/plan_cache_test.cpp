@@ -215,7 +215,8 @@ TEST(PlanCache, DamagedForeignAndStaleEntriesAreRemovedAndRebuilt) {
   stale.replace(stale.find(hash), hash.size(), std::string(hash.size(), '0'));
   stale = reheader(stale);
   std::string oldVersion = good;  // the same body under another format version
-  oldVersion.replace(oldVersion.find(" 1 "), 3, " 0 ");
+  const size_t versionAt = oldVersion.find(' ') + 1;  // "MAGIC VERSION ...": version 0
+  oldVersion.replace(versionAt, oldVersion.find(' ', versionAt) - versionAt, "0");
   const std::vector<std::pair<std::string, std::string>> damaged = {
       {"empty", ""},
       {"truncated", good.substr(0, good.size() - 100)},
