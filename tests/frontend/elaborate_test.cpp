@@ -6,6 +6,7 @@
 #include "compiler/frontend/diagnostics.h"
 #include "compiler/frontend/frontend.h"
 #include "ir/interpreter.h"
+#include "tests/frontend/compile_support.h"
 #include "tests/frontend/test_paths.h"
 
 namespace fe = fftc::compiler::frontend;
@@ -17,14 +18,7 @@ const ir::Type F = ir::Type::floatType();
 
 ir::Type arr(ir::Type t, ir::ArithExpr n) { return ir::Type::array(std::move(t), std::move(n)); }
 
-fe::Program compile(const std::string& src, fe::ElaborateOptions opts = {}) {
-  try {
-    return fe::compileSource(src, "e.fdl", opts);
-  } catch (const ir::CompileError& e) {
-    ADD_FAILURE() << fe::formatError(e, src);
-    throw;
-  }
-}
+using fftc::test::compile;
 
 ir::Type resultOf(const std::string& src, fe::ElaborateOptions opts = {}) {
   fe::Program p = compile(src, std::move(opts));

@@ -11,6 +11,7 @@
 #include "compiler/frontend/frontend.h"
 #include "compiler/frontend/parser.h"
 #include "ir/interpreter.h"
+#include "tests/frontend/compile_support.h"
 
 namespace fe = fftc::compiler::frontend;
 namespace ir = fftc::ir;
@@ -23,14 +24,7 @@ std::string shown(const std::string& src) {
   return fe::ast::show(*m.decls.at(0)->body);
 }
 
-fe::Program compile(const std::string& src, fe::ElaborateOptions opts = {}) {
-  try {
-    return fe::compileSource(src, "e.fdl", opts);
-  } catch (const ir::CompileError& e) {
-    ADD_FAILURE() << fe::formatError(e, src);
-    throw;
-  }
-}
+using fftc::test::compile;
 
 // The compile-time integer `expr` (after `prelude`), read back as the row length of
 // split(expr) over 720 elements: 720 is divisible by every value the cases produce.
