@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
+#include <cmath>
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +25,7 @@
 #include <functional>
 #include <iostream>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -57,6 +59,7 @@ struct Options {
   std::size_t checkElements = std::size_t{1} << 18;
   double maxSeconds = 2.0;
   bool append = false;
+  bool list = false;  // print the sizes --sizes names, one a line, and exit
   int64_t localMemory = 0;  // FftRequest::localMemoryBytes (0: the plan's default)
   // The plan and kernel caches of the run (FFTC_CACHE_DIR); empty: a new directory of this
   // process, removed at the end, so that the first plan of each request is cold.
@@ -65,11 +68,16 @@ struct Options {
 
 // ---- sizes
 
-// 3-, 5-, 7-smooth sizes, and with factors 11 and 13 (radices of their own since issue 23).
-const std::vector<int64_t> kSmooth = {12,   15,   27,   49,   60,    81,    100,    243,    343,
-                                      625,  1000, 1331, 2401, 3125,  6561,  6656,   10000,  14641,
-                                      16807, 100000, 1000000};
-const std::vector<int64_t> kPrimes = {17, 257, 1009, 4099, 65521};
+// 3-, 5-, 7-smooth sizes, and with factors 11 and 13 (radices of their own since issue 23):
+// 11 and 13 alone, times powers of two, of 3 and of each other, up to 11^4 and 13^4.
+const std::vector<int64_t> kSmooth = {
+    11,    12,    13,   15,   22,    26,    27,    49,    60,     81,      100,
+    121,   143,   169,  243,  343,   352,   625,   1000,  1001,   1287,    1331,
+    2197,  2401,  3125, 6561, 6656,  8448,  10000, 14641, 16807,  20449,   28561,
+    39366, 87808, 100000, 1000000};
+// Primes, small to above 2^17 (each by Bluestein or, once it exists, Rader), and the largest
+// below 10^6.
+const std::vector<int64_t> kPrimes = {17, 31, 257, 1009, 4099, 8191, 65521, 131071, 524287, 999983};
 
 std::vector<std::string> split(const std::string& text) {
   std::vector<std::string> out;
@@ -92,18 +100,72 @@ struct Size {
   std::string text() const { return fmt::format("{}", fmt::join(dims, "x")); }
 };
 
-// "all", "pow2", "smooth", "primes", numbers and NxM[xK..] sizes, comma-separated, in order.
+// The group `random[:SEED[:COUNT[:LO-HI]]]`: COUNT sizes (default 12) drawn with SEED (default
+// 1) log-uniformly from [LO, HI] (default [16, 2^20]), distinct and in the order drawn, so that
+// no plan is tuned to a fixed list and a run can be repeated exactly.
+std::vector<int64_t> randomSizes(const std::string& spec) {
+  uint64_t seed = 1;
+  int64_t count = 12, lo = 16, hi = int64_t{1} << 20;
+  const auto parts = [&] {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : spec + ":") {
+      if (c == ':') {
+        out.push_back(cur);
+        cur.clear();
+      } else {
+        cur += c;
+      }
+    }
+    return out;
+  }();
+  auto number = [&](const std::string& t) {
+    try {
+      std::size_t used = 0;
+      const long long v = std::stoll(t, &used);
+      if (used == t.size() && v >= 0) return static_cast<int64_t>(v);
+    } catch (const std::exception&) {
+    }
+    throw fftc::backends::UserError(
+        fmt::format("--sizes: '{}': expected random[:SEED[:COUNT[:LO-HI]]]", spec));
+  };
+  if (parts.size() > 4) number("");
+  if (parts.size() > 1) seed = static_cast<uint64_t>(number(parts[1]));
+  if (parts.size() > 2) count = number(parts[2]);
+  if (parts.size() > 3) {
+    const auto dash = parts[3].find('-');
+    if (dash == std::string::npos) number("");
+    lo = number(parts[3].substr(0, dash));
+    hi = number(parts[3].substr(dash + 1));
+  }
+  if (lo < 2 || hi < lo || count < 1 || count > hi - lo + 1) number("");
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> logN(std::log(static_cast<double>(lo)),
+                                              std::log(static_cast<double>(hi) + 1));
+  std::vector<int64_t> out;
+  while (static_cast<int64_t>(out.size()) < count) {
+    const int64_t n = std::clamp(static_cast<int64_t>(std::exp(logN(gen))), lo, hi);
+    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  }
+  return out;
+}
+
+// "all" (pow2, smooth, primes, random), the groups, numbers and NxM[xK..] sizes, comma-separated,
+// in order.
 std::vector<Size> sizeList(const std::string& spec) {
   std::vector<Size> out;
   auto one = [&](int64_t n) { out.push_back({{n}, n}); };
   for (const auto& t : split(spec)) {
+    const bool random = t == "random" || t.starts_with("random:");
     if (t == "pow2" || t == "all")
       for (int k = 3; k <= 24; ++k) one(int64_t{1} << k);
     if (t == "smooth" || t == "all")
       for (int64_t n : kSmooth) one(n);
     if (t == "primes" || t == "all")
       for (int64_t n : kPrimes) one(n);
-    if (t != "pow2" && t != "all" && t != "smooth" && t != "primes") {
+    if (random || t == "all")
+      for (int64_t n : randomSizes(random ? t : "random")) one(n);
+    if (t != "pow2" && t != "all" && t != "smooth" && t != "primes" && !random) {
       Size sz;
       sz.dims = fl::parseDims(t, "--sizes");
       for (int64_t n : sz.dims) sz.n *= n;
@@ -435,8 +497,10 @@ Options parse(int argc, char** argv) {
   desc.add_options()("help", "this text")("out", po::value(&o.out)->default_value(o.out),
                                           "the CSV file to write")(
       "append", po::bool_switch(&o.append), "append to --out (no header) instead of replacing it")(
+      "list", po::bool_switch(&o.list), "print the sizes of --sizes, one a line, and exit")(
       "sizes", po::value(&o.sizes)->default_value(o.sizes),
-      "comma list of N, NxM[xK] (N-D) and groups: pow2 (2^3..2^24), smooth, primes, all")(
+      "comma list of N, NxM[xK] (N-D) and groups: pow2 (2^3..2^24), smooth, primes, "
+      "random[:SEED[:COUNT[:LO-HI]]] (default random:1:12:16-1048576), all (the four)")(
       "precision", po::value(&o.precisions)->default_value(o.precisions), "f32,f64 | f32 | f64")(
       "targets", po::value(&o.targets)->default_value(o.targets),
       "fftc targets: cuda,opencl (opencl only where an OpenCL GPU is found)")(
@@ -488,6 +552,10 @@ int run(int argc, char** argv) {
     }
   } removeAtEnd{o.cacheDir.empty() ? cacheDir : std::filesystem::path()};
   const std::vector<Size> sizes = sizeList(o.sizes);
+  if (o.list) {
+    for (const Size& n : sizes) std::cout << n.text() << '\n';
+    return 0;
+  }
   cu::Context cuda = cu::Context::open(o.cudaDevice);
   checkCuda(cudaSetDevice(cuda.device().ordinal), "cudaSetDevice");  // cuFFT: the same device
   cuda.makeCurrent();
