@@ -125,6 +125,7 @@ FunPtr pad(ArithExpr l, ArithExpr r, PadBoundary b) {
 FunPtr pad(ArithExpr l, ArithExpr r, ExprPtr constant) {
   return Pad::make(std::move(l), std::move(r), PadBoundary::Constant, std::move(constant));
 }
+FunPtr crop(ArithExpr l, ArithExpr r) { return Crop::make(std::move(l), std::move(r)); }
 FunPtr slide(ArithExpr size, ArithExpr step) { return Slide::make(std::move(size), std::move(step)); }
 FunPtr iterate(int64_t k, FunPtr f) { return Iterate::make(k, std::move(f)); }
 FunPtr id() { return Id::make(); }

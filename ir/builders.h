@@ -96,6 +96,7 @@ ExprPtr array3(ArithExpr n0, ArithExpr n1, ArithExpr n2, FunPtr f);
 ExprPtr arrayGen(std::vector<ArithExpr> sizes, FunPtr f);
 FunPtr pad(ArithExpr l, ArithExpr r, PadBoundary b);  // Wrap, Clamp, Mirror
 FunPtr pad(ArithExpr l, ArithExpr r, ExprPtr constant);
+FunPtr crop(ArithExpr l, ArithExpr r);
 FunPtr slide(ArithExpr size, ArithExpr step);
 FunPtr iterate(int64_t k, FunPtr f);
 FunPtr id();

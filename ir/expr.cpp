@@ -119,6 +119,7 @@ std::string FunDecl::name() const {
     case FunKind::Transpose: return "transpose";
     case FunKind::ArrayGen: return "array";
     case FunKind::Pad: return "pad";
+    case FunKind::Crop: return "crop";
     case FunKind::Slide: return "slide";
     case FunKind::Iterate: return "iterate";
     case FunKind::Id: return "id";
@@ -406,6 +407,13 @@ std::shared_ptr<const Slide> Slide::make(ArithExpr size, ArithExpr step, SourceL
       throw CompileError(loc, "slide(" + size.str() + ", " + step.str() + "): " + s->str() +
                                   " is not positive");
   return std::make_shared<const Slide>(std::move(size), std::move(step), std::move(loc));
+}
+
+std::shared_ptr<const Crop> Crop::make(ArithExpr left, ArithExpr right, SourceLoc loc) {
+  for (const auto* s : {&left, &right})
+    if (auto c = s->constant(); c && *c < 0)
+      throw CompileError(loc, "crop: the amount " + s->str() + " is negative");
+  return std::make_shared<const Crop>(std::move(left), std::move(right), std::move(loc));
 }
 
 std::shared_ptr<const Iterate> Iterate::make(int64_t count, FunPtr f, SourceLoc loc) {

@@ -143,7 +143,7 @@ class FunCall final : public Expr {
 enum class FunKind : uint8_t {
   Lambda, UserFun, Builtin,
   // high-level patterns
-  Map, Reduce, Zip, Split, Join, Transpose, ArrayGen, Pad, Slide, Iterate, Id, Get,
+  Map, Reduce, Zip, Split, Join, Transpose, ArrayGen, Pad, Crop, Slide, Iterate, Id, Get,
   // a constant array computed at compile time (rewrites/fold_closed.h)
   Table,
   // low-level patterns
@@ -478,6 +478,24 @@ class Pad final : public FunDecl {
   ArithExpr left_, right_;
   PadBoundary boundary_;
   ExprPtr value_;
+};
+
+// crop(l, r): [a](l+n+r) -> [a]n, the elements l .. l+n-1: pad's inverse (crop(l, r) o pad(l, r, b)
+// is the identity). Read, it is an offset; as the destination of a computed array, the
+// elements it drops are not written (code generation guards those stores), so that a kernel
+// may compute whole work-groups of rows and keep only the rows that exist.
+class Crop final : public FunDecl {
+ public:
+  static bool classof(FunKind k) { return k == FunKind::Crop; }
+  static std::shared_ptr<const Crop> make(ArithExpr left, ArithExpr right, SourceLoc loc = {});
+  const ArithExpr& left() const { return left_; }
+  const ArithExpr& right() const { return right_; }
+  size_t arity() const override { return 1; }
+  Crop(ArithExpr l, ArithExpr r, SourceLoc loc)
+      : FunDecl(FunKind::Crop, std::move(loc)), left_(std::move(l)), right_(std::move(r)) {}
+
+ private:
+  ArithExpr left_, right_;
 };
 
 // slide(s, t): [a]n -> [[a]s]((n-s+t)/t); window w is elements w*t .. w*t+s-1.

@@ -497,6 +497,15 @@ TypedFun Inferer::applyPattern(const FunDecl& f, const std::vector<Type>& args,
       FunPtr typed = value ? p->withChildren({}, {value}) : f.ptr();
       return {typed, Type::array(elem, p->left() + args[0].size() + p->right())};
     }
+    case FunKind::Crop: {
+      const auto* c = f.as<Crop>();
+      const std::string me = "crop(" + c->left().str() + ", " + c->right().str() + ")";
+      if (!args[0].isArray()) fail(loc, me + ": expects an array, got " + args[0].str());
+      const ArithExpr& n = args[0].size();
+      if (provablyLess(n, c->left() + c->right()))
+        fail(loc, me + ": drops more elements than the array has (" + n.str() + ")");
+      return {f.ptr(), Type::array(args[0].element(), n - c->left() - c->right())};
+    }
     case FunKind::Slide: {
       const auto* s = f.as<Slide>();
       const std::string me = "slide(" + s->size().str() + ", " + s->step().str() + ")";

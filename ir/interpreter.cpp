@@ -388,6 +388,14 @@ Value Interp::pattern(const FunDecl& f, const Value& x, const Type& result) {
       }
       return Value::array(std::move(out));
     }
+    case FunKind::Crop: {
+      const auto* c = f.as<Crop>();
+      int64_t l = size(c->left()), r = size(c->right());
+      int64_t n = static_cast<int64_t>(x.size());
+      if (l + r > n) error("crop of more elements than the array has");
+      const auto& xs = x.elems();
+      return Value::array(std::vector<Value>(xs.begin() + l, xs.begin() + (n - r)));
+    }
     case FunKind::Slide: {
       const auto* s = f.as<Slide>();
       int64_t sz = size(s->size()), st = size(s->step());

@@ -148,6 +148,10 @@ std::string Printer::fun(const FunDecl& f, int indent) {
       return "pad(" + p->left().str() + ", " + p->right().str() + ", " +
              (p->value() ? expr(p->value(), indent) : padBoundaryName(p->boundary())) + ")";
     }
+    case FunKind::Crop: {
+      const auto* c = f.as<Crop>();
+      return "crop(" + c->left().str() + ", " + c->right().str() + ")";
+    }
     case FunKind::Slide: {
       const auto* s = f.as<Slide>();
       return "slide(" + s->size().str() + ", " + s->step().str() + ")";

@@ -5,7 +5,8 @@ namespace fftc::ir {
 
 namespace {
 bool isWritablePattern(FunKind k) {
-  return k == FunKind::Join || k == FunKind::Split || k == FunKind::Transpose || k == FunKind::Id;
+  return k == FunKind::Join || k == FunKind::Split || k == FunKind::Transpose || k == FunKind::Id ||
+         k == FunKind::Crop;
 }
 
 // body is a chain of writable views, each of one argument, down to p.
@@ -26,6 +27,7 @@ bool isDataLayout(const FunDecl& f) {
     case FunKind::ArrayGen:
     case FunKind::Table:
     case FunKind::Pad:
+    case FunKind::Crop:
     case FunKind::Slide:
     case FunKind::Id:
     case FunKind::Get: return true;

@@ -44,6 +44,8 @@ size_t attrHash(const FunDecl& f) {
       return mix(mix(mix(h, p->left().hash()), p->right().hash()),
                  static_cast<size_t>(p->boundary()));
     }
+    case FunKind::Crop:
+      return mix(mix(h, f.as<Crop>()->left().hash()), f.as<Crop>()->right().hash());
     case FunKind::Slide:
       return mix(mix(h, f.as<Slide>()->size().hash()), f.as<Slide>()->step().hash());
     case FunKind::Iterate:
@@ -78,6 +80,9 @@ bool attrEqual(const FunDecl& a, const FunDecl& b) {
       const auto *p = a.as<Pad>(), *q = b.as<Pad>();
       return p->left() == q->left() && p->right() == q->right() && p->boundary() == q->boundary();
     }
+    case FunKind::Crop:
+      return a.as<Crop>()->left() == b.as<Crop>()->left() &&
+             a.as<Crop>()->right() == b.as<Crop>()->right();
     case FunKind::Slide:
       return a.as<Slide>()->size() == b.as<Slide>()->size() &&
              a.as<Slide>()->step() == b.as<Slide>()->step();

@@ -154,6 +154,10 @@ ViewPtr KernelGen::layoutView(const ir::FunDecl& f, const std::vector<ViewPtr>& 
       if (p->value()) value = gen(p->value(), nullptr).view;
       return padView(a.at(0), p->left(), p->right(), p->boundary(), value);
     }
+    case FunKind::Crop: {
+      const auto* c = f.as<ir::Crop>();
+      return cropView(a.at(0), c->left(), c->right());
+    }
     case FunKind::Id: return a.at(0);
     case FunKind::Map: {
       FunPtr fn = f.as<ir::Map>()->f();
@@ -186,6 +190,10 @@ ViewPtr KernelGen::inverseDest(const ir::FunDecl& f, const Type& at, const ViewP
     case FunKind::Join: return splitView(dest, at.element().size());
     case FunKind::Transpose: return transposeView(dest);
     case FunKind::Id: return dest;
+    case FunKind::Crop: {
+      const auto* c = f.as<ir::Crop>();
+      return uncropView(dest, c->left(), c->right());
+    }
     case FunKind::Map: {
       FunPtr fn = f.as<ir::Map>()->f();
       Type elemArg = at.element();
@@ -363,7 +371,7 @@ KernelGen::Result KernelGen::applyScalar(const ir::FunDecl& f, const std::vector
     out = {backends::cCall(u->name(), cargs, ctype(u->returnType())), u->returnType()};
   }
   if (dest) {
-    emit(backends::sAssign(lvalue(dest), dest->type.isTuple() ? out.e : convert(out, dest->type)));
+    store(dest, dest->type.isTuple() ? out.e : convert(out, dest->type));
     return {dest, true};
   }
   if (atTopLevel() && !backends::isLiteral(out.e)) {
@@ -457,17 +465,29 @@ ScalarVal KernelGen::readTuple(const ViewPtr& v) {
   return {backends::cCall(fn, parts, ct), v->type};
 }
 
-CExpr KernelGen::lvalue(const ViewPtr& v) {
+CExpr KernelGen::lvalue(const ViewPtr& v, CExpr* storeGuard) {
   writing_ = true;
   CExpr e;
   try {
-    e = resolveView(v, resolver_);
+    e = resolveView(v, resolver_, storeGuard);
   } catch (...) {
     writing_ = false;
     throw;
   }
   writing_ = false;
   return e;
+}
+
+void KernelGen::store(const ViewPtr& dest, CExpr value) {
+  CExpr guard;
+  CExpr target = lvalue(dest, &guard);
+  backends::StmtPtr s = backends::sAssign(std::move(target), std::move(value));
+  if (guard) {
+    backends::StmtPtr g = backends::sIf(std::move(guard));
+    g->body.push_back(std::move(s));
+    s = std::move(g);
+  }
+  emit(s);
 }
 
 void KernelGen::copy(const ViewPtr& dest, const ViewPtr& src, const Type& t) {
@@ -485,7 +505,7 @@ void KernelGen::copy(const ViewPtr& dest, const ViewPtr& src, const Type& t) {
     return;
   }
   ScalarVal v = readScalar(src);
-  emit(backends::sAssign(lvalue(dest), convert(v, t)));
+  store(dest, convert(v, t));
 }
 
 void KernelGen::copyTop(const ViewPtr& dest, const ViewPtr& src, const Type& t) {

@@ -74,7 +74,9 @@ class KernelGen {
   // ---- values (kernel_gen.cpp)
   ScalarVal readScalar(const ViewPtr& v);
   ScalarVal readTuple(const ViewPtr& v);
-  backends::CExpr lvalue(const ViewPtr& v);
+  backends::CExpr lvalue(const ViewPtr& v, backends::CExpr* storeGuard = nullptr);
+  // dest = value, guarded where dest passes crop's destination (an element crop drops).
+  void store(const ViewPtr& dest, backends::CExpr value);
   void copy(const ViewPtr& dest, const ViewPtr& src, const ir::Type& t);
   void copyTop(const ViewPtr& dest, const ViewPtr& src, const ir::Type& t);
   ViewPtr bindTemp(const ScalarVal& v, const std::string& base);

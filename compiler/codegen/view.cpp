@@ -108,6 +108,24 @@ ViewPtr padView(const ViewPtr& parent, ArithExpr left, ArithExpr right, ir::PadB
   return v;
 }
 
+ViewPtr cropView(const ViewPtr& parent, ArithExpr left, ArithExpr right) {
+  const Type& t = arrayType(parent, "crop");
+  auto v = mk(ViewKind::Crop, Type::array(t.element(), t.size() - left - right));
+  v->parent = parent;
+  v->a = std::move(left);
+  v->b = std::move(right);
+  return v;
+}
+
+ViewPtr uncropView(const ViewPtr& dest, ArithExpr left, ArithExpr right) {
+  const Type& t = arrayType(dest, "crop's destination");
+  auto v = mk(ViewKind::Uncrop, Type::array(t.element(), left + t.size() + right));
+  v->parent = dest;
+  v->a = std::move(left);
+  v->b = std::move(right);
+  return v;
+}
+
 ViewPtr zipView(std::vector<ViewPtr> children) {
   std::vector<Type> comps;
   for (const auto& c : children) comps.push_back(arrayType(c, "zip").element());
@@ -192,6 +210,7 @@ struct Walker {
   const ViewResolver& r;
   std::vector<ArithExpr> arr;   // back = index into the current view's outer dimension
   std::vector<size_t> tup;      // back = component of the current view's tuple
+  CExpr* storeGuard = nullptr;  // where an Uncrop's condition goes; null: a read
 
   ArithExpr pop() {
     if (arr.empty()) fail("a view of an array was read as a scalar");
@@ -261,6 +280,14 @@ struct Walker {
         case ViewKind::Pad:
           if (v->boundary == ir::PadBoundary::Constant) return padConstant(v);
           padIndex(v);
+          v = v->parent;
+          continue;
+        case ViewKind::Crop:
+          arr.push_back(pop() + v->a);
+          v = v->parent;
+          continue;
+        case ViewKind::Uncrop:
+          uncrop(v);
           v = v->parent;
           continue;
         case ViewKind::Zip: {
@@ -333,6 +360,21 @@ struct Walker {
     fail("unknown pad boundary");
   }
 
+  // A store through crop's destination: the element i exists when l <= i < l + n, which the
+  // range-aware simplifier often proves (then no guard is printed).
+  void uncrop(const ViewPtr& v) {
+    ArithExpr i = pop() - v->a;
+    ArithExpr n = v->parent->type.size();
+    CExpr cond;
+    if (!ir::provablyNonNegative(i)) cond = backends::cCompare(i, ">=", 0);
+    if (!ir::provablyLess(i, n)) cond = backends::cAnd(cond, backends::cCompare(i, "<", n));
+    if (cond) {
+      if (!storeGuard) fail("an element that crop drops was read back");
+      *storeGuard = backends::cAnd(*storeGuard, cond);
+    }
+    arr.push_back(i);
+  }
+
   // A constant pad reads two values (inside and outside): the one place the walk recurses,
   // once per constant pad on the path (the program's nesting, which its budgets bound).
   CExpr padConstant(const ViewPtr& v) {
@@ -379,8 +421,8 @@ struct Walker {
 
 }  // namespace
 
-CExpr resolveView(const ViewPtr& view, const ViewResolver& resolver) {
-  Walker w{resolver, {}, {}};
+CExpr resolveView(const ViewPtr& view, const ViewResolver& resolver, CExpr* storeGuard) {
+  Walker w{resolver, {}, {}, storeGuard};
   return w.walk(view);
 }
 
@@ -396,6 +438,10 @@ std::string describeView(const ViewPtr& v) {
     case ViewKind::Pad:
       return "pad(" + v->a.str() + ", " + v->b.str() + ", " + ir::padBoundaryName(v->boundary) +
              ", " + describeView(v->parent) + ")";
+    case ViewKind::Crop:
+    case ViewKind::Uncrop:
+      return std::string(v->kind == ViewKind::Crop ? "crop(" : "uncrop(") + v->a.str() + ", " +
+             v->b.str() + ", " + describeView(v->parent) + ")";
     case ViewKind::Zip: {
       std::string s = "zip(";
       for (size_t i = 0; i < v->children.size(); ++i)

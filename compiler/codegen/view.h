@@ -26,6 +26,9 @@ enum class ViewKind : uint8_t {
   Transpose,  // transpose of the parent
   Slide,      // slide(size, step) of the parent
   Pad,        // pad(l, r, boundary) of the parent
+  Crop,       // crop(l, r) of the parent: element i is the parent's i + l
+  Uncrop,     // the destination of crop(l, r)'s argument: element i is the parent's i - l, and
+              // only l <= i < l + n is stored (a guarded store); never read
   Zip,        // zip of the children
   Get,        // tuple component `component` of the parent
   Map,        // map(f) with f layout-only: element i is fn(parent[i])
@@ -41,7 +44,7 @@ class View {
   ViewPtr parent;                         // Access .. Map
   std::vector<ViewPtr> children;          // Zip, Tuple
   ir::ArithExpr index;                    // Access
-  ir::ArithExpr a, b;                     // Split chunk | Slide size, step | Pad left, right
+  ir::ArithExpr a, b;                     // Split chunk | Slide size, step | Pad, Crop, Uncrop l, r
   size_t component = 0;                   // Get
   ir::PadBoundary boundary = ir::PadBoundary::Wrap;
   ViewPtr padValue;                       // Pad with a constant
@@ -61,6 +64,10 @@ ViewPtr transposeView(const ViewPtr& parent);
 ViewPtr slideView(const ViewPtr& parent, ir::ArithExpr size, ir::ArithExpr step);
 ViewPtr padView(const ViewPtr& parent, ir::ArithExpr left, ir::ArithExpr right,
                 ir::PadBoundary boundary, ViewPtr value);
+ViewPtr cropView(const ViewPtr& parent, ir::ArithExpr left, ir::ArithExpr right);
+// The destination of an array that crop(l, r) makes `dest`: l + n + r elements, the first l
+// and the last r of them not stored.
+ViewPtr uncropView(const ViewPtr& dest, ir::ArithExpr left, ir::ArithExpr right);
 ViewPtr zipView(std::vector<ViewPtr> children);
 ViewPtr getView(const ViewPtr& parent, size_t component);
 ViewPtr mapView(const ViewPtr& parent, ir::Type resultType,
@@ -82,7 +89,10 @@ struct ViewResolver {
 
 // Resolves a view of a scalar, complex or tuple value to a C expression (an lvalue when the view
 // ends in memory or a variable). Throws CompileError when the view still denotes an array.
-backends::CExpr resolveView(const ViewPtr& view, const ViewResolver& resolver);
+// With `storeGuard`, the view may pass an Uncrop (a destination): the condition under which the
+// element exists is returned there (null: always), and the caller guards the store with it.
+backends::CExpr resolveView(const ViewPtr& view, const ViewResolver& resolver,
+                            backends::CExpr* storeGuard = nullptr);
 
 // One line describing a view, for --emit views and debugging ("split(4, mem x)").
 std::string describeView(const ViewPtr& view);

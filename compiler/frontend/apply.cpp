@@ -30,7 +30,8 @@ const BuiltinInfo kBuiltins[] = {
     {"join", BuiltinId::Join, 0, 1},              {"transpose", BuiltinId::Transpose, 0, 1},
     {"array", BuiltinId::Array, 2, 0},            {"array2", BuiltinId::Array2, 3, 0},
     {"array3", BuiltinId::Array3, 4, 0},          {"pad", BuiltinId::Pad, 3, 1},
-    {"slide", BuiltinId::Slide, 2, 1},            {"iterate", BuiltinId::Iterate, 2, 1},
+    {"slide", BuiltinId::Slide, 2, 1},            {"crop", BuiltinId::Crop, 2, 1},
+               {"iterate", BuiltinId::Iterate, 2, 1},
     {"id", BuiltinId::Id, 0, 1},                  {"get", BuiltinId::Get, 1, 1},
     {"toGlobal", BuiltinId::ToGlobal, 1, -1},     {"toLocal", BuiltinId::ToLocal, 1, -1},
     {"toPrivate", BuiltinId::ToPrivate, 1, -1},
@@ -315,6 +316,7 @@ ir::FunPtr Elaborator::builtinFun(BuiltinId id, const std::vector<Value>& s, con
       return ir::Pad::make(l, r, ir::PadBoundary::Constant, value, loc);
     }
     case BuiltinId::Slide: return ir::Slide::make(intArg(0), intArg(1), loc);
+    case BuiltinId::Crop: return ir::Crop::make(intArg(0), intArg(1), loc);
     case BuiltinId::Iterate: {
       int64_t k = constArg(0);
       if (k < 0) fail(loc, fmt::format("iterate: the count {} is negative", k));

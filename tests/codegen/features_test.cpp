@@ -46,6 +46,40 @@ TEST(Barriers, NoneWithoutLocalMemory) {
   EXPECT_EQ(count(ck.source, "barrier("), 0u) << ck.source;
 }
 
+// A partial last work-group: the rows padded to whole groups (the extra rows read the last row
+// again) and cropped on the way out, so those rows are computed but never stored.
+TEST(Crop, APartialLastWorkGroupStoresOnlyTheRowsThatExist) {
+  auto c = checkText(
+      "kernel rows(x: [[float]3]10) = crop(0, 2) <<: join <<: mapWorkgroup(0, mapLocal(0, "
+      "mapSeq(fun v => v * 2.0f))) <<: split(4) <<: pad(0, 2, clamp) <<: x",
+      "rows");
+  EXPECT_MATCHES(c);
+  const std::string k = kernelText(c.compiled, "rows_stage0");
+  EXPECT_EQ(count(k, "if ("), 1u) << k;
+  EXPECT_NE(k.find("if ((4 * wg + lid) < 10)"), std::string::npos) << k;
+  EXPECT_NE(k.find("min(9, 4 * wg + lid)"), std::string::npos) << k;
+  EXPECT_EQ(c.compiled.stages.at(0).global.at(0).str(), "12");  // 3 groups of 4
+}
+
+// A crop on both sides of a computed array guards both ends; one the ranges prove needs none.
+TEST(Crop, GuardsOnlyWhatTheRangesDoNotProve) {
+  auto c = checkText("kernel mid(x: [float]12) = crop(1, 3) <<: mapGlobal(fun v => v + 1.0f) <<: x",
+                     "mid");
+  EXPECT_MATCHES(c);
+  const std::string k = kernelText(c.compiled, "mid_stage0");
+  EXPECT_NE(k.find(">= 0"), std::string::npos) << k;
+  EXPECT_NE(k.find("< 8"), std::string::npos) << k;
+  auto whole = checkText("kernel k(x: [float]12) = crop(0, 0) <<: mapGlobal(fun v => v + 1.0f) <<: x",
+                         "k");
+  EXPECT_MATCHES(whole);
+  EXPECT_EQ(count(kernelText(whole.compiled, "k_stage0"), "if ("), 0u);
+  // read, a crop is an offset
+  auto read = checkText("kernel r(x: [float]12) = mapGlobal(fun v => v * 3.0f) <<: crop(2, 1) <<: x",
+                        "r");
+  EXPECT_MATCHES(read);
+  EXPECT_NE(kernelText(read.compiled, "r_stage0").find("x[gid + 2]"), std::string::npos);
+}
+
 TEST(Stages, GlobalSynchronizationSplitsTheKernel) {
   auto c = checkText(readFile(sourceRoot() + "/examples/dot_lowlevel.fdl"), "dotLow",
                      {}, {{"N", 512}});

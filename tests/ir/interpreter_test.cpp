@@ -71,6 +71,20 @@ TEST(Interpreter, PadEveryBoundary) {
   EXPECT_EQ(run(pad(7, 0, PadBoundary::Mirror)), ints({1, 1, 2, 3, 3, 2, 1, 1, 2, 3}));
 }
 
+TEST(Interpreter, CropUndoesPad) {
+  EXPECT_EQ(runInts({1, 2, 3, 4, 5, 6}, [](ExprPtr x) { return crop(1, 2) << x; }),
+            ints({2, 3, 4}));
+  EXPECT_EQ(runInts({1, 2, 3}, [](ExprPtr x) { return crop(0, 0) << x; }), ints({1, 2, 3}));
+  EXPECT_EQ(runInts({1, 2, 3}, [](ExprPtr x) { return crop(3, 0) << x; }), ints({}));
+  EXPECT_EQ(runInts({1, 2, 3},
+                    [](ExprPtr x) { return crop(2, 4) << pad(2, 4, PadBoundary::Mirror) << x; }),
+            ints({1, 2, 3}));
+  // more than the array has: a type error
+  auto x = param("x", Type::array(kInt, 3));
+  EXPECT_THROW(inferTypes(lambda({x}, crop(2, 2) << x)), CompileError);
+  EXPECT_THROW(crop(-1, 0), CompileError);
+}
+
 TEST(Interpreter, Slide) {
   EXPECT_EQ(runInts({1, 2, 3, 4, 5, 6, 7}, [](ExprPtr x) { return slide(3, 2) << x; }),
             ints2({{1, 2, 3}, {3, 4, 5}, {5, 6, 7}}));
