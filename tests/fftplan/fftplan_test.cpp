@@ -292,6 +292,22 @@ TEST(FftPlan, Batch3) {
   }
 }
 
+// A prime batch in work-groups of several rows, the last one partial (rowsInGroups): the
+// one-radix copy kernel, the local kernel and Bluestein in local memory, against FFTW.
+TEST(FftPlan, APrimeBatchFillsWorkGroupsTheLastPartial) {
+  for (int64_t n : {8, 27, 17}) {
+    auto r = req(n);
+    r.batch = 257;
+    const PlanChoice c = choosePlan(r);
+    SCOPED_TRACE(c.kernel);
+    const auto* b = c.as<BluesteinChoice>();
+    const int64_t f = b ? b->shape.fftsPerGroup : localShape(c).fftsPerGroup;
+    EXPECT_GT(f, 1);
+    EXPECT_NE(257 % f, 0);
+    expectAccurate(r);
+  }
+}
+
 TEST(FftPlan, EachVariant) {
   const std::pair<Variant, std::vector<int64_t>> cases[] = {
       {Variant::Stockham, {64, 60}},     {Variant::StockhamTwiddle, {64, 60}},
@@ -373,9 +389,15 @@ TEST(FftPlan, LocalVariantShape) {
   EXPECT_EQ(p->stages[0].local, (std::vector<int64_t>{32, 1}));
   EXPECT_EQ(p->stages[0].global, (std::vector<int64_t>{4 * 32, 1}));
   expectAccurate(r);
-  r.fftsPerGroup = 3;  // does not divide the batch
-  EXPECT_THROW(choosePlan(r), backends::UserError);
-  r.fftsPerGroup = 1;
+  {
+    auto partial = req(256);
+    partial.batch = 4;
+    partial.workgroupSize = 32;
+    partial.fftsPerGroup = 3;  // does not divide the batch: the last work-group is partial
+    p = planFft(partial);
+    EXPECT_EQ(p->stages[0].global, (std::vector<int64_t>{2 * 32, 3}));  // two groups of 3 rows
+    expectAccurate(partial);
+  }
   r.workgroupSize = 2048;  // more than 1024 work-items
   EXPECT_THROW(choosePlan(r), backends::UserError);
   EXPECT_THROW(choosePlan(req(8192, Variant::Local)), backends::UserError);  // 2 x 64 KiB
