@@ -77,7 +77,8 @@ Plugin load() {
   p.status = "clang helpers unavailable: " +
              (!tried.empty() ? tried
               : std::getenv("FFTC_CLANG_PLUGIN") ? std::string("FFTC_CLANG_PLUGIN names no plugin")
-                                                 : std::string(kPluginName) + " not found next to fftc");
+                                                 : std::string(kPluginName) +
+                                                       " not found next to fftc or in lib/fftc/");
   return p;
 }
 
