@@ -28,6 +28,19 @@ if(FFTC_SANITIZE)
   add_link_options(-fsanitize=address,undefined)
 endif()
 
+# fftc_internal_library(NAME): NAME is one of the static libraries that libfftc.so and libfftc.a
+# bundle (cmake/FftcInstall.cmake): compiled as position-independent code so that it can be
+# linked into the shared library, and recorded in the global property FFTC_INTERNAL_LIBRARIES.
+# Without semantic interposition, -fPIC costs the host code no inlining (GCC's default keeps
+# every exported function interposable; clang's does not).
+function(fftc_internal_library name)
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    target_compile_options(${name} PRIVATE -fno-semantic-interposition)
+  endif()
+  set_property(GLOBAL APPEND PROPERTY FFTC_INTERNAL_LIBRARIES ${name})
+endfunction()
+
 # fftc_add_library(NAME SOURCES globs DEPS libs): a static library from the sources matching the globs.
 function(fftc_add_library name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
@@ -40,6 +53,7 @@ function(fftc_add_library name)
     return()
   endif()
   add_library(${name} STATIC ${srcs})
+  fftc_internal_library(${name})
   target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
   target_link_libraries(${name} PUBLIC ${ARG_DEPS} PRIVATE fftc_warnings)
 endfunction()

@@ -28,15 +28,29 @@ std::vector<std::filesystem::path> candidates() {
     if (std::string_view(env) != "off") out.emplace_back(env);
     return out;
   }
+  // Only paths relative to the running binary: an installed fftc or libfftc.so never looks
+  // into the tree it was built in (docs/install.md).
   std::error_code ec;
   auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec) {
     out.push_back(exe.parent_path() / kPluginName);
     out.push_back(exe.parent_path().parent_path() / kPluginName);  // tests/ in the build tree
-  }
-#ifdef FFTC_CLANG_PLUGIN_PATH
-  out.emplace_back(FFTC_CLANG_PLUGIN_PATH);
+#ifdef FFTC_PLUGIN_DIR_FROM_BINDIR
+    out.push_back(exe.parent_path() / FFTC_PLUGIN_DIR_FROM_BINDIR / kPluginName);  // installed fftc
 #endif
+  }
+  // Linked into libfftc.so, the plugin is found from the library's own directory.
+  static const char anchor = 0;  // an address inside this module (fftc or libfftc.so)
+  Dl_info info{};
+  if (dladdr(&anchor, &info) && info.dli_fname) {
+    std::filesystem::path module(info.dli_fname);
+    if (module.is_absolute() && module != exe) {
+      out.push_back(module.parent_path() / kPluginName);  // the build tree
+#ifdef FFTC_PLUGIN_DIR_FROM_LIBDIR
+      out.push_back(module.parent_path() / FFTC_PLUGIN_DIR_FROM_LIBDIR / kPluginName);
+#endif
+    }
+  }
   return out;
 }
 
@@ -63,7 +77,8 @@ Plugin load() {
   p.status = "clang helpers unavailable: " +
              (!tried.empty() ? tried
               : std::getenv("FFTC_CLANG_PLUGIN") ? std::string("FFTC_CLANG_PLUGIN names no plugin")
-                                                 : std::string(kPluginName) + " not found next to fftc");
+                                                 : std::string(kPluginName) +
+                                                       " not found next to fftc or in lib/fftc/");
   return p;
 }
 
