@@ -53,12 +53,13 @@ void checkGroups(const std::vector<int64_t>& gs, size_t d) {
                     fmt::join(gs, ", "), d));
 }
 
-// nd.fdl's bindings for the 1D FFT sizes `ns` (Stockham when smooth, else Bluestein).
+// nd.fdl's bindings for the 1D FFT sizes `ns` (Stockham when planned by radices,
+// else Bluestein).
 void bindDimensions(PlanChoice& c, NdChoice& nd, const std::vector<int64_t>& ns,
                     const FftRequest& r) {
   std::vector<int64_t> offs{0}, bl;
   for (int64_t n : ns) {
-    const bool blue = !isSmooth(n);
+    const bool blue = !plannedByRadices(n);
     auto rs = blue ? chooseRadices(bluesteinSize(n, r.precision)) : chooseRadices(n);
     nd.dimRadices.push_back(rs);
     nd.dimBluestein.push_back(blue);

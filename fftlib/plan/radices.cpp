@@ -70,6 +70,15 @@ bool isSmooth(int64_t n) {
   return n >= 1 && largestPrimeFactor(n) <= kLargestRadixPrime;
 }
 
+bool plannedByRadices(int64_t n) {
+  if (isSmooth(n)) return true;
+  if (n < 1 || largestPrimeFactor(n) > kLargestDirectPrime) return false;
+  const std::vector<int64_t> rs = chooseRadices(n);
+  const int64_t least = *std::min_element(rs.begin(), rs.end());
+  return std::all_of(rs.begin(), rs.end(),
+                     [&](int64_t r) { return r <= 16 || r <= 4 * least; });  // > 16: a prime
+}
+
 int64_t smoothSizeAtLeast(int64_t n) {
   int64_t m = std::max<int64_t>(n, 1);
   while (largestPrimeFactor(m) > kBluesteinLargestPrime) ++m;

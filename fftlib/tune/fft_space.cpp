@@ -245,7 +245,7 @@ FftSpace::FftSpace(const FftRequest& base, FftSpaceOptions options)
     variants = options_.variants;
   else if (n == 1)
     variants = {Variant::Stockham};
-  else if (isSmooth(n))
+  else if (plannedByRadices(n))
     variants = {Variant::Stockham, Variant::StockhamTwiddle, Variant::CooleyTukey,
                 Variant::Hierarchical, Variant::Local};
   else

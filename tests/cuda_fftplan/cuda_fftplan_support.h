@@ -56,7 +56,8 @@ inline Case withLocalMemory(Case c, int64_t bytes) {
 inline std::vector<Case> planSpread() {
   std::vector<Case> out;
   for (int64_t n : {1, 2, 8, 64, 1000, 4096, 16384, 60, 343, 625}) out.push_back(cudaCase(n, 3));
-  for (int64_t n : {17, 257}) out.push_back(cudaCase(n, 2));  // Bluestein
+  for (int64_t n : {23, 257}) out.push_back(cudaCase(n, 2));  // Bluestein
+  for (int64_t n : {17, 19 * 64}) out.push_back(cudaCase(n, 2));  // a prime radix (kLargestDirectPrime)
   for (int64_t n : {1331, 6656}) out.push_back(cudaCase(n, 2));  // radices 11 and 13 (issue 23)
   out.push_back(cudaCase(64, 4, Variant::StockhamTwiddle));
   out.push_back(cudaCase(64, 4, Variant::CooleyTukey));

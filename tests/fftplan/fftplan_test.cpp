@@ -295,7 +295,7 @@ TEST(FftPlan, Batch3) {
 // A prime batch in work-groups of several rows, the last one partial (rowsInGroups): the
 // one-radix copy kernel, the local kernel and Bluestein in local memory, against FFTW.
 TEST(FftPlan, APrimeBatchFillsWorkGroupsTheLastPartial) {
-  for (int64_t n : {8, 27, 17}) {
+  for (int64_t n : {8, 27, 17, 23}) {
     auto r = req(n);
     r.batch = 257;
     const PlanChoice c = choosePlan(r);
@@ -333,7 +333,7 @@ TEST(FftPlan, CheckCanFail) {
 }
 
 TEST(FftPlan, DeviceBuffersInPlaceAndRepeated) {
-  for (int64_t n : {16, 64, 17}) {  // one pass (not in-place safe), two passes, Bluestein
+  for (int64_t n : {16, 64, 23}) {  // one pass (not in-place safe), two passes, Bluestein
     SCOPED_TRACE(n);
     auto r = req(n);
     r.batch = 3;
@@ -419,7 +419,19 @@ TEST(FftPlan, LocalVariantShape) {
   nd.dims = {8, 8};
   nd.fftsPerGroup = 2;
   EXPECT_THROW(choosePlan(nd), backends::UserError);
-  EXPECT_EQ(choosePlan(req(17)).variant, Variant::Bluestein);
+  EXPECT_EQ(choosePlan(req(23)).variant, Variant::Bluestein);
+  // 17 and 19 are radices of their own where each has work for a row's work-items
+  // (plannedByRadices): 17, 17 x 64 and 19 x 19 by mixed radix, 34 = [2, 17] and 29 by Bluestein
+  for (int64_t n : {17, 19, 17 * 64, 19 * 19}) {
+    EXPECT_TRUE(plannedByRadices(n)) << n;
+    EXPECT_NE(choosePlan(req(n)).variant, Variant::Bluestein) << n;
+  }
+  for (int64_t n : {34, 29, 17 * 3, 23 * 64}) {
+    EXPECT_FALSE(plannedByRadices(n)) << n;
+    EXPECT_EQ(choosePlan(req(n)).variant, Variant::Bluestein) << n;
+  }
+  expectAccurate(req(17 * 64));
+  expectAccurate(req(19 * 19));
   // six passes through local memory share two arrays (the code generator's reuse), each of
   // 64 elements padded by one in 16: 2 x 67 x 8 bytes; the answer still FFTW's
   auto six = req(64, Variant::Local, {2, 2, 2, 2, 2, 2});

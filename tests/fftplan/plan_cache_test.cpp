@@ -121,7 +121,7 @@ std::vector<FftRequest> spread() {
   auto hier = shapeRequest({1024});
   hier.variant = Variant::Hierarchical;
   rs.push_back(hier);
-  rs.push_back(shapeRequest({17}, 3));  // Bluestein
+  rs.push_back(shapeRequest({23}, 3));  // Bluestein
   rs.push_back(shapeRequest({8, 16}, 2));
   auto real = shapeRequest({32}, 2);
   real.real = true;

@@ -240,12 +240,19 @@ TEST(Radix11And13, PlannedByMixedRadix) {
 }
 
 // No size up to 2^15 whose prime factors are at most 13 uses Bluestein, in either precision;
-// every other size does.
+// every size with a prime factor above 19 does, and those with 17 or 19 as plannedByRadices
+// says (17 and 19 radices of their own where they have work for a row's work-items).
 TEST(Radix11And13, NoSmoothSizeUsesBluestein) {
   for (auto p : {Precision::F32, Precision::F64})
     for (int64_t n = 2; n <= (1 << 15); ++n) {
-      const auto c = choosePlan(shapeRequest({n}, 1, p));
-      EXPECT_EQ(c.variant == Variant::Bluestein, largestPrimeFactor(n) > 13) << n;
+      const bool bluestein = choosePlan(shapeRequest({n}, 1, p)).variant == Variant::Bluestein;
+      EXPECT_EQ(bluestein, !plannedByRadices(n)) << n;
+      if (largestPrimeFactor(n) <= 13) {
+        EXPECT_FALSE(bluestein) << n;
+      }
+      if (largestPrimeFactor(n) > kLargestDirectPrime) {
+        EXPECT_TRUE(bluestein) << n;
+      }
     }
 }
 
