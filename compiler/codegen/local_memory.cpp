@@ -24,10 +24,14 @@ std::vector<LocalLife> localLives(const std::vector<MemoryPtr>& locals, const Ac
       life.firstWriteAt = pos;
       life.firstWriteWorkgroup = e.workgroupDepth;
       life.firstWriteLoops = e.loops;
+      life.firstWriteBlock = e.block;
+      life.firstWriteAfter = e.after;
     } else if (!e.writing && pos > life.lastReadAt) {
       life.lastRead = std::max(life.lastRead, e.wgStatement);
       life.lastReadAt = pos;
       life.lastReadLoops = e.loops;
+      life.lastReadBlock = e.block;
+      life.lastReadAfter = e.after;
     }
   }
   return lives;
@@ -45,14 +49,20 @@ bool reusableInPass(const LocalLife& reader, const LocalLife& writer, const Stag
   const auto& r = reader.lastReadLoops;
   const int wg = writer.firstWriteWorkgroup;
   if (wg < 0 || static_cast<size_t>(wg) >= r.size() || r[wg].stmt != w[wg].stmt) return false;
-  for (size_t k = static_cast<size_t>(wg) + 1; k < w.size() && k < r.size(); ++k) {
-    if (r[k].stmt != w[k].stmt) break;  // the barrier goes before the writer's loop here
+  size_t k = static_cast<size_t>(wg) + 1;
+  for (; k < w.size() && k < r.size(); ++k) {
+    if (r[k].stmt != w[k].stmt) break;
     const auto extent = w[k].extent.constant();
     if (w[k].kind != LoopKind::Local || !extent || w[k].dim < 0 || w[k].dim > 2 ||
         *extent != stage.local[w[k].dim])
       return false;
   }
-  return true;
+  // The barrier goes before the writer's loop k, which the reader is not in (it came first and
+  // is done); or, in the writer's innermost loop, before the writing statement: the reader must
+  // be in an inner loop closed by then, or in an earlier statement of the same block.
+  if (k < w.size() || r.size() > w.size()) return true;
+  return reader.lastReadBlock && reader.lastReadBlock == writer.firstWriteBlock &&
+         reader.lastReadAfter != writer.firstWriteAfter;
 }
 
 }  // namespace

@@ -25,6 +25,9 @@ struct LocalLife {
   int lastReadAt = -1;
   int firstWriteWorkgroup = -1;  // TraceEvent::workgroupDepth of the first write
   std::vector<LoopFrame> firstWriteLoops, lastReadLoops;
+  // Where each was emitted (TraceEvent::block, after): a read and a write of one statement
+  // (`l[i] = l[j] + 1`) cannot have a barrier between them.
+  backends::StmtPtr firstWriteBlock, firstWriteAfter, lastReadBlock, lastReadAfter;
 };
 
 // The lifetimes of `locals` (by allocation order, Memory::localOrder) from the trace.
@@ -43,7 +46,10 @@ std::vector<LocalLife> localLives(const std::vector<MemoryPtr>& locals, const Ac
 // loops the read and the write share inside the work-group are mapLocal loops of constant
 // extent, each as long as the stage's longest loop of its dimension (StageDraft::local), so
 // every work-item runs them exactly once and reaches the barrier; no sequential loop runs the
-// write before a later iteration's read. A Stockham FFT's passes then all use one array.
+// write before a later iteration's read; and the read's statement is complete before the
+// write's begins (where the barrier pass puts the barrier: before the writer's first loop the
+// reader is not in, else before the writing statement). A Stockham FFT's passes, which read
+// their elements into private arrays before writing any, then all use one array.
 std::vector<int> reusePlan(const std::vector<LocalLife>& lives,
                            const std::vector<StageDraft>* inPass = nullptr);
 

@@ -620,17 +620,21 @@ TEST(Planner, LocalMemoryBudget) {
     EXPECT_EQ(wide.stageLocal, levels.stageLocal) << n;
   }
 
-  // a smaller budget: 2048 f32 (2 x 2175 x 8 B = 34800 B) no longer fits one kernel
+  // a smaller budget: 2048 f32 (2 x 2175 x 8 B = 34800 B) takes one array in 32 KiB, and no
+  // longer fits one kernel in 16 KiB (one array: 17400 B)
   auto small = req(2048);
   EXPECT_EQ(choosePlan(small).variant, Variant::Local);
+  EXPECT_FALSE(choosePlan(small).localReuseInPass);
   small.localMemoryBytes = 32 * 1024;
+  EXPECT_TRUE(choosePlan(small).localReuseInPass);
+  small.localMemoryBytes = 16 * 1024;
   EXPECT_NE(choosePlan(small).variant, Variant::Local);
   try {
     small.variant = Variant::Local;
     (void)choosePlan(small);
-    ADD_FAILURE() << "2048 f32 in 32 KiB";
+    ADD_FAILURE() << "2048 f32 in 16 KiB";
   } catch (const backends::UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("32768 bytes"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("16384 bytes"), std::string::npos) << e.what();
   }
   // rows per group named by the request: beyond 48 KiB, refused whatever the budget
   r.size = 4096;
