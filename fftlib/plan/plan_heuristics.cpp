@@ -101,13 +101,15 @@ LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs, bool oneArra
     // one row: a budget beyond 48 KiB is a one-row budget (localMemoryFor), and the one array
     // is only chosen where two of one row do not fit
     if (f > 1)
-      throw UserError(fmt::format("ffts per group {}: N = {} {} fits in {} bytes of local memory "
-                                  "only as one row in one array",
-                                  f, n, precisionName(r.precision), localMemoryBudget(r)));
+      throw UserError(
+          fmt::format("ffts per group {}: N = {} {} fits in {} bytes of local memory "
+                      "only as one row in one array",
+                      f, n, precisionName(r.precision), localMemoryBudget(r)));
     if (r.workgroupSize > 0 && r.workgroupSize != perFft)
-      throw UserError(fmt::format("work-group size {}: N = {} in one local array takes n / "
-                                  "min(radices) = {} work-items (one butterfly each per pass)",
-                                  r.workgroupSize, n, perFft));
+      throw UserError(
+          fmt::format("work-group size {}: N = {} in one local array takes n / "
+                      "min(radices) = {} work-items (one butterfly each per pass)",
+                      r.workgroupSize, n, perFft));
     return {.workgroupSize = perFft, .fftsPerGroup = 1};
   }
   if (f > 0) {

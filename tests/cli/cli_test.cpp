@@ -301,8 +301,9 @@ TEST(Cli, RunReportsHierarchicalLevelSizes) {
   ASSERT_EQ(heuristic.status, 0) << heuristic.out;
   EXPECT_EQ(boost::json::parse(heuristic.out).as_object().at("level_sizes"),
             (boost::json::array{128, 128}));
-  auto given = fftc("run --size 16384 --batch 2 --level-sizes 64,256 --check --json --repeat 1 "
-                    "--warmup 0");
+  auto given = fftc(
+      "run --size 16384 --batch 2 --level-sizes 64,256 --check --json --repeat 1 "
+      "--warmup 0");
   ASSERT_EQ(given.status, 0) << given.out;
   const auto j = boost::json::parse(given.out).as_object();
   EXPECT_EQ(j.at("level_sizes"), (boost::json::array{64, 256}));

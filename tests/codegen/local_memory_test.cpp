@@ -146,15 +146,18 @@ TEST(LocalMemory, ReuseInPassOneArray) {
 
   // each pass one statement (`l[i] = l[j] + 3`): no barrier fits between its read and its
   // write, so the arrays stay two (the ping-pong of ThreePassesShareTwoArrays)
-  const std::string flat = "join <<: transpose <<: split(8) <<: toLocal(mapLocal(0, fun a => a OP))";
+  const std::string flat =
+      "join <<: transpose <<: split(8) <<: toLocal(mapLocal(0, fun a => a OP))";
   auto flatStep = [&](const std::string& op) {
     std::string s = flat;
     return s.replace(s.find("OP"), 2, op);
   };
-  auto f = checkText("kernel k(x: [[float]64]4) = join <<: mapWorkgroup(λ(t =>\n"
-                     "  mapLocal(0, fun a => a + 1.0f) <<: " + flatStep("* 2.0f") + " <<: " +
-                         flatStep("+ 3.0f") + " <<: " + flatStep("- 1.0f") + " <<: t)) <<: x",
-                     "k", {}, {}, 1, o);
+  auto f = checkText(
+      "kernel k(x: [[float]64]4) = join <<: mapWorkgroup(λ(t =>\n"
+      "  mapLocal(0, fun a => a + 1.0f) <<: " +
+          flatStep("* 2.0f") + " <<: " + flatStep("+ 3.0f") + " <<: " + flatStep("- 1.0f") +
+          " <<: t)) <<: x",
+      "k", {}, {}, 1, o);
   EXPECT_MATCHES(f);
   EXPECT_EQ(count(f.compiled.source, "__local float "), 2u) << f.compiled.source;
 }

@@ -156,7 +156,7 @@ TEST(CudaPlanRequest, TakesTheDevicesOptInSharedMemory) {
   EXPECT_EQ(cudaPlanLimits(h100).localMemoryBytes, kH100SharedBytes);
   EXPECT_EQ(withLimits(r, cudaPlanLimits(h100)).localMemoryBytes, kH100SharedBytes);
   EXPECT_EQ(choosePlan(r, cudaPlanLimits(h100)).variant, Variant::Local);
-  EXPECT_TRUE(choosePlan(r).localReuseInPass);  // 48 KiB: one array
+  EXPECT_TRUE(choosePlan(r).localReuseInPass);                         // 48 KiB: one array
   EXPECT_FALSE(choosePlan(r, cudaPlanLimits(h100)).localReuseInPass);  // 227 KiB: two
   r.localMemoryBytes = 40000;
   EXPECT_EQ(withLimits(r, cudaPlanLimits(h100)).localMemoryBytes, 40000);

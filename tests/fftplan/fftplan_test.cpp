@@ -590,7 +590,7 @@ TEST(Planner, LocalMemoryBudget) {
   r.localMemoryBytes = kH100;
   auto c = choosePlan(r);
   EXPECT_EQ(c.variant, Variant::Local);
-  EXPECT_FALSE(c.localReuseInPass);  // two arrays fit
+  EXPECT_FALSE(c.localReuseInPass);          // two arrays fit
   EXPECT_EQ(localShape(c).fftsPerGroup, 1);  // two rows would take 139 KB, beyond 48 KiB
   EXPECT_EQ(localMemoryFor(r, 1), kH100);
   EXPECT_EQ(localMemoryFor(r, 2), kLocalMemoryBytes);
@@ -675,7 +675,7 @@ TEST(Planner, OneLocalArrayWhenTwoDoNotFit) {
   EXPECT_EQ(l->shape, (LocalShape{.workgroupSize = 1024, .fftsPerGroup = 1}));
   EXPECT_EQ(oneArrayRadicesFor(16384, r), (Radices{32, 16, 32}));
   EXPECT_TRUE(oneArrayRadices({32, 16, 32}));
-  EXPECT_FALSE(oneArrayRadices({16, 32, 32}));  // a middle pass of 512 butterflies
+  EXPECT_FALSE(oneArrayRadices({16, 32, 32}));    // a middle pass of 512 butterflies
   EXPECT_FALSE(oneArrayRadices({16, 16, 8, 8}));  // 2048 work-items
 
   auto d = req(8192);
@@ -717,8 +717,8 @@ TEST(FftPlan, OneLocalArrayMatchesFftw) {
   const int64_t array = compiler::codegen::CodegenOptions{}.paddedLocalCount(16384) * 8;
   if (static_cast<int64_t>(context().device().localMemBytes) < array) {
     ASSERT_TRUE(context().device().isGpu())
-        << context().device().name << " (not a GPU) has only "
-        << context().device().localMemBytes << " bytes of local memory";
+        << context().device().name << " (not a GPU) has only " << context().device().localMemBytes
+        << " bytes of local memory";
     GTEST_SKIP() << "the OpenCL GPU has " << context().device().localMemBytes
                  << " bytes of local memory";
   }
