@@ -29,7 +29,10 @@ CompiledKernel compileImpl(const ir::LambdaPtr& lambda, const std::string& name,
   if (!options.dialect) throw std::invalid_argument("CodegenOptions::dialect is not set");
   // The passes, in order (docs/codegen.md has the table of what each records).
   GeneratedKernel g = KernelGen(options, name).run(lambda, paramNames, sizeVars);
-  allocateLocalMemory(g.locals, reusePlan(localLives(g.locals, g.trace)), options, g.stages);
+  allocateLocalMemory(
+      g.locals,
+      reusePlan(localLives(g.locals, g.trace), options.localReuseInPass ? &g.stages : nullptr),
+      options, g.stages);
   placeBarriers(g.trace, g.stages);
   recordAccesses(g);
   CompiledKernel ck = assembleStages(g, options);

@@ -44,6 +44,13 @@ struct CodegenOptions {
     const int64_t every = localPadEvery(count);
     return every > 0 ? count + (count - 1) / every : count;
   }
+  // Local arrays of one work-group statement may share storage (local_memory.h, reusePlan):
+  // when every read of one comes before every write of the other in the statement's body and
+  // the barrier between them is legal (in mapLocal loops only, each as long as the stage's
+  // work-group), a Stockham pass reads its tile into private arrays, waits, and writes the
+  // same local array: one array instead of two, one barrier more per pass. Off by default
+  // (the kernels stay as they were); the FFT planner sets it when two arrays do not fit.
+  bool localReuseInPass = false;
   int64_t maxTableElements = 65536;  // larger generators are computed inline
   // A generator whose element function is a scalar formula is folded in bulk
   // (foldGeneratorTable), else element by element through code generation: the same literals

@@ -14,18 +14,61 @@ std::vector<LocalLife> localLives(const std::vector<MemoryPtr>& locals, const Ac
   std::vector<LocalLife> lives;
   for (const auto& m : locals)
     lives.push_back(LocalLife{m->stage, m->element.str() + "x" + m->count.str()});
-  for (const auto& e : trace) {
+  for (size_t at = 0; at < trace.size(); ++at) {
+    const TraceEvent& e = trace[at];
     if (e.kind != TraceEvent::Kind::Access || !e.memory || e.memory->localOrder < 0) continue;
     auto& life = lives.at(static_cast<size_t>(e.memory->localOrder));
-    if (e.writing)
+    const int pos = static_cast<int>(at);
+    if (e.writing && pos < life.firstWriteAt) {
       life.firstWrite = std::min(life.firstWrite, e.wgStatement);
-    else
+      life.firstWriteAt = pos;
+      life.firstWriteWorkgroup = e.workgroupDepth;
+      life.firstWriteLoops = e.loops;
+      life.firstWriteBlock = e.block;
+      life.firstWriteAfter = e.after;
+    } else if (!e.writing && pos > life.lastReadAt) {
       life.lastRead = std::max(life.lastRead, e.wgStatement);
+      life.lastReadAt = pos;
+      life.lastReadLoops = e.loops;
+      life.lastReadBlock = e.block;
+      life.lastReadAfter = e.after;
+    }
   }
   return lives;
 }
 
-std::vector<int> reusePlan(const std::vector<LocalLife>& lives) {
+namespace {
+
+// Whether `writer` may take the storage of `reader` inside the statement where the reader is
+// last read and the writer first written (reusePlan's second rule): the read first, and a
+// barrier between them that every work-item reaches exactly once.
+bool reusableInPass(const LocalLife& reader, const LocalLife& writer, const StageDraft& stage) {
+  if (reader.lastRead != writer.firstWrite || reader.lastReadAt >= writer.firstWriteAt)
+    return false;
+  const auto& w = writer.firstWriteLoops;
+  const auto& r = reader.lastReadLoops;
+  const int wg = writer.firstWriteWorkgroup;
+  if (wg < 0 || static_cast<size_t>(wg) >= r.size() || r[wg].stmt != w[wg].stmt) return false;
+  size_t k = static_cast<size_t>(wg) + 1;
+  for (; k < w.size() && k < r.size(); ++k) {
+    if (r[k].stmt != w[k].stmt) break;
+    const auto extent = w[k].extent.constant();
+    if (w[k].kind != LoopKind::Local || !extent || w[k].dim < 0 || w[k].dim > 2 ||
+        *extent != stage.local[w[k].dim])
+      return false;
+  }
+  // The barrier goes before the writer's loop k, which the reader is not in (it came first and
+  // is done); or, in the writer's innermost loop, before the writing statement: the reader must
+  // be in an inner loop closed by then, or in an earlier statement of the same block.
+  if (k < w.size() || r.size() > w.size()) return true;
+  return reader.lastReadBlock && reader.lastReadBlock == writer.firstWriteBlock &&
+         reader.lastReadAfter != writer.firstWriteAfter;
+}
+
+}  // namespace
+
+std::vector<int> reusePlan(const std::vector<LocalLife>& lives,
+                           const std::vector<StageDraft>* inPass) {
   constexpr int kNever = std::numeric_limits<int>::max();
   std::vector<size_t> order;
   for (size_t i = 0; i < lives.size(); ++i)
@@ -38,7 +81,10 @@ std::vector<int> reusePlan(const std::vector<LocalLife>& lives) {
     auto fits = [&](const std::vector<size_t>& g) {
       return lives[g[0]].stage == a.stage && lives[g[0]].type == a.type &&
              std::all_of(g.begin(), g.end(), [&](size_t k) {
-               return lives[k].lastRead < a.firstWrite && lives[k].firstWrite < a.firstWrite;
+               const LocalLife& b = lives[k];
+               return b.firstWrite < a.firstWrite &&
+                      (b.lastRead < a.firstWrite ||
+                       (inPass && reusableInPass(b, a, inPass->at(static_cast<size_t>(a.stage)))));
              });
     };
     auto g = std::find_if(groups.begin(), groups.end(), fits);

@@ -19,6 +19,15 @@ struct LocalLife {
   std::string type;  // element type and count: arrays share storage only when equal
   int firstWrite = std::numeric_limits<int>::max();
   int lastRead = -1;
+  // The same two accesses as positions in the trace (program order within a statement) and
+  // their open loops: reuse within one statement (CodegenOptions::localReuseInPass) needs them.
+  int firstWriteAt = std::numeric_limits<int>::max();
+  int lastReadAt = -1;
+  int firstWriteWorkgroup = -1;  // TraceEvent::workgroupDepth of the first write
+  std::vector<LoopFrame> firstWriteLoops, lastReadLoops;
+  // Where each was emitted (TraceEvent::block, after): a read and a write of one statement
+  // (`l[i] = l[j] + 1`) cannot have a barrier between them.
+  backends::StmtPtr firstWriteBlock, firstWriteAfter, lastReadBlock, lastReadAfter;
 };
 
 // The lifetimes of `locals` (by allocation order, Memory::localOrder) from the trace.
@@ -30,7 +39,19 @@ std::vector<LocalLife> localLives(const std::vector<MemoryPtr>& locals, const Ac
 // the last pass, takes the first pass's storage). A group is named by its earliest allocated
 // member. Returns the owner of each array's storage (-1: its own). A Stockham FFT's passes
 // then ping-pong between two arrays however many passes it has.
-std::vector<int> reusePlan(const std::vector<LocalLife>& lives);
+//
+// With `inPass` (the stages, when CodegenOptions::localReuseInPass), an array may also take the
+// storage of one last read in the statement of its own first write, when that read comes first
+// in program order and the barrier the barrier pass then puts before the write is legal: the
+// loops the read and the write share inside the work-group are mapLocal loops of constant
+// extent, each as long as the stage's longest loop of its dimension (StageDraft::local), so
+// every work-item runs them exactly once and reaches the barrier; no sequential loop runs the
+// write before a later iteration's read; and the read's statement is complete before the
+// write's begins (where the barrier pass puts the barrier: before the writer's first loop the
+// reader is not in, else before the writing statement). A Stockham FFT's passes, which read
+// their elements into private arrays before writing any, then all use one array.
+std::vector<int> reusePlan(const std::vector<LocalLife>& lives,
+                           const std::vector<StageDraft>* inPass = nullptr);
 
 // Applies the plan: sets each local's Memory::storage and final name (the storage owners take
 // the names l, l_1, ... that the generator gave the arrays, in allocation order), renames the

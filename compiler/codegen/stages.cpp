@@ -45,6 +45,13 @@ void stageGeometry(const StageDraft& st, const CodegenOptions& options, StageInf
   }
   if (!st.parallel) si.local = {ArithExpr(1)};
   for (size_t d = 0; d < shape.size() && d < si.local.size(); ++d) {
+    // A barrier's row loop runs once per work-item only at its own extent: another size would
+    // leave work-items out of the barrier or run the loop twice across it.
+    if (d < 3 && st.barrierRows[d] > 0 && shape[d] != st.barrierRows[d])
+      throw ir::CompileError({}, "code generation: work-group size " + std::to_string(shape[d]) +
+                                     " in dimension " + std::to_string(d) +
+                                     " for a barrier in a mapLocal loop of " +
+                                     std::to_string(st.barrierRows[d]) + " iterations");
     si.global[d] = si.global[d] / si.local[d] * shape[d];
     si.local[d] = shape[d];
   }

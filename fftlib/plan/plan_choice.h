@@ -35,6 +35,9 @@ struct GlobalPassesChoice {
 struct LocalChoice {
   Radices radices;  // product N
   LocalShape shape;
+  // One local array instead of two (PlanChoice::localReuseInPass): chosen when two arrays of N
+  // do not fit the budget and one does (16384 f32, 8192 f64 in an H100's 227 KiB).
+  bool oneArray = false;
   bool operator==(const LocalChoice&) const = default;
 };
 
@@ -94,6 +97,9 @@ struct PlanChoice {
   // columns, n_i / min(rs_i) butterflies}. The kernels' loops are correct for any size but a
   // barrier's row loop, whose extent this keeps.
   std::vector<std::vector<int64_t>> stageLocal;
+  // Code generation lets the local arrays of one pass share storage (each pass reads its tile
+  // into private arrays, waits at a barrier, writes it back: CodegenOptions::localReuseInPass).
+  bool localReuseInPass = false;
 
   // The typed choice when it is a T, else null.
   template <typename T>
@@ -157,9 +163,22 @@ int64_t smoothSizeAtLeast(int64_t n);  // the smallest 2,3,5,7-smooth integer >=
 int64_t bluesteinSize(int64_t n, Precision precision);
 int64_t largestPrimeFactor(int64_t n);  // 1 for n = 1
 
-// Whether a local-memory kernel can hold F rows of n: two arrays of F rows, padded by one
-// element in 16 (CodegenOptions::localPadding), in localMemoryFor(request, F) bytes.
-bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup = 1);
+// Whether a local-memory kernel can hold F rows of n: two arrays of F rows (or `arrays`),
+// padded by one element in 16 (CodegenOptions::localPadding), in localMemoryFor(request, F)
+// bytes.
+bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup = 1, int64_t arrays = 2);
+// Whether the passes of rs can share one local array (PlanChoice::localReuseInPass): every
+// pass from local memory to local memory (all but the first and the last) has n / min(rs)
+// butterflies, the work-group's size, so that every work-item reaches the barrier between the
+// pass's reads and its writes once; and at most 1024 work-items.
+bool oneArrayRadices(const Radices& rs);
+// Whether one row of n = prod(rs) runs in a one-array local kernel: oneArrayRadices and one
+// padded array of n in the request's budget.
+bool oneArrayKernelFits(const Radices& rs, const FftRequest& request);
+// The radices of a one-array local kernel of n when two arrays do not fit the request's budget
+// and one does: chooseRadices(n) when they qualify, else the fewest passes with radices of at
+// most 32 (then the smallest largest radix; 16384 = [32, 16, 32]); {} when none fits.
+Radices oneArrayRadicesFor(int64_t n, const FftRequest& request);
 // Whether one row of n = prod(rs) runs in one local-memory kernel (Local, bluesteinLocal, the
 // N-D local passes): localFits, and at most 1024 work-items for its widest pass (n / min(rs)).
 // False for an empty list.

@@ -84,6 +84,7 @@ std::shared_ptr<const CompiledFft> compileChoice(const FftRequest& r, const Plan
   if (auto l = bufferLayout(r, true)) options.inputLayouts[kernel->paramNames.at(0)] = *l;
   options.outputLayout = bufferLayout(r, false);
   options.stageLocal = p->choice.stageLocal;  // the plan's work-group shapes
+  options.localReuseInPass = p->choice.localReuseInPass;
   try {
     p->strategy = r.strategy.empty() ? "lowerFft" : r.strategy;
     p->compiled = compiler::pipeline::build(*kernel, p->strategy, r.target, options).compiled;

@@ -70,8 +70,10 @@ std::string describeChoice(const PlanChoice& c) {
               v.levels.size() < 3 ? "" : fmt::format(" x rs3 = {}", listText(v.levels[2])),
               v.leastColumns());
         } else if constexpr (std::is_same_v<T, LocalChoice>) {
-          return fmt::format(", radices {}, {} work-items per FFT, {} FFTs per work-group",
-                             listText(v.radices), v.shape.workgroupSize, v.shape.fftsPerGroup);
+          return fmt::format(
+              ", radices {}, {} work-items per FFT, {} FFTs per work-group{}", listText(v.radices),
+              v.shape.workgroupSize, v.shape.fftsPerGroup,
+              v.oneArray ? ", one local array (each pass reads, waits, writes)" : "");
         } else if constexpr (std::is_same_v<T, BluesteinChoice>) {
           return fmt::format(", M = {}, radices of M {}", v.m, listText(v.radicesM));
         } else {

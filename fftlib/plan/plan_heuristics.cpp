@@ -18,10 +18,52 @@ using backends::UserError;
 
 }  // namespace
 
-bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup) {
+bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup, int64_t arrays) {
   const int64_t elem = complexBytes(request.precision);
   const int64_t padded = compiler::codegen::CodegenOptions{}.paddedLocalCount(n * fftsPerGroup);
-  return n >= 2 && 2 * padded * elem <= localMemoryFor(request, fftsPerGroup);
+  return n >= 2 && arrays * padded * elem <= localMemoryFor(request, fftsPerGroup);
+}
+
+bool oneArrayRadices(const Radices& rs) {
+  if (rs.empty()) return false;
+  const int64_t least = *std::min_element(rs.begin(), rs.end());
+  if (product(rs) / least > 1024) return false;
+  for (size_t i = 1; i + 1 < rs.size(); ++i)
+    if (rs[i] != least) return false;
+  return true;
+}
+
+bool oneArrayKernelFits(const Radices& rs, const FftRequest& request) {
+  return oneArrayRadices(rs) && localFits(product(rs), request, 1, 1);
+}
+
+Radices oneArrayRadicesFor(int64_t n, const FftRequest& request) {
+  constexpr int64_t kMostRadix = 32;  // a pass's elements stay in registers
+  if (n < 2 || localFits(n, request) || !localFits(n, request, 1, 1)) return {};
+  if (Radices rs = chooseRadices(n); oneArrayRadices(rs)) return rs;
+  // [first, least x k, last]: the fewest passes, then the smallest largest radix
+  Radices best;
+  auto better = [&](const Radices& c) {
+    if (best.empty() || c.size() != best.size()) return best.empty() || c.size() < best.size();
+    return *std::max_element(c.begin(), c.end()) < *std::max_element(best.begin(), best.end());
+  };
+  for (int64_t least = std::max<int64_t>(2, (n + 1023) / 1024); least <= kMostRadix; ++least) {
+    if (n % least != 0) continue;
+    int64_t rest = n;  // n / least^middles
+    for (int middles = 0;; ++middles, rest /= least) {
+      for (int64_t first = least; first <= kMostRadix; ++first) {
+        if (rest % first != 0) continue;
+        const int64_t last = rest / first;
+        if (last < least || last > kMostRadix) continue;
+        Radices c{first};
+        c.insert(c.end(), static_cast<size_t>(middles), least);
+        c.push_back(last);
+        if (oneArrayRadices(c) && better(c)) best = c;
+      }
+      if (rest % least != 0) break;
+    }
+  }
+  return best;
 }
 
 int64_t largestFittingDivisor(int64_t n, const FftRequest& request, int64_t rows, int64_t most) {
@@ -56,16 +98,31 @@ int64_t rowsPerGroup(int64_t n, const FftRequest& r, int64_t most) {
 // The work-group shape of a local-memory kernel over rows of n = prod(rs) elements
 // (stockhamLocal with n = N, bluesteinLocal with n = M): F rows (rowsPerGroup) of n/min(r)
 // work-items each, at most 256 work-items in all, within local memory.
-LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs) {
+LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs, bool oneArray = false) {
   const int64_t n = product(rs);
   const int64_t minRadix = *std::min_element(rs.begin(), rs.end());
   const int64_t perFft = n / minRadix;  // the most butterflies of one pass
-  if (!localFits(n, r))
+  if (!localFits(n, r, 1, oneArray ? 1 : 2))
     throw UserError(
         fmt::format("local variant: N = {} {} does not fit in {} bytes of local "
                     "memory (two buffers of N elements)",
                     n, precisionName(r.precision), localMemoryBudget(r)));
   int64_t f = r.fftsPerGroup;
+  if (oneArray) {
+    // one row: a budget beyond 48 KiB is a one-row budget (localMemoryFor), and the one array
+    // is only chosen where two of one row do not fit
+    if (f > 1)
+      throw UserError(
+          fmt::format("ffts per group {}: N = {} {} fits in {} bytes of local memory "
+                      "only as one row in one array",
+                      f, n, precisionName(r.precision), localMemoryBudget(r)));
+    if (r.workgroupSize > 0 && r.workgroupSize != perFft)
+      throw UserError(
+          fmt::format("work-group size {}: N = {} in one local array takes n / "
+                      "min(radices) = {} work-items (one butterfly each per pass)",
+                      r.workgroupSize, n, perFft));
+    return {.workgroupSize = perFft, .fftsPerGroup = 1};
+  }
   if (f > 0) {
     if (!localFits(n, r, f))
       throw UserError(
@@ -239,7 +296,9 @@ Variant chooseVariant(const FftRequest& r) {
   if (r.size == 1) return Variant::Stockham;
   const bool smooth = plannedByRadices(r.size);
   if (smooth && (r.radices.empty() || product(r.radices) == r.size) &&
-      localKernelFits(r.radices.empty() ? chooseRadices(r.size) : r.radices, r))
+      (localKernelFits(r.radices.empty() ? chooseRadices(r.size) : r.radices, r) ||
+       (r.radices.empty() ? !oneArrayRadicesFor(r.size, r).empty()
+                          : oneArrayKernelFits(r.radices, r))))
     return Variant::Local;
   if ((!r.radices.empty() || smooth) && hierarchicalFits(r)) return Variant::Hierarchical;
   if (!r.radices.empty() || smooth) return Variant::StockhamTwiddle;
@@ -270,14 +329,27 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
     c.detail = GlobalPassesChoice{c.radices};
     return c;
   }
-  const LocalShape shape = chooseLocalShape(r, c.radices);
+  // One local array where two do not fit the budget and one does (the radices chosen for it
+  // when the request has none).
+  bool oneArray = false;
+  if (r.radices.empty() && !localKernelFits(c.radices, r)) {
+    if (Radices one = oneArrayRadicesFor(r.size, r); !one.empty()) {
+      c.radices = one;
+      c.defines["rs"] = one;
+      oneArray = true;
+    }
+  } else if (!localFits(r.size, r) && oneArrayKernelFits(c.radices, r)) {
+    oneArray = true;
+  }
+  const LocalShape shape = chooseLocalShape(r, c.radices, oneArray);
   c.kernel = "stockhamLocal";
   bindLocalShape(c, shape);
+  c.localReuseInPass = oneArray;
   if (c.radices.size() == 1 && shape.workgroupSize == 1) {  // one work-item per row:
     c.kernel = "stockhamLocalCopy";                         // the coalescing copies
     c.stageLocal = {{shape.fftsPerGroup, 1}};
   }
-  c.detail = LocalChoice{c.radices, shape};
+  c.detail = LocalChoice{c.radices, shape, oneArray};
   return c;
 }
 

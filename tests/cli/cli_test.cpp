@@ -297,15 +297,16 @@ TEST(Cli, RunChecksTheFirstTransformsWithCheckElements) {
 
 // A hierarchical plan's report names its levels; --level-sizes sets them.
 TEST(Cli, RunReportsHierarchicalLevelSizes) {
-  auto heuristic = fftc("run --size 4096 --batch 2 --json --repeat 1 --warmup 0");
+  auto heuristic = fftc("run --size 16384 --batch 2 --json --repeat 1 --warmup 0");
   ASSERT_EQ(heuristic.status, 0) << heuristic.out;
   EXPECT_EQ(boost::json::parse(heuristic.out).as_object().at("level_sizes"),
-            (boost::json::array{64, 64}));
-  auto given = fftc("run --size 4096 --batch 2 --level-sizes 16,256 --check --json --repeat 1 "
-                    "--warmup 0");
+            (boost::json::array{128, 128}));
+  auto given = fftc(
+      "run --size 16384 --batch 2 --level-sizes 64,256 --check --json --repeat 1 "
+      "--warmup 0");
   ASSERT_EQ(given.status, 0) << given.out;
   const auto j = boost::json::parse(given.out).as_object();
-  EXPECT_EQ(j.at("level_sizes"), (boost::json::array{16, 256}));
+  EXPECT_EQ(j.at("level_sizes"), (boost::json::array{64, 256}));
   EXPECT_LT(j.at("linf_error").as_double(), 1e-5);
   auto local = fftc("run --size 64 --json --repeat 1 --warmup 0");
   EXPECT_FALSE(boost::json::parse(local.out).as_object().contains("level_sizes")) << local.out;

@@ -110,5 +110,103 @@ TEST(LocalMemory, ThreePassesShareTwoArrays) {
   EXPECT_EQ(c.compiled.stages.at(0).localMemoryBytes, 2 * (64 + 3) * 4);
 }
 
+// CodegenOptions::localReuseInPass: each pass reads its element of the previous array (another
+// work-item's: transposed) before it writes, so the passes share one array, with a barrier
+// between every pass's read and its write (each mapLocal loop runs once per work-item), and
+// still compute what the interpreter does. Without the barrier a work-item would overwrite an
+// element another has not read yet, which PoCL's work-group loops show as a mismatch.
+TEST(LocalMemory, ReuseInPassOneArray) {
+  // a pass: each work-item reads two elements (transposed) into private memory, then writes two
+  const std::string pass =
+      "join <<: toLocal(mapLocal(0, fun v => mapSeqUnroll(fun a => a + 0.5f) <<: "
+      "toPrivate(mapSeqUnroll(fun a => a OP)) <<: v)) <<: split(2) <<: join <<: transpose <<: "
+      "split(8) <<: ";
+  auto step = [&](const std::string& op) {
+    std::string s = pass;
+    return s.replace(s.find("OP"), 2, op);
+  };
+  const std::string text =
+      "kernel k(x: [[float]64]4) = join <<: mapWorkgroup(λ(t =>\n"
+      "  join <<: mapLocal(0, fun v => mapSeqUnroll(fun a => a + 1.0f) <<: v) <<: split(2) <<: " +
+      step("* 2.0f") + step("+ 3.0f") + step("- 1.0f") + "t)) <<: x";
+  cg::CodegenOptions o = options();
+  auto two = checkText(text, "k", {}, {}, 1, o);
+  EXPECT_MATCHES(two);
+  EXPECT_EQ(count(two.compiled.source, "__local float "), 2u) << two.compiled.source;
+  o.localReuseInPass = true;
+  auto c = checkText(text, "k", {}, {}, 1, o);
+  EXPECT_MATCHES(c);
+  const std::string& src = c.compiled.source;
+  EXPECT_EQ(count(src, "__local float "), 1u) << src;
+  EXPECT_EQ(c.compiled.stages.at(0).localMemoryBytes, (64 + 3) * 4);
+  // the first pass reads global memory: no barrier in it; the two passes from local to local
+  // wait in their loop; three between the passes and one at the end of the work-group loop
+  EXPECT_EQ(count(src, "barrier(CLK_LOCAL_MEM_FENCE)"), 6u) << src;
+  EXPECT_EQ(count(two.compiled.source, "barrier(CLK_LOCAL_MEM_FENCE)"), 4u) << two.compiled.source;
+
+  // each pass one statement (`l[i] = l[j] + 3`): no barrier fits between its read and its
+  // write, so the arrays stay two (the ping-pong of ThreePassesShareTwoArrays)
+  const std::string flat =
+      "join <<: transpose <<: split(8) <<: toLocal(mapLocal(0, fun a => a OP))";
+  auto flatStep = [&](const std::string& op) {
+    std::string s = flat;
+    return s.replace(s.find("OP"), 2, op);
+  };
+  auto f = checkText(
+      "kernel k(x: [[float]64]4) = join <<: mapWorkgroup(λ(t =>\n"
+      "  mapLocal(0, fun a => a + 1.0f) <<: " +
+          flatStep("* 2.0f") + " <<: " + flatStep("+ 3.0f") + " <<: " + flatStep("- 1.0f") +
+          " <<: t)) <<: x",
+      "k", {}, {}, 1, o);
+  EXPECT_MATCHES(f);
+  EXPECT_EQ(count(f.compiled.source, "__local float "), 2u) << f.compiled.source;
+}
+
+// The reuse within a statement only where the barrier is legal: a mapLocal loop shorter than
+// the stage's longest of its dimension leaves work-items out of the barrier (two arrays kept).
+TEST(LocalMemory, ReuseInPassNeedsFullLoops) {
+  using Life = cg::LocalLife;
+  auto loop = [](int64_t extent) {
+    cg::LoopFrame f;
+    f.kind = cg::LoopKind::Local;
+    f.extent = extent;
+    f.stmt = backends::sBlock();  // any statement: loops are told apart by it
+    return f;
+  };
+  cg::LoopFrame wg;
+  wg.kind = cg::LoopKind::Workgroup;
+  wg.stmt = backends::sBlock();
+  std::vector<cg::StageDraft> stages(1);
+  stages[0].local[0] = 64;
+  for (int64_t extent : {64, 32}) {
+    const auto pass = loop(extent);
+    Life ra{0, "t", 1, 2};  // written in statement 1, last read in 2 at trace position 5
+    ra.firstWriteAt = 1;
+    ra.lastReadAt = 5;
+    ra.lastReadLoops = {wg, pass};
+    Life wb{0, "t", 2, 3};  // first written in statement 2 at position 6, the same loop
+    wb.firstWriteAt = 6;
+    wb.firstWriteWorkgroup = 0;
+    wb.firstWriteLoops = {wg, pass};
+    // in the loop's body, the read's statement before the write's
+    ra.lastReadBlock = wb.firstWriteBlock = backends::sBlock();
+    ra.lastReadAfter = backends::sBlock();
+    wb.firstWriteAfter = backends::sBlock();
+    const std::vector<Life> lives = {ra, wb};
+    EXPECT_EQ(cg::reusePlan(lives), (std::vector<int>{-1, -1}));  // off unless asked
+    EXPECT_EQ(cg::reusePlan(lives, &stages),
+              (extent == 64 ? std::vector<int>{-1, 0} : std::vector<int>{-1, -1}))
+        << extent;
+    // a write before the read in program order: never
+    Life early = wb;
+    early.firstWriteAt = 4;
+    EXPECT_EQ(cg::reusePlan({ra, early}, &stages), (std::vector<int>{-1, -1})) << extent;
+    // the read and the write in one statement (`l[i] = l[j] + 1`): no barrier between them
+    Life same = wb;
+    same.firstWriteAfter = ra.lastReadAfter;
+    EXPECT_EQ(cg::reusePlan({ra, same}, &stages), (std::vector<int>{-1, -1})) << extent;
+  }
+}
+
 }  // namespace
 }  // namespace fftc::codegen_test

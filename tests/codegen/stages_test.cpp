@@ -31,8 +31,16 @@ TEST(StageGeometry, WorkgroupsTimesTheLongestRowLoop) {
   cg::stageGeometry(st, options(), rows);
   EXPECT_EQ(strs(rows.global), (std::vector<std::string>{"128", "4"}));
   EXPECT_EQ(strs(rows.local), (std::vector<std::string>{"8", "4"}));
-  // A caller's shape (an FFT plan's) resizes the 16 work-groups of dimension 0 and leaves
+  // A caller's shape (an FFT plan's) must keep a barrier's row loop: another size would leave
+  // work-items out of the barrier (or run the loop twice across it).
+  cg::StageInfo bad;
+  EXPECT_THROW(cg::stageGeometry(st, options(), bad, {2}), ir::CompileError);
+  cg::StageInfo kept;
+  cg::stageGeometry(st, options(), kept, {8});
+  EXPECT_EQ(strs(kept.local), (std::vector<std::string>{"8", "4"}));
+  // Without a barrier in a row loop it resizes the 16 work-groups of dimension 0 and leaves
   // dimension 1, which it does not name.
+  st.barrierRows[0] = 0;
   cg::StageInfo shaped;
   cg::stageGeometry(st, options(), shaped, {2});
   EXPECT_EQ(strs(shaped.global), (std::vector<std::string>{"32", "4"}));

@@ -50,9 +50,10 @@ inline Case withLocalMemory(Case c, int64_t bytes) {
   return c;
 }
 
-// Powers of two, 3-5-7-smooth sizes, primes (Bluestein), 11^3 and 2^9·13; every variant the planner offers
-// by name; f64; inverse with scaling; N = 1; one-kernel FFTs beyond 48 KiB of shared memory
-// (dynamic shared memory: 4096 and 8192 f32, 4096 f64 inverse).
+// Powers of two, 3-5-7-smooth sizes, primes (Bluestein), 11^3 and 2^9·13; every variant the planner
+// offers by name; f64; inverse with scaling; N = 1; one-kernel FFTs beyond 48 KiB of shared memory
+// (dynamic shared memory: 4096 and 8192 f32, 4096 f64 inverse; in one local array, whose
+// passes read, wait at a barrier and write: 16384 f32, 8192 f64).
 inline std::vector<Case> planSpread() {
   std::vector<Case> out;
   for (int64_t n : {1, 2, 8, 64, 1000, 4096, 16384, 60, 343, 625}) out.push_back(cudaCase(n, 3));
@@ -70,6 +71,9 @@ inline std::vector<Case> planSpread() {
   out.push_back(withLocalMemory(cudaCase(8192, 2), kH100SharedBytes));
   out.push_back(withLocalMemory(
       cudaCase(4096, 2, Variant::Auto, Precision::F64, Direction::Inverse, true), kH100SharedBytes));
+  out.push_back(withLocalMemory(cudaCase(16384, 2), kH100SharedBytes));
+  out.push_back(
+      withLocalMemory(cudaCase(8192, 2, Variant::Auto, Precision::F64), kH100SharedBytes));
   return out;
 }
 

@@ -122,6 +122,30 @@ TEST(CudaFftPlanSource, LocalArraysBeyondTheStaticLimitAreDynamic) {
   EXPECT_NE(opencl->compiled.source.find("__local float2"), std::string::npos);
 }
 
+// 16384 f32 in an H100's 227 KiB: two arrays (278 KB) do not fit, so the plan is one kernel
+// whose passes share one array carved from dynamic shared memory (139 KB, the launch's bytes):
+// the middle pass (local to local) reads its elements into registers, waits, then writes.
+// Three passes [32, 16, 32]: barriers before passes 2 and 3, one inside pass 2, one closing
+// the work-group loop.
+TEST(CudaFftPlanSource, OneLocalArrayFor16384) {
+  const auto plan = planFft(withLocalMemory(cudaCase(16384, 2), kH100SharedBytes).request);
+  ASSERT_EQ(plan->choice.variant, Variant::Local);
+  ASSERT_EQ(plan->compiled.stages.size(), 1u);
+  const int64_t bytes = compiler::codegen::CodegenOptions{}.paddedLocalCount(16384) * 8;
+  const auto& stage = plan->compiled.stages[0];
+  EXPECT_EQ(stage.localMemoryBytes, bytes);
+  EXPECT_EQ(stage.dynamicLocalBytes, (bytes + 15) / 16 * 16);
+  const std::string& src = plan->compiled.source;
+  EXPECT_NE(src.find("reinterpret_cast<float2*>(fftc_shared + 0)"), std::string::npos) << src;
+  EXPECT_EQ(src.find("l_1"), std::string::npos) << "a second local array";
+  size_t syncs = 0;
+  for (size_t at = src.find("__syncthreads()"); at != std::string::npos;
+       at = src.find("__syncthreads()", at + 1))
+    ++syncs;
+  EXPECT_EQ(syncs, 4u) << src;
+  EXPECT_EQ(stage.local.at(0).constant().value_or(0), 1024);
+}
+
 // CudaPlan's budget: the device's opt-in shared memory per block when the request leaves it,
 // the request's otherwise.
 TEST(CudaPlanRequest, TakesTheDevicesOptInSharedMemory) {
@@ -132,7 +156,8 @@ TEST(CudaPlanRequest, TakesTheDevicesOptInSharedMemory) {
   EXPECT_EQ(cudaPlanLimits(h100).localMemoryBytes, kH100SharedBytes);
   EXPECT_EQ(withLimits(r, cudaPlanLimits(h100)).localMemoryBytes, kH100SharedBytes);
   EXPECT_EQ(choosePlan(r, cudaPlanLimits(h100)).variant, Variant::Local);
-  EXPECT_NE(choosePlan(r).variant, Variant::Local);  // 48 KiB: two levels
+  EXPECT_TRUE(choosePlan(r).localReuseInPass);                         // 48 KiB: one array
+  EXPECT_FALSE(choosePlan(r, cudaPlanLimits(h100)).localReuseInPass);  // 227 KiB: two
   r.localMemoryBytes = 40000;
   EXPECT_EQ(withLimits(r, cudaPlanLimits(h100)).localMemoryBytes, 40000);
 }

@@ -156,7 +156,7 @@ TEST(Planner, RadixHeuristics) {
 }
 
 TEST(Planner, VariantChoice) {
-  auto c = choosePlan(req(4096));  // too large for the one-kernel Local variant: four-step
+  auto c = choosePlan(req(16384));  // too large for the one-kernel Local variant: four-step
   EXPECT_EQ(c.variant, Variant::Hierarchical);
   EXPECT_EQ(c.kernel, "hierarchicalLocal");
   c = choosePlan(req(2048));
@@ -619,17 +619,17 @@ TEST(Planner, LocalMemoryBudget) {
   constexpr int64_t kH100 = 232448;  // 227 KiB, the H100's opt-in shared memory per block
   auto r = req(4096);
   r.batch = 8;
-  EXPECT_EQ(choosePlan(r).variant, Variant::Hierarchical);  // 2 x 4352 x 8 B > 48 KiB
+  // 2 x 4352 x 8 B > 48 KiB: one array of one row (OneLocalArrayWhenTwoDoNotFit)
+  EXPECT_TRUE(choosePlan(r).localReuseInPass);
   r.localMemoryBytes = kH100;
   auto c = choosePlan(r);
   EXPECT_EQ(c.variant, Variant::Local);
+  EXPECT_FALSE(c.localReuseInPass);          // two arrays fit
   EXPECT_EQ(localShape(c).fftsPerGroup, 1);  // two rows would take 139 KB, beyond 48 KiB
   EXPECT_EQ(localMemoryFor(r, 1), kH100);
   EXPECT_EQ(localMemoryFor(r, 2), kLocalMemoryBytes);
   r.size = 8192;
   EXPECT_EQ(choosePlan(r).variant, Variant::Local);  // 2 x 8703 x 8 B = 139 KB, 1024 items
-  r.size = 16384;
-  EXPECT_EQ(choosePlan(r).variant, Variant::Hierarchical);  // 278 KB does not fit
   r.size = 3 * 4096;  // fits (209 KB), but its radices end in 3: 4096 work-items
   EXPECT_NE(choosePlan(r).variant, Variant::Local);
 
@@ -654,17 +654,21 @@ TEST(Planner, LocalMemoryBudget) {
     EXPECT_EQ(wide.stageLocal, levels.stageLocal) << n;
   }
 
-  // a smaller budget: 2048 f32 (2 x 2175 x 8 B = 34800 B) no longer fits one kernel
+  // a smaller budget: 2048 f32 (2 x 2175 x 8 B = 34800 B) takes one array in 32 KiB, and no
+  // longer fits one kernel in 16 KiB (one array: 17400 B)
   auto small = req(2048);
   EXPECT_EQ(choosePlan(small).variant, Variant::Local);
+  EXPECT_FALSE(choosePlan(small).localReuseInPass);
   small.localMemoryBytes = 32 * 1024;
+  EXPECT_TRUE(choosePlan(small).localReuseInPass);
+  small.localMemoryBytes = 16 * 1024;
   EXPECT_NE(choosePlan(small).variant, Variant::Local);
   try {
     small.variant = Variant::Local;
     (void)choosePlan(small);
-    ADD_FAILURE() << "2048 f32 in 32 KiB";
+    ADD_FAILURE() << "2048 f32 in 16 KiB";
   } catch (const backends::UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("32768 bytes"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("16384 bytes"), std::string::npos) << e.what();
   }
   // rows per group named by the request: beyond 48 KiB, refused whatever the budget
   r.size = 4096;
@@ -680,6 +684,93 @@ TEST(Planner, LocalMemoryBudget) {
   const std::string key = k.key();
   k.localMemoryBytes = kH100;
   EXPECT_NE(k.key(), key);
+}
+
+// Two arrays of 16384 f32 (278 KB) or 8192 f64 do not fit 227 KiB, one (139 KB) does: one
+// kernel whose passes read their tile into registers, wait and write the same array. Its
+// middle passes have the most butterflies (n / min(rs), the work-group's size): 16384 takes
+// [32, 16, 32] (its default radices [16, 16, 8, 8] would need 2048 work-items); 8192 f64 keeps
+// [16, 8, 8, 8]. Within 48 KiB, or where two arrays fit, nothing changes.
+TEST(Planner, OneLocalArrayWhenTwoDoNotFit) {
+  constexpr int64_t kH100 = 232448;
+  auto r = req(16384);
+  EXPECT_EQ(choosePlan(r).variant, Variant::Hierarchical);  // 48 KiB: two levels
+  auto k48 = req(4096);  // 48 KiB: one array of 4096 f32 (34816 B) fits, two do not
+  EXPECT_TRUE(choosePlan(k48).localReuseInPass);
+  EXPECT_EQ(choosePlan(k48).radices, (Radices{16, 16, 16}));
+  r.localMemoryBytes = kH100;
+  auto c = choosePlan(r);
+  ASSERT_EQ(c.variant, Variant::Local);
+  EXPECT_TRUE(c.localReuseInPass);
+  const auto* l = c.as<LocalChoice>();
+  ASSERT_NE(l, nullptr);
+  EXPECT_TRUE(l->oneArray);
+  EXPECT_EQ(l->radices, (Radices{32, 16, 32}));
+  EXPECT_EQ(l->shape, (LocalShape{.workgroupSize = 1024, .fftsPerGroup = 1}));
+  EXPECT_EQ(oneArrayRadicesFor(16384, r), (Radices{32, 16, 32}));
+  EXPECT_TRUE(oneArrayRadices({32, 16, 32}));
+  EXPECT_FALSE(oneArrayRadices({16, 32, 32}));    // a middle pass of 512 butterflies
+  EXPECT_FALSE(oneArrayRadices({16, 16, 8, 8}));  // 2048 work-items
+
+  auto d = req(8192);
+  d.precision = Precision::F64;
+  d.localMemoryBytes = kH100;
+  auto cd = choosePlan(d);
+  ASSERT_EQ(cd.variant, Variant::Local);
+  EXPECT_TRUE(cd.localReuseInPass);
+  EXPECT_EQ(cd.radices, (Radices{16, 8, 8, 8}));
+
+  // two arrays fit: unchanged (8192 f32, 4096 f64)
+  for (auto [n, p] : {std::pair{int64_t{8192}, Precision::F32}, {4096, Precision::F64}}) {
+    auto two = req(n);
+    two.precision = p;
+    two.localMemoryBytes = kH100;
+    const auto ct = choosePlan(two);
+    EXPECT_EQ(ct.variant, Variant::Local) << n;
+    EXPECT_FALSE(ct.localReuseInPass) << n;
+    EXPECT_TRUE(oneArrayRadicesFor(n, two).empty()) << n;
+  }
+  // one array does not fit either: 32768 f32 (278 KB)
+  r.size = 32768;
+  EXPECT_NE(choosePlan(r).variant, Variant::Local);
+  // the request's radices: one array only where their middle passes allow it
+  r.size = 16384;
+  r.radices = {16, 32, 32};
+  EXPECT_NE(choosePlan(r).variant, Variant::Local);
+  r.variant = Variant::Local;
+  EXPECT_THROW((void)choosePlan(r), backends::UserError);
+}
+
+// The one-array kernel through the whole pipeline: one stage holding one array (139 KB), and
+// FFTW's result on PoCL (the barrier between each pass's reads and writes is what keeps a
+// work-item from overwriting what another has not read).
+TEST(FftPlan, OneLocalArrayMatchesFftw) {
+  auto r = req(16384);
+  r.batch = 2;
+  r.localMemoryBytes = 232448;
+  const int64_t array = compiler::codegen::CodegenOptions{}.paddedLocalCount(16384) * 8;
+  if (static_cast<int64_t>(context().device().localMemBytes) < array) {
+    ASSERT_TRUE(context().device().isGpu())
+        << context().device().name << " (not a GPU) has only " << context().device().localMemBytes
+        << " bytes of local memory";
+    GTEST_SKIP() << "the OpenCL GPU has " << context().device().localMemBytes
+                 << " bytes of local memory";
+  }
+  auto p = planFft(r);
+  ASSERT_EQ(p->stages.size(), 1u);
+  EXPECT_EQ(p->compiled.stages.at(0).localMemoryBytes, array);
+  EXPECT_NE(p->describe().find("one local array"), std::string::npos) << p->describe();
+  expectAccurate(r);
+  r.direction = Direction::Inverse;
+  r.scale = true;
+  expectAccurate(r);
+  r.size = 8192;
+  r.precision = Precision::F64;
+  r.direction = Direction::Forward;
+  r.scale = false;
+  EXPECT_EQ(planFft(r)->compiled.stages.at(0).localMemoryBytes,
+            compiler::codegen::CodegenOptions{}.paddedLocalCount(8192) * 16);
+  expectAccurate(r);
 }
 
 // One row of 4096 and of 8192 f32 in one kernel through 70 KB and 139 KB of local memory (PoCL

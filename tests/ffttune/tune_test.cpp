@@ -154,7 +154,7 @@ TEST(FftTuner, SmallGainsKeepTheHeuristicPlan) {
 
 // A device whose plans take more local memory (CUDA: the opt-in shared memory per block): the
 // tuner plans the problem with that budget, as the device's plans are made, so its heuristic
-// configuration is the device's heuristic plan (4096 f32 in one kernel, not two levels) and
+// configuration is the device's heuristic plan (8192 f32 in one kernel, not two levels) and
 // every measured request carries the budget.
 TEST(FftTuner, PlansWithTheDevicesLocalMemory) {
   struct WideDevice : FakeExecutor {
@@ -169,7 +169,7 @@ TEST(FftTuner, PlansWithTheDevicesLocalMemory) {
   o.technique = "random";
   o.abort = fftc::tuner::evaluations(4);
   o.cost = {0, 1, 1};
-  FftTuner wide(request(4096, 1), device, o);
+  FftTuner wide(request(8192, 1), device, o);
   const auto heuristic = wide.space().heuristicIndex();
   ASSERT_TRUE(heuristic);
   EXPECT_EQ(wide.space().request(wide.space().space().at(*heuristic)).variant, Variant::Local);
@@ -178,7 +178,7 @@ TEST(FftTuner, PlansWithTheDevicesLocalMemory) {
   for (const auto& key : device.measured) EXPECT_NE(key.find(" local=232448"), std::string::npos) << key;
   // a plain device: the planner's 48 KiB, two levels
   FakeExecutor plain;
-  FftTuner two(request(4096, 1), plain, o);
+  FftTuner two(request(8192, 1), plain, o);
   ASSERT_TRUE(two.space().heuristicIndex());
   EXPECT_EQ(two.space().request(two.space().space().at(*two.space().heuristicIndex())).variant,
             Variant::Hierarchical);
