@@ -5,10 +5,12 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <utility>
 
 #include "ir/interp_scalar.h"
+#include "ir/scalar_columns.h"
 #include "ir/scalar_program.h"
 
 namespace fftc::ir {
@@ -149,40 +151,33 @@ Value boxed(const Cx& c, ValueKind k) {
   }
 }
 
-// interp_scalar's complexOp and realOp, on views of the result's shape: the same expressions
-// in T (AC, BC: the operand is complex; CR: the result is).
+using interp::binaryElem;
+
+// binaryElem over views of the result's shape.
 template <class T, BuiltinOp Op, bool AC, bool BC, bool CR>
 void binaryLoop(const Arr& a, const Arr& b, std::vector<Cx>& out) {
   const Cx* av = a.data->data();
   const Cx* bv = b.data->data();
   Cx* ov = out.data();
   strided<2>(a.shape, {&a, &b}, [=](int64_t i, const std::array<int64_t, 2>& o) {
-    const Cx x = av[o[0]], y = bv[o[1]];
-    const T p = static_cast<T>(x.real()), q = static_cast<T>(x.imag());
-    const T c = static_cast<T>(y.real()), d = static_cast<T>(y.imag());
-    T re = 0, im = 0;
-    if constexpr (!CR) {
-      if constexpr (Op == BuiltinOp::Add) re = p + c;
-      else if constexpr (Op == BuiltinOp::Sub) re = p - c;
-      else if constexpr (Op == BuiltinOp::Mul) re = p * c;
-      else re = p / c;
-    } else if constexpr (Op == BuiltinOp::Add) {
-      re = p + c;
-      im = !AC ? d : !BC ? q : q + d;
-    } else if constexpr (Op == BuiltinOp::Sub) {
-      re = p - c;
-      im = !AC ? -d : !BC ? q : q - d;
-    } else if constexpr (!AC) {  // Mul
-      re = p * c;
-      im = p * d;
-    } else if constexpr (!BC) {
-      re = p * c;
-      im = q * c;
-    } else {
-      re = p * c - q * d;
-      im = p * d + q * c;
-    }
-    ov[i] = Cx(static_cast<double>(re), static_cast<double>(im));
+    ov[i] = binaryElem<T, Op, AC, BC, CR>(av[o[0]], bv[o[1]]);
+  });
+}
+
+// reduce(op, init) of the rows of x (the reduced dimension `d`, after the batch dimensions):
+// each row folded in order, init first, as the interpreter folds it (AI: init is complex).
+template <class T, BuiltinOp Op, bool AI, bool BC, bool CR>
+void foldRows(const Cx& init, const Arr& x, size_t d, std::vector<Cx>& out) {
+  Arr rows = x;
+  const int64_t n = x.shape[d], step = x.strides[d];
+  rows.shape.erase(rows.shape.begin() + static_cast<ptrdiff_t>(d));
+  rows.strides.erase(rows.strides.begin() + static_cast<ptrdiff_t>(d));
+  const Cx* xv = x.data->data();
+  Cx* ov = out.data();
+  strided<1>(rows.shape, {&rows}, [=](int64_t i, const std::array<int64_t, 1>& o) {
+    Cx acc = binaryElem<T, Op, AI, BC, CR>(init, xv[o[0]]);
+    for (int64_t j = 1; j < n; ++j) acc = binaryElem<T, Op, CR, BC, CR>(acc, xv[o[0] + j * step]);
+    ov[i] = acc;
   });
 }
 
@@ -218,6 +213,8 @@ class Batched {
   BV pattern(const FunDecl& f, BV x, const Type& result);
   BV map(const AbstractMap& m, BV x, const Type& result);
   BV reduce(const AbstractReduce& r, BV x);
+  std::optional<BV> foldAdd(const AbstractReduce& r, const BV& init, const BV& x,
+                            const Type& accType) const;
   BV generate(const ArrayGen& g);
   BV literal(const Literal& l) const;
 
@@ -440,6 +437,47 @@ BV Batched::map(const AbstractMap& m, BV x, const Type& result) {
   return r;
 }
 
+// reduce(add | sub | mul, a scalar init) of rows of scalars: each row folded in one loop (the
+// interpreter's order per row), instead of one pass over all rows per element of a row.
+std::optional<BV> Batched::foldAdd(const AbstractReduce& r, const BV& init, const BV& x,
+                                   const Type& accType) const {
+  const auto* b = r.f()->as<Builtin>();
+  const auto d = static_cast<size_t>(depth());
+  if (!b || b->arity() != 2 || !accType || init.tuple || init.batch != 0 || !init.scalar() ||
+      x.arr.shape.size() != d + 1 || x.arr.shape[d] == 0)
+    return std::nullopt;
+  const BuiltinOp op = b->op();
+  if (op != BuiltinOp::Add && op != BuiltinOp::Sub && op != BuiltinOp::Mul) return std::nullopt;
+  const ValueKind kind = interp::kindOf(accType);
+  const bool cr = !isReal(kind), ai = !isReal(init.arr.kind), bc = !isReal(x.arr.kind);
+  if (kind == ValueKind::Int || (!cr && (ai || bc))) return std::nullopt;
+  std::vector<int64_t> shape(batchSizes_.begin(), batchSizes_.end());
+  int64_t count = 1;
+  for (int64_t s : shape) count *= s;
+  std::vector<Cx> out(static_cast<size_t>(count));
+  const Cx first = (*init.arr.data)[static_cast<size_t>(init.arr.offset)];
+  auto run = [&]<class T, BuiltinOp Op>() {
+    if (!cr) return foldRows<T, Op, false, false, false>(first, x.arr, d, out);
+    if (ai && bc) return foldRows<T, Op, true, true, true>(first, x.arr, d, out);
+    if (ai) return foldRows<T, Op, true, false, true>(first, x.arr, d, out);
+    if (bc) return foldRows<T, Op, false, true, true>(first, x.arr, d, out);
+    foldRows<T, Op, false, false, true>(first, x.arr, d, out);
+  };
+  auto byOp = [&]<class T>() {
+    if (op == BuiltinOp::Add) run.template operator()<T, BuiltinOp::Add>();
+    else if (op == BuiltinOp::Sub) run.template operator()<T, BuiltinOp::Sub>();
+    else run.template operator()<T, BuiltinOp::Mul>();
+  };
+  if (rank(kind) == 1)
+    byOp.template operator()<float>();
+  else
+    byOp.template operator()<double>();
+  BV v;
+  v.batch = depth();
+  v.arr = denseArr(std::move(out), std::move(shape), kind);
+  return v;
+}
+
 BV Batched::reduce(const AbstractReduce& r, BV x) {
   x = liftAll(std::move(x));
   if (x.tuple || x.scalar()) throw Unsupported{};
@@ -447,6 +485,7 @@ BV Batched::reduce(const AbstractReduce& r, BV x) {
   const int64_t n = x.arr.shape[d];
   BV acc = eval(r.init());
   const Type accType = r.init()->type();
+  if (auto folded = foldAdd(r, acc, x, accType)) return std::move(*folded);
   for (int64_t i = 0; i < n; ++i) {
     BV e = x;
     e.arr.offset += i * x.arr.strides[d];
@@ -469,24 +508,10 @@ BV Batched::generate(const ArrayGen& g) {
   const size_t k = n.size();
   std::optional<ScalarProgram> program = ScalarProgram::compile(*g.f(), 2 * k);
   if (!program) throw Unsupported{};
-  ScalarEvaluator fast(*program, cisPi_);
-  std::vector<int64_t> at(2 * k, 0);
-  std::copy(n.begin(), n.end(), at.begin() + static_cast<ptrdiff_t>(k));
-  int64_t total = 1;
-  for (int64_t s : n) total *= s;
-  std::vector<Cx> out(static_cast<size_t>(total));
-  ValueKind kind = ValueKind::Int;
-  for (int64_t i = 0; i < total; ++i) {
-    const Value v = fast.run(at);
-    if (i == 0) kind = v.kind();
-    if (v.kind() != kind || kind == ValueKind::Int || v.isTuple() || v.isArray())
-      throw Unsupported{};
-    out[static_cast<size_t>(i)] = v.isComplex() ? v.asComplex() : Cx(v.asReal(), 0.0);
-    for (size_t d = k; d-- > 0;) {  // the next index, row-major
-      if (++at[d] < n[d]) break;
-      at[d] = 0;
-    }
-  }
+  std::optional<ScalarTable> table = evaluateTable(*program, n, cisPi_);
+  if (!table) throw Unsupported{};
+  std::vector<Cx> out = std::move(table->values);
+  const ValueKind kind = table->kind;
   BV v;
   v.arr = denseArr(std::move(out), std::move(n), kind);
   generated_.emplace(std::move(key), v);
