@@ -56,6 +56,44 @@ Arr denseArr(std::vector<Cx> values, std::vector<int64_t> shape, ValueKind kind)
   return a;
 }
 
+// Large arrays an evaluation step no longer holds serve the next step (the passes of an FFT
+// make arrays of the same sizes again and again): memory reused is not mapped and faulted in
+// anew, which for arrays of tens of megabytes cost as much as computing them.
+class ArrayPool {
+ public:
+  // n elements, their values unspecified.
+  std::vector<Cx> take(size_t n) const {
+    auto& list = *free_;
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (list[i].capacity() >= n) {
+        std::vector<Cx> v = std::move(list[i]);
+        list.erase(list.begin() + static_cast<ptrdiff_t>(i));
+        v.resize(n);
+        return v;
+      }
+    }
+    return std::vector<Cx>(n);
+  }
+  // A view's data that goes back to the pool when its last view does (the pool may be gone).
+  Arr share(std::vector<Cx> values, std::vector<int64_t> shape, ValueKind kind) const {
+    if (values.size() < kMinPooled) return denseArr(std::move(values), std::move(shape), kind);
+    std::weak_ptr<std::vector<std::vector<Cx>>> list = free_;
+    auto* raw = new std::vector<Cx>(std::move(values));
+    Arr a = denseArr({}, std::move(shape), kind);
+    a.data = std::shared_ptr<const std::vector<Cx>>(raw, [list](const std::vector<Cx>* v) {
+      auto* mine = const_cast<std::vector<Cx>*>(v);
+      if (auto l = list.lock(); l && l->size() < kMaxPooled) l->push_back(std::move(*mine));
+      delete mine;
+    });
+    return a;
+  }
+
+ private:
+  static constexpr size_t kMinPooled = size_t{1} << 16, kMaxPooled = 8;
+  std::shared_ptr<std::vector<std::vector<Cx>>> free_ =
+      std::make_shared<std::vector<std::vector<Cx>>>();
+};
+
 // Calls f(i, offsets) for element i of `shape` (row-major) and the offsets of that element in
 // each operand (views of that shape); the innermost dimension is one tight loop.
 template <size_t K, class F>
@@ -228,6 +266,7 @@ class Batched {
   std::vector<std::pair<const Param*, BV>> env_;
   std::vector<int64_t> batchSizes_;  // the enclosing maps' sizes, outermost first
   interp::CisPiMemo cisPi_;
+  ArrayPool pool_;
   std::map<std::pair<const ArrayGen*, std::vector<int64_t>>, BV> generated_;
 };
 
@@ -362,7 +401,7 @@ BV Batched::builtin(const Builtin& b, std::vector<BV> args, const Type& result) 
   // the operands as views of the result's shape (broadcast where they are outside maps)
   std::vector<Arr> xs;
   for (const auto& a : args) xs.push_back(lift(a, to).arr);
-  std::vector<Cx> out(static_cast<size_t>(n));
+  std::vector<Cx> out = pool_.take(static_cast<size_t>(n));
   const BuiltinOp op = b.op();
   ValueKind kind = ValueKind::Int;
   bool done = false;
@@ -399,7 +438,7 @@ BV Batched::builtin(const Builtin& b, std::vector<BV> args, const Type& result) 
   }
   BV v;
   v.batch = to;
-  v.arr = denseArr(std::move(out), std::move(shape), kind);
+  v.arr = pool_.share(std::move(out), std::move(shape), kind);
   return v;
 }
 
@@ -454,7 +493,7 @@ std::optional<BV> Batched::foldAdd(const AbstractReduce& r, const BV& init, cons
   std::vector<int64_t> shape(batchSizes_.begin(), batchSizes_.end());
   int64_t count = 1;
   for (int64_t s : shape) count *= s;
-  std::vector<Cx> out(static_cast<size_t>(count));
+  std::vector<Cx> out = pool_.take(static_cast<size_t>(count));
   const Cx first = (*init.arr.data)[static_cast<size_t>(init.arr.offset)];
   auto run = [&]<class T, BuiltinOp Op>() {
     if (!cr) return foldRows<T, Op, false, false, false>(first, x.arr, d, out);
@@ -474,7 +513,7 @@ std::optional<BV> Batched::foldAdd(const AbstractReduce& r, const BV& init, cons
     byOp.template operator()<double>();
   BV v;
   v.batch = depth();
-  v.arr = denseArr(std::move(out), std::move(shape), kind);
+  v.arr = pool_.share(std::move(out), std::move(shape), kind);
   return v;
 }
 
