@@ -15,7 +15,8 @@
 namespace fftc::fftlib {
 
 // How many threads buildConcurrently uses for `tasks` tasks: one a task, at most one a core,
-// or at most FFTC_BUILD_THREADS when that is set to a positive number (1: serial builds).
+// or at most FFTC_BUILD_THREADS when that is set to a positive number (1: the plans build
+// their whole module as one program instead, which one thread does faster).
 inline std::size_t buildThreads(std::size_t tasks) {
   std::size_t cores = std::max<std::size_t>(1, std::thread::hardware_concurrency());
   if (const char* v = std::getenv("FFTC_BUILD_THREADS"); v != nullptr && std::atoi(v) > 0)

@@ -49,8 +49,11 @@ PlanLimits cudaPlanLimits(const cu::DeviceInfo& device) {
 std::vector<cu::CompiledProgram> compileStagePrograms(
     const compiler::codegen::CompiledKernel& kernel, const std::string& arch) {
   const auto& stages = kernel.stages;
-  const bool perStage = stages.size() > 1 && std::all_of(stages.begin(), stages.end(), [](
-                                                 const auto& s) { return !s.source.empty(); });
+  // One thread compiles the whole module faster than its stages one by one (NVRTC's start
+  // and the shared helpers again for each: 4099's 11 stages 546 ms, its module 312 ms).
+  const bool perStage = stages.size() > 1 && buildThreads(stages.size()) > 1 &&
+                        std::all_of(stages.begin(), stages.end(),
+                                    [](const auto& s) { return !s.source.empty(); });
   if (!perStage) return {compiler::exec::compileCuda(kernel, arch)};
   return buildConcurrently(stages.size(), [&](std::size_t i) {
     return compiler::exec::compileCudaStage(kernel, i, arch);

@@ -41,9 +41,9 @@ namespace fftc::fftlib {
 PlanLimits cudaPlanLimits(const backends::cuda::DeviceInfo& device);
 
 // NVRTC's programs of a compiled kernel for `arch`: when its stages have sources of their own
-// (StageInfo::source), one per stage, compiled concurrently (buildConcurrently: issue 21),
-// program i holding stage i's kernel; else the one program of CompiledKernel::source. Each
-// compile goes through the CUBIN cache.
+// (StageInfo::source) and more than one thread may compile (buildThreads), one per stage,
+// compiled concurrently (buildConcurrently: issue 21), program i holding stage i's kernel;
+// else the one program of CompiledKernel::source. Each compile goes through the CUBIN cache.
 [[nodiscard]] std::vector<backends::cuda::CompiledProgram> compileStagePrograms(
     const compiler::codegen::CompiledKernel& kernel,
     const std::string& arch = std::string(backends::cuda::kDefaultArch));

@@ -58,8 +58,11 @@ struct Plan::Impl {
 std::vector<cl::Program> buildStagePrograms(const cl::Context& context,
                                             const compiler::codegen::CompiledKernel& kernel) {
   const auto& stages = kernel.stages;
-  const bool perStage = stages.size() > 1 && std::all_of(stages.begin(), stages.end(), [](
-                                                 const auto& s) { return !s.source.empty(); });
+  // One thread compiles the whole module faster than its stages one by one (each program
+  // pays the compiler's start and the shared helpers again).
+  const bool perStage = stages.size() > 1 && buildThreads(stages.size()) > 1 &&
+                        std::all_of(stages.begin(), stages.end(),
+                                    [](const auto& s) { return !s.source.empty(); });
   if (!perStage) {
     std::vector<cl::Program> one;
     one.push_back(context.build(kernel.source));

@@ -19,6 +19,7 @@
 #include "fftlib/plan/cuda_plan.h"
 #include "fftlib/plan/plan_resources.h"
 #include "tests/cuda_fftplan/cuda_fftplan_support.h"
+#include "tests/support/scoped_env.h"
 
 namespace fftc::fftlib::cuda_test {
 namespace {
@@ -65,6 +66,7 @@ std::string ptxEntry(const std::string& ptx, const std::string& name) {
 // program, compiled concurrently; program i holds stage i's kernel and no other, as the same
 // PTX as the serial compile of the whole module (CompiledKernel::source) gives that kernel.
 TEST(CudaStagePrograms, EachStageAloneCompilesToTheWholeModulesPtx) {
+  const fftc::testing::ScopedEnv threads("FFTC_BUILD_THREADS", "2");  // concurrent anywhere
   for (const Case& c : {cudaCase(1 << 20, 1), cudaCase(65536, 2, Variant::Auto, Precision::F64)}) {
     SCOPED_TRACE(c.label);
     const auto plan = planFft(c.request);
