@@ -52,7 +52,8 @@ int main(int argc, char** argv) {
     const auto& k = plan->compiled;
     (void)fftc::compiler::exec::compileCuda(k);  // NVRTC loaded and warm
     const double serial = medianMs([&] {
-      for (size_t i = 0; i < k.stages.size(); ++i) (void)fftc::compiler::exec::compileCudaStage(k, i);
+      for (size_t i = 0; i < k.stages.size(); ++i)
+        (void)fftc::compiler::exec::compileCudaStage(k, i);
     });
     const double concurrent = medianMs([&] { (void)fftc::fftlib::compileStagePrograms(k); });
     const double whole = medianMs([&] { (void)fftc::compiler::exec::compileCuda(k); });

@@ -167,7 +167,9 @@ struct BV {
   bool scalar() const { return !tuple && static_cast<int>(arr.shape.size()) == batch; }
 };
 
-bool isReal(ValueKind k) { return k == ValueKind::Float || k == ValueKind::Double; }
+bool isReal(ValueKind k) {
+  return k == ValueKind::Float || k == ValueKind::Double;
+}
 
 int rank(ValueKind k) {
   return k == ValueKind::Float || k == ValueKind::ComplexFloat ? 1 : 2;
@@ -182,10 +184,14 @@ ValueKind promote(ValueKind a, ValueKind b) {
 
 Value boxed(const Cx& c, ValueKind k) {
   switch (k) {
-    case ValueKind::Float: return Value::ofFloat(static_cast<float>(c.real()));
-    case ValueKind::Double: return Value::ofDouble(c.real());
-    case ValueKind::ComplexFloat: return Value::ofComplex(c, ScalarKind::Float);
-    default: return Value::ofComplex(c, ScalarKind::Double);
+    case ValueKind::Float:
+      return Value::ofFloat(static_cast<float>(c.real()));
+    case ValueKind::Double:
+      return Value::ofDouble(c.real());
+    case ValueKind::ComplexFloat:
+      return Value::ofComplex(c, ScalarKind::Float);
+    default:
+      return Value::ofComplex(c, ScalarKind::Double);
   }
 }
 
@@ -234,10 +240,14 @@ template <class T>
 void binaryLoop(BuiltinOp op, const Arr& a, const Arr& b, bool complexResult,
                 std::vector<Cx>& out) {
   switch (op) {
-    case BuiltinOp::Add: return binaryLoopOf<T, BuiltinOp::Add>(a, b, complexResult, out);
-    case BuiltinOp::Sub: return binaryLoopOf<T, BuiltinOp::Sub>(a, b, complexResult, out);
-    case BuiltinOp::Mul: return binaryLoopOf<T, BuiltinOp::Mul>(a, b, complexResult, out);
-    default: return binaryLoopOf<T, BuiltinOp::Div>(a, b, complexResult, out);
+    case BuiltinOp::Add:
+      return binaryLoopOf<T, BuiltinOp::Add>(a, b, complexResult, out);
+    case BuiltinOp::Sub:
+      return binaryLoopOf<T, BuiltinOp::Sub>(a, b, complexResult, out);
+    case BuiltinOp::Mul:
+      return binaryLoopOf<T, BuiltinOp::Mul>(a, b, complexResult, out);
+    default:
+      return binaryLoopOf<T, BuiltinOp::Div>(a, b, complexResult, out);
   }
 }
 
@@ -300,7 +310,8 @@ BV Batched::eachArray(BV v, F f) {
 BV Batched::literal(const Literal& l) const {
   BV v;
   switch (l.litKind()) {
-    case LiteralKind::Int: throw Unsupported{};
+    case LiteralKind::Int:
+      throw Unsupported{};
     case LiteralKind::Real: {
       const Value x = Value::ofReal(l.realValue(), l.precision());
       v.arr = denseArr({Cx(x.asReal(), 0.0)}, {}, x.kind());
@@ -323,7 +334,8 @@ BV Batched::eval(const ExprPtr& e) {
         if (env_[i].first == p) return env_[i].second;
       throw Unsupported{};  // free: not a closed expression
     }
-    case ExprKind::Literal: return literal(*e->as<Literal>());
+    case ExprKind::Literal:
+      return literal(*e->as<Literal>());
     case ExprKind::FunCall: {
       const auto* c = e->as<FunCall>();
       if (!e->type()) throw Unsupported{};
@@ -352,8 +364,10 @@ BV Batched::apply(const FunDecl& f, std::vector<BV> args, const Type& result) {
       env_.resize(mark);
       return v;
     }
-    case FunKind::Builtin: return builtin(*f.as<Builtin>(), std::move(args), result);
-    case FunKind::ArrayGen: return generate(*f.as<ArrayGen>());
+    case FunKind::Builtin:
+      return builtin(*f.as<Builtin>(), std::move(args), result);
+    case FunKind::ArrayGen:
+      return generate(*f.as<ArrayGen>());
     case FunKind::Table: {
       const auto* t = f.as<Table>();
       std::vector<int64_t> shape;
@@ -377,8 +391,10 @@ BV Batched::apply(const FunDecl& f, std::vector<BV> args, const Type& result) {
     }
     case FunKind::UserFun:
     case FunKind::Pad:
-    case FunKind::Slide: throw Unsupported{};
-    default: return pattern(f, std::move(args[0]), result);
+    case FunKind::Slide:
+      throw Unsupported{};
+    default:
+      return pattern(f, std::move(args[0]), result);
   }
 }
 
@@ -405,8 +421,8 @@ BV Batched::builtin(const Builtin& b, std::vector<BV> args, const Type& result) 
   const BuiltinOp op = b.op();
   ValueKind kind = ValueKind::Int;
   bool done = false;
-  if (args.size() == 2 && (op == BuiltinOp::Add || op == BuiltinOp::Sub ||
-                           op == BuiltinOp::Mul || op == BuiltinOp::Div)) {
+  if (args.size() == 2 && (op == BuiltinOp::Add || op == BuiltinOp::Sub || op == BuiltinOp::Mul ||
+                           op == BuiltinOp::Div)) {
     const ValueKind ka = xs[0].kind, kb = xs[1].kind;
     kind = result ? interp::kindOf(result) : promote(ka, kb);
     const bool complexResult = !isReal(kind);
@@ -456,7 +472,8 @@ BV Batched::map(const AbstractMap& m, BV x, const Type& result) {
     if (v.tuple) {
       for (auto& p : v.parts) self(self, p, b);
     } else {
-      if (v.arr.shape.at(static_cast<size_t>(depth())) != n) error("zip: arrays of different sizes");
+      if (v.arr.shape.at(static_cast<size_t>(depth())) != n)
+        error("zip: arrays of different sizes");
       v.batch = b;
     }
   };
@@ -503,9 +520,12 @@ std::optional<BV> Batched::foldAdd(const AbstractReduce& r, const BV& init, cons
     foldRows<T, Op, false, false, true>(first, x.arr, d, out);
   };
   auto byOp = [&]<class T>() {
-    if (op == BuiltinOp::Add) run.template operator()<T, BuiltinOp::Add>();
-    else if (op == BuiltinOp::Sub) run.template operator()<T, BuiltinOp::Sub>();
-    else run.template operator()<T, BuiltinOp::Mul>();
+    if (op == BuiltinOp::Add)
+      run.template operator()<T, BuiltinOp::Add>();
+    else if (op == BuiltinOp::Sub)
+      run.template operator()<T, BuiltinOp::Sub>();
+    else
+      run.template operator()<T, BuiltinOp::Mul>();
   };
   if (rank(kind) == 1)
     byOp.template operator()<float>();
@@ -599,7 +619,8 @@ BV Batched::pattern(const FunDecl& f, BV x, const Type& result) {
       for (int64_t i = 0; i < it->count(); ++i) x = apply(*it->f(), {std::move(x)}, Type());
       return x;
     }
-    case FunKind::Id: return x;
+    case FunKind::Id:
+      return x;
     case FunKind::Get: {
       const size_t i = f.as<Get>()->index();
       if (x.tuple) return std::move(x.parts.at(i));
@@ -609,11 +630,13 @@ BV Batched::pattern(const FunDecl& f, BV x, const Type& result) {
       BV v;
       v.batch = x.batch;
       std::vector<int64_t> shape = x.arr.shape;
-      v.arr = denseArr(std::move(parts), std::move(shape),
-                       x.arr.kind == ValueKind::ComplexFloat ? ValueKind::Float : ValueKind::Double);
+      v.arr =
+          denseArr(std::move(parts), std::move(shape),
+                   x.arr.kind == ValueKind::ComplexFloat ? ValueKind::Float : ValueKind::Double);
       return v;
     }
-    default: throw Unsupported{};
+    default:
+      throw Unsupported{};
   }
 }
 

@@ -16,7 +16,9 @@ constexpr int64_t kBlock = 2048;  // elements per loop: the columns stay in the 
 // A value of several kinds cannot be a table: the caller interprets instead.
 struct MixedKinds {};
 
-bool isCx(ValueKind k) { return k == ValueKind::ComplexFloat || k == ValueKind::ComplexDouble; }
+bool isCx(ValueKind k) {
+  return k == ValueKind::ComplexFloat || k == ValueKind::ComplexDouble;
+}
 ScalarKind precisionOf(ValueKind k) {
   return k == ValueKind::Float || k == ValueKind::ComplexFloat ? ScalarKind::Float
                                                                : ScalarKind::Double;
@@ -36,10 +38,14 @@ struct Column {
   Cx cx(int64_t i) const { return kind == ValueKind::Int ? Cx(real(i), 0.0) : nums[at(i)]; }
   Value value(int64_t i) const {
     switch (kind) {
-      case ValueKind::Int: return Value::ofInt(ints[at(i)]);
-      case ValueKind::Float: return Value::ofFloat(static_cast<float>(nums[at(i)].real()));
-      case ValueKind::Double: return Value::ofDouble(nums[at(i)].real());
-      default: return Value::ofComplex(nums[at(i)], precisionOf(kind));
+      case ValueKind::Int:
+        return Value::ofInt(ints[at(i)]);
+      case ValueKind::Float:
+        return Value::ofFloat(static_cast<float>(nums[at(i)].real()));
+      case ValueKind::Double:
+        return Value::ofDouble(nums[at(i)].real());
+      default:
+        return Value::ofComplex(nums[at(i)], precisionOf(kind));
     }
   }
   void resize(ValueKind k, int64_t n) {
@@ -61,11 +67,16 @@ struct Column {
 int64_t wrapped(BuiltinOp op, int64_t x, int64_t y) {
   const auto a = static_cast<uint64_t>(x), b = static_cast<uint64_t>(y);
   switch (op) {
-    case BuiltinOp::Add: return static_cast<int64_t>(a + b);
-    case BuiltinOp::Sub: return static_cast<int64_t>(a - b);
-    case BuiltinOp::Mul: return static_cast<int64_t>(a * b);
-    case BuiltinOp::Div: return interp::floorDiv(x, y);
-    default: return interp::floorMod(x, y);
+    case BuiltinOp::Add:
+      return static_cast<int64_t>(a + b);
+    case BuiltinOp::Sub:
+      return static_cast<int64_t>(a - b);
+    case BuiltinOp::Mul:
+      return static_cast<int64_t>(a * b);
+    case BuiltinOp::Div:
+      return interp::floorDiv(x, y);
+    default:
+      return interp::floorMod(x, y);
   }
 }
 
@@ -88,10 +99,14 @@ void numsOf(const Column& a, const Column& b, int64_t m, bool cr, Column& out) {
 template <class T>
 void numsBy(BuiltinOp op, const Column& a, const Column& b, int64_t m, bool cr, Column& out) {
   switch (op) {
-    case BuiltinOp::Add: return numsOf<T, BuiltinOp::Add>(a, b, m, cr, out);
-    case BuiltinOp::Sub: return numsOf<T, BuiltinOp::Sub>(a, b, m, cr, out);
-    case BuiltinOp::Mul: return numsOf<T, BuiltinOp::Mul>(a, b, m, cr, out);
-    default: return numsOf<T, BuiltinOp::Div>(a, b, m, cr, out);
+    case BuiltinOp::Add:
+      return numsOf<T, BuiltinOp::Add>(a, b, m, cr, out);
+    case BuiltinOp::Sub:
+      return numsOf<T, BuiltinOp::Sub>(a, b, m, cr, out);
+    case BuiltinOp::Mul:
+      return numsOf<T, BuiltinOp::Mul>(a, b, m, cr, out);
+    default:
+      return numsOf<T, BuiltinOp::Div>(a, b, m, cr, out);
   }
 }
 
@@ -145,8 +160,8 @@ void evalOp(const ScalarNode& n, const std::vector<Column>& cols, int64_t count,
   for (int64_t i = 0; i < m; ++i) {
     args[0] = a.value(i);
     if (b) args[1] = b->value(i);
-    const Value r = interp::scalarBuiltin(n.op, std::span<const Value>(args.data(), n.arity),
-                                          n.type, &memo);
+    const Value r =
+        interp::scalarBuiltin(n.op, std::span<const Value>(args.data(), n.arity), n.type, &memo);
     if (i == 0) out.resize(r.kind(), m);
     out.set(i, r);
   }
@@ -162,17 +177,19 @@ Column constantOf(const Value& v) {
 
 Value literalValue(const Literal& l) {
   switch (l.litKind()) {
-    case LiteralKind::Int: return Value::ofInt(*l.intValue().constant());
-    case LiteralKind::Real: return Value::ofReal(l.realValue(), l.precision());
-    default: return Value::ofComplex({l.re(), l.im()}, l.precision());
+    case LiteralKind::Int:
+      return Value::ofInt(*l.intValue().constant());
+    case LiteralKind::Real:
+      return Value::ofReal(l.realValue(), l.precision());
+    default:
+      return Value::ofComplex({l.re(), l.im()}, l.precision());
   }
 }
 
 }  // namespace
 
 std::optional<ScalarTable> evaluateTable(const ScalarProgram& program,
-                                         std::span<const int64_t> sizes,
-                                         interp::CisPiMemo& memo) {
+                                         std::span<const int64_t> sizes, interp::CisPiMemo& memo) {
   const auto& nodes = program.nodes();
   const size_t k = sizes.size();
   int64_t total = 1;
@@ -182,7 +199,8 @@ std::optional<ScalarTable> evaluateTable(const ScalarProgram& program,
   for (size_t i = 0; i < nodes.size(); ++i) {
     const ScalarNode& n = nodes[i];
     if (n.kind == ScalarNode::Kind::Literal) cols[i] = constantOf(literalValue(*n.literal));
-    if (n.kind == ScalarNode::Kind::Arg && n.arg >= k) cols[i] = constantOf(Value::ofInt(sizes[n.arg - k]));
+    if (n.kind == ScalarNode::Kind::Arg && n.arg >= k)
+      cols[i] = constantOf(Value::ofInt(sizes[n.arg - k]));
   }
   ScalarTable out;
   out.values.resize(static_cast<size_t>(total));

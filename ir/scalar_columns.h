@@ -14,7 +14,7 @@
 namespace fftc::ir {
 
 struct ScalarTable {
-  ValueKind kind = ValueKind::Double;  // Float, Double, ComplexFloat or ComplexDouble
+  ValueKind kind = ValueKind::Double;        // Float, Double, ComplexFloat or ComplexDouble
   std::vector<std::complex<double>> values;  // row-major; reals with im 0
 };
 
@@ -25,7 +25,6 @@ struct ScalarTable {
 // interp::scalarBuiltin). nullopt when the values are ints or of more than one kind. Throws
 // InterpreterError where the interpreter would.
 std::optional<ScalarTable> evaluateTable(const ScalarProgram& program,
-                                         std::span<const int64_t> sizes,
-                                         interp::CisPiMemo& memo);
+                                         std::span<const int64_t> sizes, interp::CisPiMemo& memo);
 
 }  // namespace fftc::ir

@@ -78,7 +78,8 @@ TEST(StagePrograms, ThePlanComputesWhatTheWholeModuleComputes) {
   const compiler::codegen::BufferInfo* input = k.buffer(plan.info().inputBuffer);
   ASSERT_NE(input, nullptr);
   std::vector<int64_t> shape;
-  for (ir::Type t = input->type; t.isArray(); t = t.element()) shape.push_back(*t.size().constant());
+  for (ir::Type t = input->type; t.isArray(); t = t.element())
+    shape.push_back(*t.size().constant());
   const std::vector<std::complex<double>> xd(x.begin(), x.end());
   const ir::Value in = ir::Value::complexArray(xd, ir::ScalarKind::Float, shape);
   const std::vector<std::complex<double>> whole =

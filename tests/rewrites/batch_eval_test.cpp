@@ -65,11 +65,10 @@ TEST(BatchEval, TheInterpretersBitsOrDeclined) {
       const Value v = interpret(e, {});
       Type elem = e->type();
       while (elem.isArray()) elem = elem.element();
-      const auto want = elem.isComplex() ? v.toComplexVector()
-                            : [&] {
-                                auto r = v.toRealVector();
-                                return std::vector<std::complex<double>>(r.begin(), r.end());
-                              }();
+      const auto want = elem.isComplex() ? v.toComplexVector() : [&] {
+        auto r = v.toRealVector();
+        return std::vector<std::complex<double>>(r.begin(), r.end());
+      }();
       const auto got = evaluateBatched(e);
       if (!row.batched) {
         EXPECT_FALSE(got.has_value()) << print(e);
