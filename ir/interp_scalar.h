@@ -39,6 +39,40 @@ class CisPiMemo {
   size_t used_ = 0;
 };
 
+// The binary operations of scalarBuiltin on one pair of reals or complex numbers held as
+// complex doubles (reals with im 0), in T: realOp's and complexOp's expressions (AC, BC: the
+// operand is complex; CR: the result is; no complex division). The bulk evaluations
+// (batch_eval, scalar_columns) compute with it, so they give the interpreter's bits.
+template <class T, BuiltinOp Op, bool AC, bool BC, bool CR>
+inline std::complex<double> binaryElem(const std::complex<double>& x,
+                                       const std::complex<double>& y) {
+  const T p = static_cast<T>(x.real()), q = static_cast<T>(x.imag());
+  const T c = static_cast<T>(y.real()), d = static_cast<T>(y.imag());
+  T re = 0, im = 0;
+  if constexpr (!CR) {
+    if constexpr (Op == BuiltinOp::Add) re = p + c;
+    else if constexpr (Op == BuiltinOp::Sub) re = p - c;
+    else if constexpr (Op == BuiltinOp::Mul) re = p * c;
+    else re = p / c;
+  } else if constexpr (Op == BuiltinOp::Add) {
+    re = p + c;
+    im = !AC ? d : !BC ? q : q + d;
+  } else if constexpr (Op == BuiltinOp::Sub) {
+    re = p - c;
+    im = !AC ? -d : !BC ? q : q - d;
+  } else if constexpr (!AC) {  // Mul
+    re = p * c;
+    im = p * d;
+  } else if constexpr (!BC) {
+    re = p * c;
+    im = q * c;
+  } else {
+    re = p * c - q * d;
+    im = p * d + q * c;
+  }
+  return {static_cast<double>(re), static_cast<double>(im)};
+}
+
 // A builtin other than MakeTuple applied to scalar values, computed in the precision of
 // `result` (the call's type; when null, of the promoted operands). A memo, when given,
 // remembers cisPi's values.

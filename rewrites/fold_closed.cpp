@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/batch_eval.h"
 #include "ir/diagnostic.h"
 #include "ir/interpreter.h"
 #include "ir/substitute.h"
@@ -53,6 +54,12 @@ class Folder : public IRMutator {
       return nullptr;
     std::vector<std::complex<double>> values;
     try {
+      // a whole array at a time (the same bits), else element by element
+      if (auto batched = evaluateBatched(e)) {
+        values = std::move(*batched);
+        if (static_cast<int64_t>(values.size()) != count) return nullptr;
+        return FunCall::make(Table::make(type, std::move(values), e->loc()), {}, e->loc());
+      }
       Value v = interpret(e, {});
       values = elem.isComplex() ? v.toComplexVector() : [&] {
         std::vector<double> r = v.toRealVector();

@@ -22,8 +22,9 @@ struct FoldOptions {
 // Replaces every maximal closed sub-expression that computes (contains a map, a reduce or an
 // iterate: a bare generator is left to the code generator, which tabulates or inlines it) and
 // whose value is an array of reals or complex numbers with constant sizes, at most
-// maxElements in all, by an ir::Table of its value, computed by the reference interpreter in
-// the expression's own precision. An expression the interpreter cannot evaluate (a userfun,
+// maxElements in all, by an ir::Table of its value, computed with the reference interpreter's
+// semantics in the expression's own precision: a whole array at a time (ir::evaluateBatched,
+// the same bits) where it can, else by the interpreter itself. An expression the interpreter cannot evaluate (a userfun,
 // which has no C++ implementation) stays as it is. Returns the program untyped where it
 // changed (re-type it), else `typed` itself.
 ir::ExprPtr foldClosed(const ir::ExprPtr& typed, const FoldOptions& options = {});

@@ -39,7 +39,12 @@ CompiledKernel compileImpl(const ir::LambdaPtr& lambda, const std::string& name,
   recordKernelFacts(ck.module);
   ck.usesDouble = ck.module.usesDouble;
   ck.precision = ck.usesDouble ? "f64" : "f32";
-  std::string src = backends::CPrinter(*options.dialect).module(ck.module);
+  const backends::CPrinter printer(*options.dialect);
+  std::string src = printer.module(ck.module);
+  if (ck.module.kernels.size() > 1)
+    for (size_t i = 0; i < ck.module.kernels.size(); ++i)
+      for (auto& s : ck.stages)
+        if (s.kernel == ck.module.kernels[i].name) s.source = printer.module(stageModule(ck.module, i));
   if (options.format)
     src = clang_helpers::formatSource(src, options.dialect->name() == "cuda"
                                                ? clang_helpers::Dialect::Cuda

@@ -107,6 +107,10 @@ struct StageInfo {
   // local arrays exceed the dialect's static limit: CDialect::staticLocalLimit); 0: static.
   int64_t dynamicLocalBytes = 0;
   std::vector<std::string> accesses;      // "read x[gid]", for --emit views
+  // This stage's kernel alone as a translation unit (stageModule: its helpers, structs and
+  // tables), not laid out, so that a plan builds its stages concurrently, one device program
+  // each; empty when the module has one kernel (CompiledKernel::source is that program).
+  std::string source;
 };
 
 struct CompiledKernel {

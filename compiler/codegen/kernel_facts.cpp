@@ -1,6 +1,9 @@
 // The facts pass (kernel_facts.h): one walk over the kernel AST.
 #include "compiler/codegen/kernel_facts.h"
 
+#include <set>
+#include <string>
+
 namespace fftc::compiler::codegen {
 
 namespace {
@@ -87,7 +90,40 @@ class FactsWalk {
   backends::Module& m_;
 };
 
+// The variable names a kernel's statements read or declare (a superset of the tables it reads:
+// a table is read as a subscript of a variable of its name).
+class NamesWalk {
+ public:
+  std::set<std::string> names;
+
+  void expr(const CExpr& e) {
+    if (!e) return;
+    if (e->kind == CExprKind::Var) names.insert(e->name);
+    for (const auto& a : e->args) expr(a);
+  }
+
+  void stmt(const Stmt& s) {
+    for (const CExpr* e : {&s.init, &s.lhs, &s.rhs, &s.boundExpr, &s.step, &s.cond}) expr(*e);
+    for (const auto& c : s.body) stmt(*c);
+  }
+};
+
 }  // namespace
+
+backends::Module stageModule(const backends::Module& module, size_t index) {
+  const backends::KernelFunc& k = module.kernels.at(index);
+  NamesWalk walk;
+  if (k.body) walk.stmt(*k.body);
+  backends::Module m;
+  m.usesFloat = module.usesFloat;
+  m.structs = module.structs;
+  m.userFuns = module.userFuns;
+  for (const auto& t : module.tables)
+    if (walk.names.count(t.name)) m.tables.push_back(t);
+  m.kernels.push_back(k);
+  recordKernelFacts(m);
+  return m;
+}
 
 void recordKernelFacts(backends::Module& module) {
   module.usesDouble = false;

@@ -13,4 +13,10 @@ namespace fftc::compiler::codegen {
 // call the C and dialect math functions, not fftc's internal helpers.
 void recordKernelFacts(backends::Module& module);
 
+// Kernel `index` of `module` alone, as a module of its own: its structs and userfuns, the
+// constant tables it reads (by name) and, recorded anew, the helpers and precision it needs.
+// Printed, it is a translation unit that a device compiler builds apart from the other stages
+// (plans build their stages concurrently: StageInfo::source).
+backends::Module stageModule(const backends::Module& module, size_t index);
+
 }  // namespace fftc::compiler::codegen

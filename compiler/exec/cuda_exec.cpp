@@ -63,6 +63,19 @@ cu::CompiledProgram compileCuda(const codegen::CompiledKernel& k, const std::str
   return nvrtc().compile(requestFor(k, arch));
 }
 
+cu::CompiledProgram compileCudaStage(const codegen::CompiledKernel& k, size_t stage,
+                                     const std::string& arch) {
+  cu::CompileRequest request = requestFor(k, arch);
+  const codegen::StageInfo& s = k.stages.at(stage);
+  if (s.source.empty())
+    throw backends::UserError(
+        fmt::format("{}: stage {} has no source of its own (a module of one kernel)", k.name,
+                    s.kernel));
+  request.source = s.source;
+  request.programName = s.kernel + ".cu";
+  return nvrtc().compile(request);
+}
+
 void checkDevice(const cu::DeviceInfo& device, const codegen::CompiledKernel& k) {
   for (const auto& s : k.stages) {
     const bool dynamic = s.dynamicLocalBytes > 0;

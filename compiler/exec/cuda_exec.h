@@ -35,6 +35,12 @@ backends::cuda::CompiledProgram compileCuda(const codegen::CompiledKernel& k,
                                             const std::string& arch = std::string(
                                                 backends::cuda::kDefaultArch));
 
+// The same for stage `stage`'s own source (StageInfo::source: that kernel alone), the program
+// named after its kernel. UserError as above, and when the stage has no source of its own.
+backends::cuda::CompiledProgram compileCudaStage(const codegen::CompiledKernel& k, size_t stage,
+                                                 const std::string& arch = std::string(
+                                                     backends::cuda::kDefaultArch));
+
 // UserError when a stage needs more shared memory than a block may have: statically, or with
 // the opt-in attribute when its arrays are dynamic (StageInfo::dynamicLocalBytes).
 void checkDevice(const backends::cuda::DeviceInfo& device, const codegen::CompiledKernel& k);

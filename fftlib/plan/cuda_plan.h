@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "backends/cuda/context.h"
+#include "backends/cuda/nvrtc_compiler.h"
 #include "backends/cuda/timing.h"
 #include "fftlib/plan/planner.h"
 
@@ -38,6 +39,14 @@ namespace fftc::fftlib {
 // transform of up to 8192 f32 or 4096 f64 elements runs in one kernel (dynamic shared memory
 // above 48 KiB).
 PlanLimits cudaPlanLimits(const backends::cuda::DeviceInfo& device);
+
+// NVRTC's programs of a compiled kernel for `arch`: when its stages have sources of their own
+// (StageInfo::source) and more than one thread may compile (buildThreads), one per stage,
+// compiled concurrently (buildConcurrently: issue 21), program i holding stage i's kernel;
+// else the one program of CompiledKernel::source. Each compile goes through the CUBIN cache.
+[[nodiscard]] std::vector<backends::cuda::CompiledProgram> compileStagePrograms(
+    const compiler::codegen::CompiledKernel& kernel,
+    const std::string& arch = std::string(backends::cuda::kDefaultArch));
 
 class CudaPlan {
  public:

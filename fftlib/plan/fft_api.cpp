@@ -9,6 +9,7 @@
 #include "backends/opencl/cl.h"
 #include "compiler/exec/exec.h"
 #include "compiler/pipeline/phase_times.h"
+#include "fftlib/plan/concurrent_build.h"
 #include "fftlib/plan/plan_resources.h"
 
 namespace fftc::fftlib {
@@ -30,7 +31,7 @@ struct Plan::Impl {
   const cl::Context* context;
   PlanLayout layout;
   PlanBuffers<cl::Buffer> buffers;                  // temps, tables, in-place scratch
-  std::unique_ptr<cl::Program> program;
+  std::vector<cl::Program> programs;                 // one, or one per stage
   std::vector<std::unique_ptr<cl::Kernel>> kernels;  // one per stage
 
   std::vector<cl::Launch> launches(const cl::Buffer& in, cl::Buffer& out) {
@@ -54,6 +55,23 @@ struct Plan::Impl {
   }
 };
 
+std::vector<cl::Program> buildStagePrograms(const cl::Context& context,
+                                            const compiler::codegen::CompiledKernel& kernel) {
+  const auto& stages = kernel.stages;
+  // One thread compiles the whole module faster than its stages one by one (each program
+  // pays the compiler's start and the shared helpers again).
+  const bool perStage = stages.size() > 1 && buildThreads(stages.size()) > 1 &&
+                        std::all_of(stages.begin(), stages.end(),
+                                    [](const auto& s) { return !s.source.empty(); });
+  if (!perStage) {
+    std::vector<cl::Program> one;
+    one.push_back(context.build(kernel.source));
+    return one;
+  }
+  return buildConcurrently(stages.size(),
+                           [&](std::size_t i) { return context.build(stages[i].source); });
+}
+
 Plan Plan::create(const cl::Context& context, const FftRequest& request) {
   if (request.target != compiler::pipeline::Target::OpenCL)
     throw UserError("fftc::fftlib::Plan runs OpenCL plans; CUDA plans run through "
@@ -69,10 +87,12 @@ Plan Plan::create(const cl::Context& context, const FftRequest& request) {
   auto impl = std::make_shared<Impl>(context, std::move(plan));
   {
     compiler::pipeline::PhaseTimer timer("device compile (OpenCL)");
-    impl->program = std::make_unique<cl::Program>(context.build(k.source));
+    impl->programs = buildStagePrograms(context, k);
   }
-  for (const auto& s : impl->layout.info().stages)
-    impl->kernels.push_back(std::make_unique<cl::Kernel>(*impl->program, s.kernel));
+  const auto& stages = impl->layout.info().stages;
+  for (std::size_t i = 0; i < stages.size(); ++i)
+    impl->kernels.push_back(std::make_unique<cl::Kernel>(
+        impl->programs[impl->programs.size() == 1 ? 0 : i], stages[i].kernel));
   return Plan(std::move(impl));
 }
 

@@ -31,6 +31,14 @@
 
 namespace fftc::fftlib {
 
+// The device programs of a compiled kernel: when its stages have sources of their own
+// (StageInfo::source, a module of several kernels) and more than one thread may build
+// (buildThreads), one program per stage, built concurrently (buildConcurrently: issue 21),
+// program i holding stage i's kernel; else the one program of CompiledKernel::source. Each
+// build goes through the context's binary cache.
+[[nodiscard]] std::vector<backends::opencl::Program> buildStagePrograms(
+    const backends::opencl::Context& context, const compiler::codegen::CompiledKernel& kernel);
+
 class Plan {
  public:
   // Plans (planFft: heuristics, compilation, in-process cache), checks the device, builds the

@@ -29,10 +29,12 @@ namespace fs = std::filesystem;
 using backends::opencl::Fnv1a64;
 
 // Entry: "fftc-plan-cache VERSION JSON_BYTES BLOB_BYTES CHECKSUM\n", the JSON document, then
-// the blobs (the source, the tables' data) that the document points into by offset and size.
-// CHECKSUM is FNV-1a over everything after the header line. VERSION changes with the format.
+// the blobs (the source, each stage's own source, the tables' data) that the document points
+// into by offset and size. CHECKSUM is FNV-1a over everything after the header line. VERSION
+// changes with the format.
 constexpr std::string_view kMagic = "fftc-plan-cache";
-constexpr int kFormatVersion = 2;  // 2: the plan's stages are derived, not stored
+// 2: the plan's stages are derived, not stored; 3: each stage's own source (StageInfo::source)
+constexpr int kFormatVersion = 3;
 constexpr std::string_view kSuffix = ".plan";
 
 const char* env(const char* name) {
@@ -129,7 +131,8 @@ json::object kernelJson(const compiler::codegen::CompiledKernel& k, std::string&
                                   {"local", constants(s.local)},
                                   {"local_memory_bytes", s.localMemoryBytes},
                                   {"dynamic_local_bytes", s.dynamicLocalBytes},
-                                  {"accesses", strings(s.accesses)}});
+                                  {"accesses", strings(s.accesses)},
+                                  {"source", blob(blobs, s.source)}});
   }
   o["stages"] = std::move(stages);
   return o;
@@ -226,6 +229,7 @@ compiler::codegen::CompiledKernel kernelFrom(const json::object& o, std::string_
     s.localMemoryBytes = intAt(j, "local_memory_bytes");
     s.dynamicLocalBytes = intAt(j, "dynamic_local_bytes");
     s.accesses = stringsAt(j, "accesses");
+    s.source = std::string(blobAt(j, "source", blobs));
     k.stages.push_back(std::move(s));
   }
   return k;

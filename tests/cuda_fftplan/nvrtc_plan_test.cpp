@@ -1,5 +1,6 @@
 // CUDA FFT plans without a GPU: a spread of FFT requests planned for Target::Cuda, compiled by
-// NVRTC for sm_90 into CUBINs holding every stage's kernel; the printer's __ldg on read-only
+// NVRTC for sm_90 into CUBINs holding every stage's kernel; a plan of several kernels compiled
+// one program per stage, concurrently, into the PTX of the whole module's compile; the printer's __ldg on read-only
 // buffers; the CUDA header of a plan; the binding of a plan's buffers to its stages
 // (plan_resources.h), compared with the manifest.
 #include <gtest/gtest.h>
@@ -18,6 +19,7 @@
 #include "fftlib/plan/cuda_plan.h"
 #include "fftlib/plan/plan_resources.h"
 #include "tests/cuda_fftplan/cuda_fftplan_support.h"
+#include "tests/support/scoped_env.h"
 
 namespace fftc::fftlib::cuda_test {
 namespace {
@@ -48,6 +50,48 @@ TEST_P(CudaFftPlans, CompileWithNvrtc) {
     ADD_FAILURE() << "NVRTC rejected the plan: " << e.what() << "\n" << e.log() << "\n" << k.source;
   }
 }
+// The PTX function of kernel `name` (".entry NAME(" to its closing brace), or "". Its branch
+// labels are numbered by the function's place in the module ($L__BB1_4: block 4 of the second
+// function); the number is dropped.
+std::string ptxEntry(const std::string& ptx, const std::string& name) {
+  const std::size_t begin = ptx.find(".entry " + name + "(");
+  if (begin == std::string::npos) return {};
+  const std::size_t end = ptx.find("\n}\n", begin);
+  if (end == std::string::npos) return {};
+  return std::regex_replace(ptx.substr(begin, end + 3 - begin), std::regex("\\$L__BB[0-9]+_"),
+                            "$$L__BB_");
+}
+
+// compileStagePrograms (issue 21): each stage of a plan of several kernels is its own NVRTC
+// program, compiled concurrently; program i holds stage i's kernel and no other, as the same
+// PTX as the serial compile of the whole module (CompiledKernel::source) gives that kernel.
+TEST(CudaStagePrograms, EachStageAloneCompilesToTheWholeModulesPtx) {
+  const fftc::testing::ScopedEnv threads("FFTC_BUILD_THREADS", "2");  // concurrent anywhere
+  for (const Case& c : {cudaCase(1 << 20, 1), cudaCase(65536, 2, Variant::Auto, Precision::F64)}) {
+    SCOPED_TRACE(c.label);
+    const auto plan = planFft(c.request);
+    const auto& k = plan->compiled;
+    ASSERT_GT(k.stages.size(), 1U);
+    const std::string arch = "compute_90";  // PTX: the kernels' code as text
+    cu::NvrtcCompiler nvrtc(cu::NvrtcApi::get(), std::nullopt);
+    cu::CompileRequest whole;
+    whole.source = k.source;
+    whole.programName = k.name + ".cu";
+    whole.arch = arch;
+    const std::string modulePtx = nvrtc.compile(whole).binary;
+    const std::vector<cu::CompiledProgram> stages = compileStagePrograms(k, arch);
+    ASSERT_EQ(stages.size(), k.stages.size());
+    for (std::size_t i = 0; i < stages.size(); ++i) {
+      EXPECT_EQ(stages[i].kind, cu::BinaryKind::Ptx);
+      const std::string own = ptxEntry(stages[i].binary, k.stages[i].kernel);
+      ASSERT_FALSE(own.empty()) << k.stages[i].kernel << " not in its program";
+      EXPECT_EQ(own, ptxEntry(modulePtx, k.stages[i].kernel)) << k.stages[i].kernel;
+      for (std::size_t j = 0; j < stages.size(); ++j)
+        if (j != i) EXPECT_EQ(ptxEntry(stages[i].binary, k.stages[j].kernel), "") << i << j;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Spread, CudaFftPlans, ::testing::ValuesIn(planSpread()),
                          [](const auto& p) { return p.param.label; });
 

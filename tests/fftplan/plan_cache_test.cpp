@@ -100,6 +100,9 @@ void expectSamePlan(const CompiledFft& a, const CompiledFft& b) {
     EXPECT_EQ(a.stages[i].bytesMoved, b.stages[i].bytesMoved);
     EXPECT_EQ(a.stages[i].dynamicLocalBytes, b.stages[i].dynamicLocalBytes);
   }
+  ASSERT_EQ(a.compiled.stages.size(), b.compiled.stages.size());
+  for (size_t i = 0; i < a.compiled.stages.size(); ++i)  // the sources the stages build from
+    EXPECT_EQ(a.compiled.stages[i].source, b.compiled.stages[i].source) << i;
   EXPECT_EQ(a.inputBuffer, b.inputBuffer);
   EXPECT_EQ(a.outputBuffer, b.outputBuffer);
   EXPECT_EQ(a.inPlaceSafe, b.inPlaceSafe);
