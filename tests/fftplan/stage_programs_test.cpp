@@ -34,9 +34,11 @@ TEST(StagePrograms, OneProgramPerStageHoldingItsKernelAlone) {
   for (const auto& s : k.stages) {
     ASSERT_FALSE(s.source.empty()) << s.kernel;
     EXPECT_NE(s.source.find(s.kernel + "("), std::string::npos) << s.kernel;
-    for (const auto& other : k.stages)  // no other stage's kernel in it
-      if (other.kernel != s.kernel)
+    for (const auto& other : k.stages) {  // no other stage's kernel in it
+      if (other.kernel != s.kernel) {
         EXPECT_EQ(s.source.find(other.kernel + "("), std::string::npos) << s.kernel;
+      }
+    }
   }
   const cl::Context& context = fftc::testing::openclContext();
   const std::vector<cl::Program> concurrent = buildStagePrograms(context, k);
