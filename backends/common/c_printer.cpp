@@ -231,16 +231,20 @@ std::vector<std::pair<std::string, std::string>> CPrinter::helperDefinitions(
     // cispi(p / q) as the interpreter's cisPiRatio reduces it, in integers: 2p mod 4q gives the
     // quadrant, the remainder u of it the angle (π/2)·min(u, q - u)/q <= π/4, the only rounding
     // (a float quotient at most 1/2 rather than an angle up to 2π: 8x less error)
-    const std::string half = "(" + r + ")0.5";
-    fn("cispiratio", l + " p, " + l + " q",
-       "if (q < 0) {\n    p = -p;\n    q = -q;\n  }\n  " + l + " m = (2 * p) % (4 * q);\n  if (m < 0) m += 4 * q;\n  "
-       "const int quadrant = (int)(m / q);\n  const " + l + " u = m - quadrant * q;\n  "
-       "const int complement = 2 * u > q;\n  const " + r + " g = (" + r + ")(complement ? q - u : u) / (" + r +
-       ")q * " + half + ";\n  " + r + " c = " + d_.mathFunction("cospi", dbl) + "(g), s = " +
-       d_.mathFunction("sinpi", dbl) + "(g);\n  if (complement) {\n    const " + r +
-       " t = c;\n    c = s;\n    s = t;\n  }\n  "
-       "return quadrant == 0 ? " + mk("c", "s") + " : quadrant == 1 ? " + mk("-s", "c") +
-       "\n       : quadrant == 2 ? " + mk("-c", "-s") + " : " + mk("s", "-c") + ";");
+    const std::string reduce = "if (q < 0) {\n    p = -p;\n    q = -q;\n  }\n  " + l +
+                               " m = (2 * p) % (4 * q);\n  if (m < 0) m += 4 * q;\n  ";
+    const std::string quadrant = "const int quadrant = (int)(m / q);\n  const " + l +
+                                 " u = m - quadrant * q;\n  const int complement = 2 * u > q;\n  ";
+    const std::string angle = "const " + r + " g = (" + r + ")(complement ? q - u : u) / (" + r +
+                              ")q * (" + r + ")0.5;\n  " + r + " c = " +
+                              d_.mathFunction("cospi", dbl) + "(g), s = " +
+                              d_.mathFunction("sinpi", dbl) + "(g);\n  ";
+    const std::string turn = "if (complement) {\n    const " + r +
+                             " t = c;\n    c = s;\n    s = t;\n  }\n  return quadrant == 0 ? " +
+                             mk("c", "s") + " : quadrant == 1 ? " + mk("-s", "c") +
+                             "\n       : quadrant == 2 ? " + mk("-c", "-s") + " : " +
+                             mk("s", "-c") + ";";
+    fn("cispiratio", l + " p, " + l + " q", reduce + quadrant + angle + turn);
     fn("cexp", c + " a",
        r + " e = " + d_.mathFunction("exp", dbl) + "(a.x);\n  " +
            ret(mk("e * " + d_.mathFunction("cos", dbl) + "(a.y)",

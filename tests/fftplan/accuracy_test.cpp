@@ -30,9 +30,8 @@ constexpr double kL2Bound = 1.5;
 
 // Sizes beyond 256: powers of two up to 2^16, of 3, 5 and 7, 11- and 13-smooth sizes (mixed
 // radix), and primes (Bluestein).
-const int64_t kLargerSizes[] = {512,  1024, 2048, 4096,  8192,  16384, 32768, 65536, 343,
-                                625,  2187, 3125, 16807, 1331,  6656,  14641, 257,   1009,
-                                4099, 65521};
+const int64_t kLargerSizes[] = {512,  1024, 2048,  4096, 8192, 16384, 32768, 65536, 343,  625,
+                                2187, 3125, 16807, 1331, 6656, 14641, 257,   1009,  4099, 65521};
 
 // The sizes up to 256 that miss kL2Bound (or come within 0.1 of it) in f32 or f64, with the
 // ratios measured on PoCL (2026-11-25, twiddles and chirps exact, the chirp spectrum rounded
@@ -49,19 +48,18 @@ struct L2Miss {
   double f32, f64;  // measured fftc / FFTW L2 ratios
 };
 const L2Miss kBluesteinL2Misses[] = {
-    {17, 1.64, 2.08}, {19, 1.63, 1.94}, {23, 1.66, 2.10}, {29, 1.55, 1.79}, {31, 1.41, 1.73},
-    {34, 1.73, 2.00}, {38, 1.59, 1.88}, {43, 1.37, 1.87}, {46, 1.57, 1.99}, {51, 1.49, 1.93},
-    {57, 1.47, 1.75}, {58, 1.49, 1.85}, {62, 1.43, 1.70}, {68, 1.79, 2.12}, {69, 1.57, 2.09},
-    {76, 1.66, 2.03}, {85, 1.54, 1.85}, {86, 1.45, 1.73}, {87, 1.50, 1.83}, {92, 1.64, 2.00},
-    {93, 1.51, 1.79}, {95, 1.58, 1.89}, {102, 1.56, 1.95}, {114, 1.59, 1.92}, {115, 1.57, 1.90},
+    {17, 1.64, 2.08},  {19, 1.63, 1.94},  {23, 1.66, 2.10},  {29, 1.55, 1.79},  {31, 1.41, 1.73},
+    {34, 1.73, 2.00},  {38, 1.59, 1.88},  {43, 1.37, 1.87},  {46, 1.57, 1.99},  {51, 1.49, 1.93},
+    {57, 1.47, 1.75},  {58, 1.49, 1.85},  {62, 1.43, 1.70},  {68, 1.79, 2.12},  {69, 1.57, 2.09},
+    {76, 1.66, 2.03},  {85, 1.54, 1.85},  {86, 1.45, 1.73},  {87, 1.50, 1.83},  {92, 1.64, 2.00},
+    {93, 1.51, 1.79},  {95, 1.58, 1.89},  {102, 1.56, 1.95}, {114, 1.59, 1.92}, {115, 1.57, 1.90},
     {116, 1.46, 1.89}, {119, 1.53, 1.87}, {124, 1.47, 1.84}, {129, 1.38, 1.78}, {133, 1.52, 1.96},
     {136, 1.60, 1.89}, {138, 1.49, 2.02}, {145, 1.40, 1.78}, {152, 1.58, 2.02}, {153, 1.47, 1.80},
     {155, 1.38, 1.74}, {161, 1.45, 1.88}, {170, 1.43, 1.73}, {171, 1.45, 1.79}, {172, 1.38, 1.77},
     {174, 1.43, 1.88}, {184, 1.52, 2.00}, {186, 1.37, 1.83}, {187, 1.47, 1.82}, {190, 1.38, 1.73},
     {203, 1.37, 1.78}, {204, 1.49, 1.83}, {207, 1.42, 1.83}, {209, 1.43, 1.86}, {215, 1.32, 1.73},
     {217, 1.37, 1.72}, {221, 1.36, 1.72}, {228, 1.44, 1.78}, {230, 1.41, 1.83}, {232, 1.43, 1.87},
-    {238, 1.48, 1.77}, {247, 1.36, 1.70}, {248, 1.41, 1.74}, {253, 1.38, 1.74}, {255, 1.38, 1.73}
-};
+    {238, 1.48, 1.77}, {247, 1.36, 1.70}, {248, 1.41, 1.74}, {253, 1.38, 1.74}, {255, 1.38, 1.73}};
 
 double l2BoundFor(int64_t n, Precision p) {
   for (const L2Miss& m : kBluesteinL2Misses)
@@ -104,8 +102,8 @@ void expectAccurate(int64_t n, Precision p) {
   const Measured m = measure<T>(n, p);
   const double bound = l2BoundFor(n, p);
   std::printf("[accuracy] %6lld %s  fftc L2 %.3g  FFTW L2 %.3g  ratio %.2f  linf %.3g\n",
-              static_cast<long long>(n), p == Precision::F64 ? "f64" : "f32", m.l2.fftc,
-              m.l2.fftw, m.l2.ratio(), m.linf);
+              static_cast<long long>(n), p == Precision::F64 ? "f64" : "f32", m.l2.fftc, m.l2.fftw,
+              m.l2.ratio(), m.linf);
   EXPECT_LE(m.l2.fftc, bound * m.l2.fftw) << "bound " << bound << "\n" << m.plan;
   EXPECT_LE(m.linf, fftTolerance(n, p)) << m.plan;
 }
@@ -121,8 +119,8 @@ TEST_P(AccuracyEverySize, WithinFftw) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Accuracy, AccuracyEverySize,
-                         ::testing::Combine(::testing::Values(int64_t{1}, int64_t{65},
-                                                              int64_t{129}, int64_t{193}),
+                         ::testing::Combine(::testing::Values(int64_t{1}, int64_t{65}, int64_t{129},
+                                                              int64_t{193}),
                                             ::testing::Values(Precision::F32, Precision::F64)),
                          [](const auto& info) {
                            const int64_t first = std::get<0>(info.param);

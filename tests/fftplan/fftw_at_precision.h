@@ -83,8 +83,7 @@ inline int64_t halfSpectrum(const std::vector<int64_t>& dims) {  // complex elem
 
 template <typename T>
 std::vector<std::complex<T>> fftwC2c(const std::vector<std::complex<T>>& x,
-                                     const std::vector<int64_t>& dims, int64_t batch,
-                                     Direction d) {
+                                     const std::vector<int64_t>& dims, int64_t batch, Direction d) {
   const int sign = d == Direction::Forward ? FFTW_FORWARD : FFTW_BACKWARD;
   return fftwRun<T, std::complex<T>>(
       x, x.size(), dims, batch,

@@ -20,7 +20,8 @@ std::complex<long double> direct(int64_t p, int64_t q) {
 }
 
 TEST(CisPi, QuarterTurnsAreExact) {
-  for (int64_t q : {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{7}, int64_t{1000}, int64_t{65536}, int64_t{1} << 40}) {
+  for (int64_t q : {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{7}, int64_t{1000}, int64_t{65536},
+                    int64_t{1} << 40}) {
     EXPECT_EQ(cisPiRatio(0, q).d, std::complex<double>(1, 0)) << q;
     EXPECT_EQ(cisPiRatio(q, q).d, std::complex<double>(-1, 0)) << q;
     EXPECT_EQ(cisPiRatio(-q, q).d, std::complex<double>(-1, 0)) << q;
@@ -56,7 +57,8 @@ TEST(CisPi, SymmetriesAreExact) {
 // value, plus the long double's own error (float: exactly its rounding, but for near-ties).
 TEST(CisPi, RoundedOnceToEachPrecision) {
   int offByOne = 0;
-  for (int64_t q : std::initializer_list<int64_t>{3, 5, 7, 9, 11, 13, 15, 25, 49, 243, 625, 1331, 2187, 16807, 65521}) {
+  for (int64_t q : std::initializer_list<int64_t>{3, 5, 7, 9, 11, 13, 15, 25, 49, 243, 625, 1331,
+                                                  2187, 16807, 65521}) {
     for (int64_t p = -2 * q; p <= 2 * q; ++p) {
       if (p % q == 0) continue;  // exact (QuarterTurnsAreExact); sin(π) in long double is not 0
       const auto v = cisPiRatio(p, q);
@@ -64,8 +66,10 @@ TEST(CisPi, RoundedOnceToEachPrecision) {
       const double ulpRe = std::nextafter(std::fabs(v.d.real()), 2.0) - std::fabs(v.d.real());
       const double ulpIm = std::nextafter(std::fabs(v.d.imag()), 2.0) - std::fabs(v.d.imag());
       const long double slack = 0x1p-58L;  // the reference's own error (angles up to 2π)
-      EXPECT_LE(std::fabs(static_cast<long double>(v.d.real()) - want.real()), 0.5L * ulpRe + slack);
-      EXPECT_LE(std::fabs(static_cast<long double>(v.d.imag()) - want.imag()), 0.5L * ulpIm + slack);
+      EXPECT_LE(std::fabs(static_cast<long double>(v.d.real()) - want.real()),
+                0.5L * ulpRe + slack);
+      EXPECT_LE(std::fabs(static_cast<long double>(v.d.imag()) - want.imag()),
+                0.5L * ulpIm + slack);
       const std::complex<float> f(static_cast<float>(want.real()), static_cast<float>(want.imag()));
       if (v.f != f) ++offByOne;
       EXPECT_LE(std::fabs(v.f.real() - f.real()), 1e-7f) << p << "/" << q;
@@ -81,7 +85,8 @@ TEST(CisPi, BetterThanTheRoundedAngle) {
   for (int64_t n : std::initializer_list<int64_t>{3, 5, 7, 9, 243, 625, 2187}) {
     for (int64_t k = 0; k < n; ++k) {
       const auto want = direct(2 * k, n);
-      const auto oldF = cisPi(static_cast<float>(2.0f * static_cast<float>(k) / static_cast<float>(n)));
+      const auto oldF =
+          cisPi(static_cast<float>(2.0f * static_cast<float>(k) / static_cast<float>(n)));
       const auto newF = cisPiRatio(2 * k, n).f;
       auto err = [&](double re, double im) {
         return std::abs(std::complex<long double>(re, im) - want) / 0x1p-24L;
