@@ -81,6 +81,10 @@ ExprPtr conj(ExprPtr x) { return apply(BuiltinOp::Conj, {std::move(x)}); }
 ExprPtr re(ExprPtr x) { return apply(BuiltinOp::Re, {std::move(x)}); }
 ExprPtr im(ExprPtr x) { return apply(BuiltinOp::Im, {std::move(x)}); }
 ExprPtr cispi(ExprPtr x) { return apply(BuiltinOp::CisPi, {std::move(x)}); }
+ExprPtr cispiRatio(ExprPtr p, ExprPtr q, ScalarKind precision) {
+  return FunCall::make(Builtin::make(BuiltinOp::CisPiRatio, 0, {}, precision),
+                       {std::move(p), std::move(q)});
+}
 ExprPtr complex(ExprPtr r, ExprPtr i) {
   return apply(BuiltinOp::MakeComplex, {std::move(r), std::move(i)});
 }

@@ -76,6 +76,8 @@ ExprPtr conj(ExprPtr x);
 ExprPtr re(ExprPtr x);
 ExprPtr im(ExprPtr x);
 ExprPtr cispi(ExprPtr x);
+// cispi(p / q) for ints p and q, exact, a complex in `precision`
+ExprPtr cispiRatio(ExprPtr p, ExprPtr q, ScalarKind precision = ScalarKind::Float);
 ExprPtr complex(ExprPtr re, ExprPtr im);
 
 FunPtr userFun(std::string name, std::vector<std::pair<std::string, Type>> params,

@@ -206,16 +206,18 @@ std::string builtinName(BuiltinOp op) {
     case BuiltinOp::Re: return "re";
     case BuiltinOp::Im: return "im";
     case BuiltinOp::CisPi: return "cispi";
+    case BuiltinOp::CisPiRatio: return "cispiRatio";
     case BuiltinOp::MakeComplex: return "complex";
     case BuiltinOp::MakeTuple: return "tuple";
   }
   return "?";
 }
 
-Builtin::Builtin(BuiltinOp op, size_t arity, SourceLoc loc)
-    : FunDecl(FunKind::Builtin, std::move(loc)), op_(op), arity_(arity) {}
+Builtin::Builtin(BuiltinOp op, size_t arity, SourceLoc loc, ScalarKind precision)
+    : FunDecl(FunKind::Builtin, std::move(loc)), op_(op), arity_(arity), precision_(precision) {}
 
-std::shared_ptr<const Builtin> Builtin::make(BuiltinOp op, size_t tupleArity, SourceLoc loc) {
+std::shared_ptr<const Builtin> Builtin::make(BuiltinOp op, size_t tupleArity, SourceLoc loc,
+                                             ScalarKind precision) {
   size_t arity = 1;
   switch (op) {
     case BuiltinOp::Add:
@@ -223,6 +225,7 @@ std::shared_ptr<const Builtin> Builtin::make(BuiltinOp op, size_t tupleArity, So
     case BuiltinOp::Mul:
     case BuiltinOp::Div:
     case BuiltinOp::Mod:
+    case BuiltinOp::CisPiRatio:
     case BuiltinOp::MakeComplex: arity = 2; break;
     case BuiltinOp::MakeTuple:
       if (tupleArity < 1) throw CompileError(loc, "a tuple needs at least one component");
@@ -230,7 +233,9 @@ std::shared_ptr<const Builtin> Builtin::make(BuiltinOp op, size_t tupleArity, So
       break;
     default: arity = 1;
   }
-  return std::make_shared<const Builtin>(op, arity, std::move(loc));
+  if (op == BuiltinOp::CisPiRatio && precision == ScalarKind::Int)
+    throw CompileError(loc, "cispiRatio: its result needs a real precision");
+  return std::make_shared<const Builtin>(op, arity, std::move(loc), precision);
 }
 
 // ---- patterns

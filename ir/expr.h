@@ -248,27 +248,35 @@ class UserFun final : public FunDecl {
 //                        Int Div/Mod use FLOOR semantics (like ArithExpr): -7 / 2 == -4,
 //                        -7 % 2 == 1. Real Mod is a - b * floor(a / b).
 //   Neg; Cos Sin Sqrt: real; Exp: real or complex; Conj: complex; Re Im: complex -> real;
-//   CisPi(x) = cos(pi x) + i sin(pi x): real -> complex; MakeComplex(re, im); MakeTuple(n).
+//   CisPi(x) = cos(pi x) + i sin(pi x): real -> complex; CisPiRatio(p, q) = CisPi(p / q) for
+//   ints p, q (q != 0), the quotient never rounded: int x int -> complex; MakeComplex(re, im);
+//   MakeTuple(n).
 enum class BuiltinOp : uint8_t {
-  Add, Sub, Mul, Div, Mod, Neg, Cos, Sin, Exp, Sqrt, Conj, Re, Im, CisPi, MakeComplex, MakeTuple,
+  Add, Sub, Mul, Div, Mod, Neg, Cos, Sin, Exp, Sqrt, Conj, Re, Im, CisPi, CisPiRatio, MakeComplex,
+  MakeTuple,
 };
 std::string builtinName(BuiltinOp op);  // "add" "sub" "mult" "div" "mod" "neg" "cos" ... "complex" "tuple"
 
 class Builtin final : public FunDecl {
  public:
   static bool classof(FunKind k) { return k == FunKind::Builtin; }
-  // arity is only used for MakeTuple (>= 1); the other ops have fixed arities.
+  // arity is only used for MakeTuple (>= 1); the other ops have fixed arities. precision only
+  // for CisPiRatio: its operands are ints, so none gives its complex result a precision (the
+  // front end gives the program's; rewriting and re-typing keep it with the node).
   static std::shared_ptr<const Builtin> make(BuiltinOp op, size_t tupleArity = 0,
-                                             SourceLoc loc = {});
+                                             SourceLoc loc = {},
+                                             ScalarKind precision = ScalarKind::Float);
   BuiltinOp op() const { return op_; }
   size_t arity() const override { return arity_; }
+  ScalarKind precision() const { return precision_; }
   std::string name() const override { return builtinName(op_); }
 
-  Builtin(BuiltinOp op, size_t arity, SourceLoc loc);
+  Builtin(BuiltinOp op, size_t arity, SourceLoc loc, ScalarKind precision);
 
  private:
   BuiltinOp op_;
   size_t arity_;
+  ScalarKind precision_;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -311,6 +311,9 @@ Type Inferer::applyBuiltin(const Builtin& b, const std::vector<Type>& args, cons
       if (args[0].isInt()) return Type::complex(opt_.real);
       if (args[0].isReal()) return Type::complex(args[0].scalarKind());
       fail(loc, "cispi: expects a real, got " + args[0].str());
+    case BuiltinOp::CisPiRatio:
+      if (args[0].isInt() && args[1].isInt()) return Type::complex(b.precision());
+      fail(loc, "cispiRatio: expects two ints, got " + args[0].str() + " and " + args[1].str());
     case BuiltinOp::MakeComplex: {
       for (const auto& t : args)
         if (!t.isScalar()) fail(loc, "complex: expects two reals, got " + t.str());

@@ -154,7 +154,8 @@ Value binary(BuiltinOp op, const Value& a, const Value& b, ValueKind k) {
 }  // namespace
 
 namespace {
-// A NaN's bits no computation produces, for an empty slot; that argument is not remembered.
+// A key no argument has: {0, a NaN's bits no computation produces} for an empty slot; that
+// argument is not remembered.
 constexpr uint64_t kEmpty = 0x7ff8'dead'beef'f00dULL;
 
 uint64_t mix(uint64_t x) {  // splitmix64's finalizer
@@ -164,33 +165,44 @@ uint64_t mix(uint64_t x) {  // splitmix64's finalizer
 }
 }  // namespace
 
-std::complex<double> CisPiMemo::operator()(double x) {
-  const auto key = std::bit_cast<uint64_t>(x);
-  if (key == kEmpty) return cisPi(x);
+template <typename F>
+CisPiRounded CisPiMemo::lookup(Key key, F compute) {
+  if (key == Key{0, kEmpty}) return compute();
   if (2 * (used_ + 1) > slots_.size()) grow();
   const size_t mask = slots_.size() - 1;
-  for (size_t i = mix(key) & mask;; i = (i + 1) & mask) {
+  for (size_t i = mix(key.b ^ mix(key.a)) & mask;; i = (i + 1) & mask) {
     Slot& s = slots_[i];
     if (s.key == key) return s.value;
-    if (s.key == kEmpty) {
-      s = {key, cisPi(x)};
+    if (s.key == Key{0, kEmpty}) {
+      s = {key, compute()};
       ++used_;
       return s.value;
     }
   }
 }
 
+CisPiRounded CisPiMemo::operator()(double x) {
+  return lookup({0, std::bit_cast<uint64_t>(x)}, [x] { return cisPiRounded(x); });
+}
+
+CisPiRounded CisPiMemo::ratio(int64_t p, int64_t q) {
+  if (q == 0) error("cispiRatio: a zero denominator");
+  return lookup({static_cast<uint64_t>(q), static_cast<uint64_t>(p)},
+                [p, q] { return cisPiRatio(p, q); });
+}
+
 void CisPiMemo::grow() {
-  // (bounded: past a million angles, 32 MB, start again)
-  const bool restart = slots_.size() >= (size_t{1} << 21);
+  // (bounded: past half a million angles, 40 MB, start again)
+  const bool restart = slots_.size() >= (size_t{1} << 20);
   std::vector<Slot> old = restart ? std::vector<Slot>() : std::move(slots_);
-  slots_.assign(restart ? size_t{1} << 10 : std::max<size_t>(1024, 2 * old.size()), {kEmpty, {}});
+  slots_.assign(restart ? size_t{1} << 10 : std::max<size_t>(1024, 2 * old.size()),
+                {{0, kEmpty}, {}});
   used_ = 0;
   const size_t mask = slots_.size() - 1;
   for (const Slot& s : old) {
-    if (s.key == kEmpty) continue;
-    size_t i = mix(s.key) & mask;
-    while (slots_[i].key != kEmpty) i = (i + 1) & mask;
+    if (s.key == Key{0, kEmpty}) continue;
+    size_t i = mix(s.key.b ^ mix(s.key.a)) & mask;
+    while (!(slots_[i].key == Key{0, kEmpty})) i = (i + 1) & mask;
     slots_[i] = s;
     ++used_;
   }
@@ -250,11 +262,19 @@ Value scalarBuiltin(BuiltinOp op, std::span<const Value> args, const Type& resul
     case BuiltinOp::CisPi: {
       ValueKind k = resultKind(args[0].kind() == ValueKind::Float ? ValueKind::ComplexFloat
                                                                   : ValueKind::ComplexDouble);
+      const ScalarKind sk = k == ValueKind::ComplexFloat ? ScalarKind::Float : ScalarKind::Double;
       // the argument is first rounded to the precision of the computation, like the C code
       double x = args[0].asReal();
-      if (k == ValueKind::ComplexFloat) x = static_cast<float>(x);
-      return Value::ofComplex(memo ? (*memo)(x) : cisPi(x),
-                              k == ValueKind::ComplexFloat ? ScalarKind::Float : ScalarKind::Double);
+      if (sk == ScalarKind::Float) x = static_cast<float>(x);
+      return Value::ofComplex((memo ? (*memo)(x) : cisPiRounded(x)).in(sk), sk);
+    }
+    case BuiltinOp::CisPiRatio: {
+      const ScalarKind sk =
+          resultKind(ValueKind::ComplexDouble) == ValueKind::ComplexFloat ? ScalarKind::Float
+                                                                          : ScalarKind::Double;
+      const int64_t p = args[0].asInt(), q = args[1].asInt();
+      if (q == 0) error("cispiRatio: a zero denominator");
+      return Value::ofComplex((memo ? memo->ratio(p, q) : cisPiRatio(p, q)).in(sk), sk);
     }
     case BuiltinOp::MakeComplex: {
       ValueKind k = resultKind(promote(args[0].kind(), args[1].kind()) == ValueKind::Float

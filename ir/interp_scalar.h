@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/expr.h"
+#include "ir/interpreter.h"
 #include "ir/value.h"
 
 namespace fftc::ir::interp {
@@ -20,20 +21,28 @@ int64_t floorDiv(int64_t a, int64_t b);
 int64_t floorMod(int64_t a, int64_t b);
 Value realOf(double v, ValueKind k);  // Float rounds
 
-// cisPi by its argument's bits: a table evaluates few distinct angles many times (ω_L^{jk·l}
-// of RepOfB is one of L angles for L·r elements), and each is a long double sin and cos.
-// cisPi is a pure function of its argument, so a remembered value is the same bits.
+// cisPi and cisPiRatio by their arguments: a table evaluates few distinct angles many times
+// (ω_L^{jk·l} of RepOfB is one of L angles for L·r elements), and each is a long double sin and
+// cos. Both are pure functions of their arguments, so a remembered value is the same bits.
 class CisPiMemo {
  public:
-  std::complex<double> operator()(double x);
+  CisPiRounded operator()(double x);             // cisPiRounded(x)
+  CisPiRounded ratio(int64_t p, int64_t q);      // cisPiRatio(p, q)
 
  private:
-  // Open addressing by a mixed hash of the bits (the bits of 2k/L differ in few high places:
-  // std::unordered_map's identity hash chained them), linear probing, a power-of-two size.
-  struct Slot {
-    uint64_t key;
-    std::complex<double> value;
+  // Open addressing by a mixed hash of the key (the bits of 2k/L differ in few high places:
+  // std::unordered_map's identity hash chained them), linear probing, a power-of-two size. A
+  // real x is the key {0, its bits}; a ratio {q, p} (q != 0).
+  struct Key {
+    uint64_t a, b;
+    bool operator==(const Key&) const = default;
   };
+  struct Slot {
+    Key key;
+    CisPiRounded value;
+  };
+  template <typename F>
+  CisPiRounded lookup(Key key, F compute);
   void grow();
   std::vector<Slot> slots_;
   size_t used_ = 0;
@@ -75,7 +84,7 @@ inline std::complex<double> binaryElem(const std::complex<double>& x,
 
 // A builtin other than MakeTuple applied to scalar values, computed in the precision of
 // `result` (the call's type; when null, of the promoted operands). A memo, when given,
-// remembers cisPi's values.
+// remembers cisPi's and cisPiRatio's values.
 Value scalarBuiltin(BuiltinOp op, std::span<const Value> args, const Type& result,
                     CisPiMemo* memo = nullptr);
 

@@ -13,17 +13,67 @@
 
 namespace fftc::ir {
 
-// cos(pi x) + i sin(pi x) with exact argument reduction (x mod 2 is exact in binary floating
-// point), evaluated in long double and rounded once.
-std::complex<double> cisPi(double x) {
-  long double r = std::fmod(static_cast<long double>(x), 2.0L);
-  const long double pi = 3.141592653589793238462643383279502884L;
-  // exact values at multiples of 1/2, so that e.g. cispi(1) is exactly -1
-  if (r == 0.0L) return {1.0, 0.0};
-  if (r == 0.5L || r == -1.5L) return {0.0, 1.0};
-  if (r == 1.0L || r == -1.0L) return {-1.0, 0.0};
-  if (r == 1.5L || r == -0.5L) return {0.0, -1.0};
-  return {static_cast<double>(std::cos(pi * r)), static_cast<double>(std::sin(pi * r))};
+namespace {
+
+// e^{iπ(quadrant/2 + f/2)} for 0 <= f <= 1, f = num/den: the angle (π/2)·g with g = min(f, 1 - f)
+// <= 1/2 is the only inexact step (g in long double, 64 bits), then a swap for the complement and
+// a quarter turn per quadrant, both exact. So values at complementary or opposite angles are
+// exactly symmetric, and multiples of 1/4 of a turn are exact.
+CisPiRounded quarterTurns(int64_t quadrant, long double num, long double den) {
+  const bool complement = 2 * num > den;
+  const long double g = (complement ? den - num : num) / den;
+  const long double halfPi = 1.570796326794896619231321691639751442L;
+  long double c = 1, s = 0;
+  if (2 * g == 1) {
+    c = s = 0.707106781186547524400844362104849039L;  // √½, rounded once
+  } else if (g != 0) {
+    c = std::cos(halfPi * g);
+    s = std::sin(halfPi * g);
+  }
+  if (complement) std::swap(c, s);
+  long double re = c, im = s;
+  switch (quadrant & 3) {
+    case 1: re = -s, im = c; break;
+    case 2: re = -c, im = -s; break;
+    case 3: re = s, im = -c; break;
+    default: break;
+  }
+  // + 0 turns -0 into 0: cispi(1) is exactly (-1, 0) as the literal -1 would be
+  return {{static_cast<double>(re) + 0.0, static_cast<double>(im) + 0.0},
+          {static_cast<float>(re) + 0.0f, static_cast<float>(im) + 0.0f}};
+}
+
+}  // namespace
+
+std::complex<double> CisPiRounded::in(ScalarKind kind) const {
+  return kind == ScalarKind::Float ? std::complex<double>(f) : d;
+}
+
+// 2|x| mod 4 = quadrant + f with f in [0, 1): the remainder, the scaling by 2 and the
+// subtraction of the quadrant are exact in binary floating point; cispi(-x) = conj(cispi(x)).
+CisPiRounded cisPiRounded(double x) {
+  const long double y = 2 * std::fmod(std::fabs(static_cast<long double>(x)), 2.0L);  // [0, 4)
+  const long double q = std::floor(y);
+  CisPiRounded v = quarterTurns(static_cast<int64_t>(q), y - q, 1.0L);
+  if (x < 0) {
+    v.d = {v.d.real(), -v.d.imag() + 0.0};
+    v.f = {v.f.real(), -v.f.imag() + 0.0f};
+  }
+  return v;
+}
+
+std::complex<double> cisPi(double x) { return cisPiRounded(x).d; }
+
+// p/q = (2p mod 4q) / 2q: quadrant = ⌊(2p mod 4q) / q⌋, f = the remainder / q, all in integers
+// (__int128: 4q and 2p fit whatever the 64-bit p and q).
+CisPiRounded cisPiRatio(int64_t p, int64_t q) {
+  __int128 num = p, den = q;
+  if (den < 0) num = -num, den = -den;
+  __int128 r = (2 * num) % (4 * den);
+  if (r < 0) r += 4 * den;
+  const auto quadrant = static_cast<int64_t>(r / den);
+  return quarterTurns(quadrant, static_cast<long double>(r - quadrant * den),
+                      static_cast<long double>(den));
 }
 
 namespace {

@@ -27,15 +27,30 @@ struct InterpreterOptions {
 // Semantics. Low-level patterns evaluate like their high-level forms (mapGlobal = map,
 // reduceSeq = reduce, toX = identity). Reals are computed in the precision of the node's type:
 // float programs round every operation to float (complex products as (ac - bd, ad + bc) in
-// float, no fused multiply-add); cos/sin/exp/sqrt/cispi are evaluated in double (cispi with
-// exact argument reduction) and rounded once. Ints are 64-bit, wrap on overflow, and divide
-// with floor semantics. Errors (shape mismatch, unbound size, division by zero, unregistered
-// userfun) throw InterpreterError.
+// float, no fused multiply-add); cos/sin/exp/sqrt are evaluated in double and rounded; cispi
+// and cispiRatio are evaluated in long double with exact argument reduction and rounded once.
+// Ints are 64-bit, wrap on overflow, and divide with floor semantics. Errors (shape mismatch,
+// unbound size, division by zero, unregistered userfun) throw InterpreterError.
 
-// cos(pi x) + i sin(pi x) with exact argument reduction, evaluated in long double and rounded
-// once; exact at multiples of 1/2. The interpreter and the code generator's constant folding
-// (twiddle tables) both use it, so folded tables equal the interpreter's values.
-std::complex<double> cisPi(double x);
+// e^{iπx} rounded once to double and, separately, once to float (never through double).
+struct CisPiRounded {
+  std::complex<double> d;
+  std::complex<float> f;
+  // the value in `kind`'s precision (Float: f, exactly representable in a double)
+  std::complex<double> in(ScalarKind kind) const;
+};
+
+// cos(πx) + i sin(πx) with exact argument reduction (to an angle of at most π/4 and the
+// symmetries of the quadrants), evaluated in long double and rounded once; exact at multiples
+// of 1/2. The interpreter and the code generator's constant folding (twiddle tables) both use
+// it, so folded tables equal the interpreter's values.
+CisPiRounded cisPiRounded(double x);
+std::complex<double> cisPi(double x);  // cisPiRounded(x).d
+
+// cispi(p/q) for integers p, q (q != 0) with the reduction done in integers: p mod 2q, its
+// quadrant and the complement within it, so that the angle is never rounded before the sine and
+// cosine (ω_n^k = cisPiRatio(2k, n) is exact to the last bit whatever n).
+CisPiRounded cisPiRatio(int64_t p, int64_t q);
 
 // Evaluates a typed expression; its free Params are bound in `env`.
 Value interpret(const ExprPtr& typedExpr, const std::unordered_map<const Param*, Value>& env,

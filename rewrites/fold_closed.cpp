@@ -5,6 +5,7 @@
 
 #include "ir/batch_eval.h"
 #include "ir/diagnostic.h"
+#include "ir/infer.h"
 #include "ir/interpreter.h"
 #include "ir/substitute.h"
 #include "rewrites/ir_util.h"
@@ -14,6 +15,52 @@ namespace fftc::rewrites {
 using namespace ir;
 
 namespace {
+
+// A copy of a closed expression with its f32 literals made f64 (the values are the same), and
+// its cispiRatio builtins (the one op whose precision the node carries).
+class ToDouble : public IRGraphMutator {
+ protected:
+  FunPtr mutateNew(const FunPtr& f) override {
+    const auto* b = f->as<Builtin>();
+    if (b == nullptr || b->op() != BuiltinOp::CisPiRatio) return mutateChildren(f);
+    return Builtin::make(b->op(), 0, b->loc(), ScalarKind::Double);
+  }
+  ExprPtr mutateNew(const ExprPtr& e) override {
+    const auto* l = e->as<Literal>();
+    if (l == nullptr) return mutateChildren(e);
+    if (l->litKind() == LiteralKind::Int || l->precision() != ScalarKind::Float) return e;
+    if (l->litKind() == LiteralKind::Real)
+      return Literal::makeReal(l->realValue(), ScalarKind::Double, l->loc());
+    return Literal::makeComplex(l->re(), l->im(), ScalarKind::Double, l->loc());
+  }
+};
+
+// The value of closed `e` by the interpreter: an f32 expression is evaluated in f64 (its
+// literals and every operation, twiddles included) and rounded to f32 once, so that a table
+// (Bluestein's chirp spectrum D_M b, an FFT) carries the rounding of one value instead of the
+// error of an f32 FFT; where the f64 copy does not type, in f32.
+std::vector<std::complex<double>> evaluate(const ExprPtr& e, const Type& elem) {
+  // a whole array at a time (ir::evaluateBatched, the interpreter's bits), else element by
+  // element by the interpreter itself
+  auto values = [&](const ExprPtr& x) {
+    if (auto batched = evaluateBatched(x)) return std::move(*batched);
+    const Value v = interpret(x, {});
+    if (elem.isComplex()) return v.toComplexVector();
+    std::vector<double> r = v.toRealVector();
+    return std::vector<std::complex<double>>(r.begin(), r.end());
+  };
+  if (elem.scalarKind() != ScalarKind::Float) return values(e);
+  ExprPtr wide;
+  try {
+    wide = inferTypes(ToDouble().mutate(e), InferOptions{.real = ScalarKind::Double});
+  } catch (const CompileError&) {
+    return values(e);
+  }
+  std::vector<std::complex<double>> out = values(wide);
+  for (auto& v : out)
+    v = {static_cast<float>(v.real()), static_cast<float>(v.imag())};
+  return out;
+}
 
 class Folder : public IRMutator {
  public:
@@ -54,17 +101,7 @@ class Folder : public IRMutator {
       return nullptr;
     std::vector<std::complex<double>> values;
     try {
-      // a whole array at a time (the same bits), else element by element
-      if (auto batched = evaluateBatched(e)) {
-        values = std::move(*batched);
-        if (static_cast<int64_t>(values.size()) != count) return nullptr;
-        return FunCall::make(Table::make(type, std::move(values), e->loc()), {}, e->loc());
-      }
-      Value v = interpret(e, {});
-      values = elem.isComplex() ? v.toComplexVector() : [&] {
-        std::vector<double> r = v.toRealVector();
-        return std::vector<std::complex<double>>(r.begin(), r.end());
-      }();
+      values = evaluate(e, elem);
     } catch (const InterpreterError&) {
       return nullptr;
     }

@@ -23,8 +23,9 @@ struct FoldOptions {
 // iterate: a bare generator is left to the code generator, which tabulates or inlines it) and
 // whose value is an array of reals or complex numbers with constant sizes, at most
 // maxElements in all, by an ir::Table of its value, computed with the reference interpreter's
-// semantics in the expression's own precision: a whole array at a time (ir::evaluateBatched,
-// the same bits) where it can, else by the interpreter itself. An expression the interpreter cannot evaluate (a userfun,
+// semantics in the expression's own precision, except that an f32 expression is computed in f64
+// and rounded once (a compile-time table as accurate as f32 holds it): a whole array at a time
+// (ir::evaluateBatched, the same bits) where it can, else by the interpreter itself. An expression the interpreter cannot evaluate (a userfun,
 // which has no C++ implementation) stays as it is. Returns the program untyped where it
 // changed (re-type it), else `typed` itself.
 ir::ExprPtr foldClosed(const ir::ExprPtr& typed, const FoldOptions& options = {});

@@ -77,7 +77,14 @@ std::optional<std::complex<double>> foldScalar(BuiltinOp op,
     case BuiltinOp::Im: return rc(a[0].imag());
     case BuiltinOp::CisPi: {
       const double x = round(a[0].real(), r);
-      return rc(memo ? (*memo)(x) : ir::cisPi(x));
+      return (memo ? (*memo)(x) : ir::cisPiRounded(x)).in(r.scalarKind());
+    }
+    case BuiltinOp::CisPiRatio: {
+      // ints held as doubles: exact below 2^53
+      const double p = a[0].real(), q = a[1].real();
+      if (q == 0 || std::fabs(p) >= 0x1p53 || std::fabs(q) >= 0x1p53) return std::nullopt;
+      const auto pi = static_cast<int64_t>(p), qi = static_cast<int64_t>(q);
+      return (memo ? memo->ratio(pi, qi) : ir::cisPiRatio(pi, qi)).in(r.scalarKind());
     }
     case BuiltinOp::MakeComplex: return rc(C(a[0].real(), a[1].real()));
     default: return std::nullopt;
@@ -233,6 +240,7 @@ ScalarVal scalarOp(BuiltinOp op, const std::vector<ScalarVal>& args, const Type&
       return {backends::cMember(a, op == BuiltinOp::Re ? "x" : "y", scalarCType(r)), r};
     }
     case BuiltinOp::CisPi: return {helper("cispi", r, {convert(args[0], rr)}), r};
+    case BuiltinOp::CisPiRatio: return {helper("cispiratio", r, {args[0].e, args[1].e}), r};
     case BuiltinOp::MakeComplex:
       return {backends::cMakeComplex(convert(args[0], rr), convert(args[1], rr), scalarCType(r)), r};
     case BuiltinOp::MakeTuple: fail("tuple construction is not a scalar operation");

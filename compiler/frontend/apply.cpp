@@ -42,7 +42,7 @@ const BuiltinInfo kBuiltins[] = {
     {"exp", BuiltinId::Exp, 0, 1},                {"sqrt", BuiltinId::Sqrt, 0, 1},
     {"conj", BuiltinId::Conj, 0, 1},              {"re", BuiltinId::Re, 0, 1},
     {"im", BuiltinId::Im, 0, 1},                  {"cispi", BuiltinId::CisPi, 0, 1},
-    {"complex", BuiltinId::Complex, 0, 2},
+    {"cispiRatio", BuiltinId::CisPiRatio, 0, 2},  {"complex", BuiltinId::Complex, 0, 2},
     {"len", BuiltinId::Len, 1, 0},                {"prod", BuiltinId::Prod, -1, 0},
     {"factors", BuiltinId::Factors, 1, 0},
 };
@@ -73,6 +73,7 @@ ir::BuiltinOp scalarOp(BuiltinId id) {
     case BuiltinId::Re: return ir::BuiltinOp::Re;
     case BuiltinId::Im: return ir::BuiltinOp::Im;
     case BuiltinId::CisPi: return ir::BuiltinOp::CisPi;
+    case BuiltinId::CisPiRatio: return ir::BuiltinOp::CisPiRatio;
     default: return ir::BuiltinOp::MakeComplex;
   }
 }
@@ -243,7 +244,7 @@ ir::FunPtr Elaborator::toFun(const Value& v, const Loc& loc, const std::string& 
     case FunKind::Builtin: {
       const BuiltinInfo& b = info(f.builtin);
       if (isScalarOp(f.builtin) && f.args.empty()) {
-        return ir::Builtin::make(scalarOp(f.builtin), 0, f.loc);
+        return ir::Builtin::make(scalarOp(f.builtin), 0, f.loc, opts_.precision);
       }
       if (f.builtin == BuiltinId::Id) return ir::Id::make(f.loc);
       if (f.builtin == BuiltinId::Zip) {
@@ -332,7 +333,7 @@ ir::FunPtr Elaborator::builtinFun(BuiltinId id, const std::vector<Value>& s, con
     case BuiltinId::ToPrivate: return ir::ToPrivate::make(fnArg(0), loc);
     default: break;
   }
-  if (isScalarOp(id)) return ir::Builtin::make(scalarOp(id), 0, loc);
+  if (isScalarOp(id)) return ir::Builtin::make(scalarOp(id), 0, loc, opts_.precision);
   fail(loc, fmt::format("'{}' is not a function here", name));
 }
 

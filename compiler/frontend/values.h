@@ -83,7 +83,7 @@ enum class BuiltinId {
   Reduce, ReduceSeq, ReduceSeqUnroll,
   Zip, Split, Join, Transpose, Array, Array2, Array3, Pad, Crop, Slide, Iterate, Id, Get,
   ToGlobal, ToLocal, ToPrivate,
-  Add, Sub, Mult, Div, Mod, Neg, Cos, Sin, Exp, Sqrt, Conj, Re, Im, CisPi, Complex,
+  Add, Sub, Mult, Div, Mod, Neg, Cos, Sin, Exp, Sqrt, Conj, Re, Im, CisPi, CisPiRatio, Complex,
   Len, Prod, Factors,
 };
 

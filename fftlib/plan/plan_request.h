@@ -148,8 +148,8 @@ int64_t localMemoryBudget(const FftRequest& request);
 int64_t localMemoryFor(const FftRequest& request, int64_t rows);
 
 // The accuracy bar of CLI.md / docs/fftlib.md for linf_error against FFTW in long double:
-// 2e-6 + 5e-7 log10(N) (f32) or 5e-15 + 5e-16 log10(N) (f64), doubled when N has a prime
-// factor above 13.
+// 2e-6 + 5e-7 log10(N) (f32) or 5e-15 + 5e-16 log10(N) (f64), pyvkfft's, for every N
+// (Bluestein's sizes included).
 double fftTolerance(int64_t n, Precision precision);
 
 }  // namespace fftc::fftlib

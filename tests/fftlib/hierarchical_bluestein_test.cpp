@@ -125,7 +125,8 @@ TEST(BluesteinNegativeControl, ChirpAngleWithoutModularReductionFails) {
   ASSERT_TRUE(good.ran) << good.error;
   ErrorSummary::get().record("bluestein", c, good);
   EXPECT_LT(good.linf, good.tol);
-  c.mutateFrom = "cispi(s * 1.0 * ((j * j) % (2 * n)) / n)";
+  // (cispiRatio reduces j·j mod 2n exactly in integers; the angle in real arithmetic, unreduced)
+  c.mutateFrom = "cispiRatio(s * ((j * j) % (2 * n)), n)";
   c.mutateTo = "cispi(s * 1.0 * (j * j) / n)";
   FftResult bad = runFft(c);
   ASSERT_TRUE(bad.ran) << bad.error;

@@ -194,8 +194,8 @@ TEST(FftNegativeControl, WrongDirectionFails) {
             .n = 60,
             .precision = ir::ScalarKind::Double,
             .direction = Direction::Inverse,
-            .mutateFrom = "def omega(s, k, n) = cispi(s * 2.0",
-            .mutateTo = "def omega(s, k, n) = cispi(-s * 2.0"};
+            .mutateFrom = "def omega(s, k, n) = cispiRatio(s * 2",
+            .mutateTo = "def omega(s, k, n) = cispiRatio(-s * 2"};
   FftResult r = runFft(c);
   ASSERT_TRUE(r.ran) << r.error;
   EXPECT_GT(r.linf, 1e-2);

@@ -131,11 +131,17 @@ TEST(ScalarProgram, CisPiMemoIsCisPi) {
   for (int round = 0; round < 2; ++round)
     for (int i = -3000; i < 3000; ++i) {
       const double x = i / 1024.0 + i * 1e-7;
-      const auto a = memo(x), b = cisPi(x);
+      const std::complex<double> a = memo(x).d, b = cisPi(x);
       ASSERT_EQ(std::bit_cast<uint64_t>(a.real()), std::bit_cast<uint64_t>(b.real())) << x;
       ASSERT_EQ(std::bit_cast<uint64_t>(a.imag()), std::bit_cast<uint64_t>(b.imag())) << x;
+      const std::complex<float> f = memo(x).f, g = cisPiRounded(x).f;
+      ASSERT_EQ(std::bit_cast<uint32_t>(f.real()), std::bit_cast<uint32_t>(g.real())) << x;
+      ASSERT_EQ(std::bit_cast<uint32_t>(f.imag()), std::bit_cast<uint32_t>(g.imag())) << x;
+      const int64_t q = 1000 + i % 7, p = 3 * i;  // and ratios, each asked twice
+      ASSERT_EQ(memo.ratio(p, q).d, cisPiRatio(p, q).d) << p << "/" << q;
+      ASSERT_EQ(memo.ratio(p, q).f, cisPiRatio(p, q).f) << p << "/" << q;
     }
-  EXPECT_EQ(memo(0.5), std::complex<double>(0.0, 1.0));
+  EXPECT_EQ(memo(0.5).d, std::complex<double>(0.0, 1.0));
 }
 
 }  // namespace
