@@ -67,9 +67,10 @@ std::complex<double> cisPi(double x) { return cisPiRounded(x).d; }
 // p/q = (2p mod 4q) / 2q: quadrant = ⌊(2p mod 4q) / q⌋, f = the remainder / q, all in integers
 // (__int128: 4q and 2p fit whatever the 64-bit p and q).
 CisPiRounded cisPiRatio(int64_t p, int64_t q) {
-  __int128 num = p, den = q;
+  __extension__ typedef __int128 Wide;  // GCC and Clang; -Wpedantic: not ISO C++
+  Wide num = p, den = q;
   if (den < 0) num = -num, den = -den;
-  __int128 r = (2 * num) % (4 * den);
+  Wide r = (2 * num) % (4 * den);
   if (r < 0) r += 4 * den;
   const auto quadrant = static_cast<int64_t>(r / den);
   return quarterTurns(quadrant, static_cast<long double>(r - quadrant * den),

@@ -142,7 +142,8 @@ bool typedOp(const ScalarNode& n, const Column& a, const Column* b, int64_t m,
     for (int64_t i = 0; i < m; ++i) {
       double x = a.real(i);  // rounded to the computation's precision first, like the C code
       if (rk == ValueKind::ComplexFloat) x = static_cast<float>(x);
-      out.nums[static_cast<size_t>(i)] = Value::ofComplex(memo(x), precisionOf(rk)).asComplex();
+      out.nums[static_cast<size_t>(i)] =
+          Value::ofComplex(memo(x).in(precisionOf(rk)), precisionOf(rk)).asComplex();
     }
     return true;
   }
