@@ -86,8 +86,11 @@ TEST(CudaStagePrograms, EachStageAloneCompilesToTheWholeModulesPtx) {
       const std::string own = ptxEntry(stages[i].binary, k.stages[i].kernel);
       ASSERT_FALSE(own.empty()) << k.stages[i].kernel << " not in its program";
       EXPECT_EQ(own, ptxEntry(modulePtx, k.stages[i].kernel)) << k.stages[i].kernel;
-      for (std::size_t j = 0; j < stages.size(); ++j)
-        if (j != i) EXPECT_EQ(ptxEntry(stages[i].binary, k.stages[j].kernel), "") << i << j;
+      for (std::size_t j = 0; j < stages.size(); ++j) {
+        if (j != i) {
+          EXPECT_EQ(ptxEntry(stages[i].binary, k.stages[j].kernel), "") << i << j;
+        }
+      }
     }
   }
 }

@@ -122,10 +122,10 @@ INSTANTIATE_TEST_SUITE_P(Accuracy, AccuracyEverySize,
                          ::testing::Combine(::testing::Values(int64_t{1}, int64_t{65}, int64_t{129},
                                                               int64_t{193}),
                                             ::testing::Values(Precision::F32, Precision::F64)),
-                         [](const auto& info) {
-                           const int64_t first = std::get<0>(info.param);
+                         [](const auto& param) {
+                           const int64_t first = std::get<0>(param.param);
                            return "N" + std::to_string(first) + "To" + std::to_string(first + 63) +
-                                  (std::get<1>(info.param) == Precision::F64 ? "F64" : "F32");
+                                  (std::get<1>(param.param) == Precision::F64 ? "F64" : "F32");
                          });
 
 TEST(Accuracy, LargerSizesF32) {

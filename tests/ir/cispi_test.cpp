@@ -46,7 +46,9 @@ TEST(CisPi, SymmetriesAreExact) {
       EXPECT_EQ(cisPiRatio(p - 6 * q, q).f, a.f);
       if (p == 0 || p == q) continue;
       // a real argument that is the same ratio (binary fractions only) gives the same bits
-      if ((q & (q - 1)) == 0) EXPECT_EQ(cisPiRounded(static_cast<double>(p) / q).d, a.d);
+      if ((q & (q - 1)) == 0) {
+        EXPECT_EQ(cisPiRounded(static_cast<double>(p) / q).d, a.d);
+      }
     }
   }
   EXPECT_EQ(cisPiRounded(0.375).f, cisPiRatio(3, 8).f);
