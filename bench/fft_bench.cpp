@@ -119,6 +119,10 @@ std::vector<int64_t> randomSizes(const std::string& spec) {
     }
     return out;
   }();
+  auto bad = [&]() -> int64_t {
+    throw fftc::backends::UserError(
+        fmt::format("--sizes: '{}': expected random[:SEED[:COUNT[:LO-HI]]]", spec));
+  };
   auto number = [&](const std::string& t) {
     try {
       std::size_t used = 0;
@@ -126,19 +130,18 @@ std::vector<int64_t> randomSizes(const std::string& spec) {
       if (used == t.size() && v >= 0) return static_cast<int64_t>(v);
     } catch (const std::exception&) {
     }
-    throw fftc::backends::UserError(
-        fmt::format("--sizes: '{}': expected random[:SEED[:COUNT[:LO-HI]]]", spec));
+    return bad();
   };
-  if (parts.size() > 4) number("");
+  if (parts.size() > 4) bad();
   if (parts.size() > 1) seed = static_cast<uint64_t>(number(parts[1]));
   if (parts.size() > 2) count = number(parts[2]);
   if (parts.size() > 3) {
     const auto dash = parts[3].find('-');
-    if (dash == std::string::npos) number("");
+    if (dash == std::string::npos) bad();
     lo = number(parts[3].substr(0, dash));
     hi = number(parts[3].substr(dash + 1));
   }
-  if (lo < 2 || hi < lo || count < 1 || count > hi - lo + 1) number("");
+  if (lo < 2 || hi < lo || count < 1 || count > hi - lo + 1) bad();
   std::mt19937_64 gen(seed);
   std::uniform_real_distribution<double> logN(std::log(static_cast<double>(lo)),
                                               std::log(static_cast<double>(hi) + 1));
