@@ -36,6 +36,7 @@ int runExec(const Args& args) {
   std::vector<std::string> defines;
   uint64_t seed = 1;
   bool check = false, json = false;
+  compiler::exec::TimingOptions timing;
   po::options_description desc("fftc exec options");
   desc.add_options()
       ("file", po::value(&file)->required(), "the .fdl program")
@@ -46,6 +47,10 @@ int runExec(const Args& args) {
       ("rewrite", po::value(&rewrite), "rewrite strategy (default: lowerDefault if needed)")
       ("device", po::value(&device), "opencl:P:D, opencl:NAME or cuda:N")
       ("seed", po::value(&seed)->default_value(seed), "seed of the random inputs")
+      ("repeat", po::value(&timing.repeat)->default_value(timing.repeat),
+       "timed runs after the cold one (more than 1: the medians are reported)")
+      ("warmup", po::value(&timing.warmup)->default_value(timing.warmup),
+       "untimed runs between the cold run and the timed ones")
       ("check", po::bool_switch(&check), "compare with the reference interpreter (exit 3 if off)")
       ("json", po::bool_switch(&json), "print one JSON object");
   po::positional_options_description pos;
@@ -53,6 +58,8 @@ int runExec(const Args& args) {
   po::variables_map vm;
   if (!parseOptions(args, "fftc exec FILE.fdl [options]", desc, &pos, vm)) return kSuccess;
   const Target tgt = parseTarget(target);
+  if (timing.repeat < 1 || timing.warmup < 0)
+    throw backends::UserError("--repeat must be at least 1 and --warmup at least 0");
 #ifndef FFTC_HAVE_CUDA
   if (tgt == Target::Cuda)
     throw backends::UserError("exec --target cuda: this fftc was built without CUDA "
@@ -86,7 +93,7 @@ int runExec(const Args& args) {
     compiler::exec::checkDevice(cudaContext->device(), built.compiled);
     deviceName = cudaContext->device().name;
     runner = [&](const std::vector<ir::Value>& inputs) {
-      return compiler::exec::runCompiled(*cudaContext, built.compiled, inputs, sizes);
+      return compiler::exec::runCompiled(*cudaContext, built.compiled, inputs, sizes, timing);
     };
 #endif
   } else {
@@ -94,7 +101,7 @@ int runExec(const Args& args) {
     compiler::exec::checkDevice(clContext->device(), built.compiled);
     deviceName = clContext->device().name;
     runner = [&](const std::vector<ir::Value>& inputs) {
-      return compiler::exec::runCompiled(*clContext, built.compiled, inputs, sizes);
+      return compiler::exec::runCompiled(*clContext, built.compiled, inputs, sizes, timing);
     };
   }
   // The reference is the program as written (before rewriting): the check covers the
@@ -106,8 +113,14 @@ int runExec(const Args& args) {
     o["device"] = deviceName;
     fmt::print("{}\n", boost::json::serialize(o));
   } else {
-    fmt::print("{}: {} stage(s) on {}, {:.3f} ms\n", built.compiled.name,
-               built.compiled.stages.size(), deviceName, r.run.totalMs);
+    if (timing.repeated())
+      fmt::print("{}: {} stage(s) on {}, {:.3f} ms (median of {} runs after {} warm-up; cold run "
+                 "{:.3f} ms)\n",
+                 built.compiled.name, built.compiled.stages.size(), deviceName, r.run.totalMs,
+                 timing.repeat, timing.warmup, r.run.coldMs);
+    else
+      fmt::print("{}: {} stage(s) on {}, {:.3f} ms (one cold run)\n", built.compiled.name,
+                 built.compiled.stages.size(), deviceName, r.run.totalMs);
     if (check)
       fmt::print("check against the interpreter: {} elements, max relative error {:.3g} ({})\n",
                  r.comparison.elements, r.comparison.maxError, r.comparison.ok ? "ok" : "FAILED");

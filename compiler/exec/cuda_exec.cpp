@@ -89,7 +89,8 @@ void checkDevice(const cu::DeviceInfo& device, const codegen::CompiledKernel& k)
 }
 
 RunResult runCompiled(const cu::Context& context, const codegen::CompiledKernel& k,
-                      const std::vector<Value>& inputs, const std::map<std::string, int64_t>& sizes) {
+                      const std::vector<Value>& inputs, const std::map<std::string, int64_t>& sizes,
+                      const TimingOptions& timing) {
   checkDevice(context.device(), k);
   PreparedRun prepared = prepareRun(k, inputs, sizes);
   cu::Module module = cachedModule(context, k);
@@ -121,22 +122,27 @@ RunResult runCompiled(const cu::Context& context, const codegen::CompiledKernel&
   std::vector<cu::Event> events;
   events.reserve(launches.size() + 1);
   for (size_t i = 0; i <= launches.size(); ++i) events.emplace_back(context);
-  events[0].record();
-  for (size_t i = 0; i < launches.size(); ++i) {
-    launches[i].kernel.launch(launches[i].config, launches[i].args);
-    events[i + 1].record();
-  }
-  events.back().synchronize();
-  context.synchronize();  // reports a kernel that failed
+  auto once = [&] {
+    events[0].record();
+    for (size_t i = 0; i < launches.size(); ++i) {
+      launches[i].kernel.launch(launches[i].config, launches[i].args);
+      events[i + 1].record();
+    }
+    events.back().synchronize();
+    context.synchronize();  // reports a kernel that failed
+    StageTimes t;
+    for (size_t i = 0; i < launches.size(); ++i)
+      t.stageMs.push_back(events[i + 1].elapsedSince(events[i]));
+    t.totalMs = events.back().elapsedSince(events.front());
+    return t;
+  };
   RunResult rr;
-  for (size_t i = 0; i < launches.size(); ++i)
-    rr.stageMs.push_back(events[i + 1].elapsedSince(events[i]));
-  rr.totalMs = events.back().elapsedSince(events.front());
-
+  const StageTimes cold = once();
   const cu::DeviceBuffer& out = buffers.at(prepared.output->name);
   std::vector<uint8_t> bytes(out.size());
   out.copyToHost(bytes.data(), bytes.size());
   rr.output = unpackOutput(prepared, bytes);
+  timeRuns(rr, cold, timing, once);
   return rr;
 }
 

@@ -46,10 +46,12 @@ backends::cuda::CompiledProgram compileCudaStage(const codegen::CompiledKernel& 
 void checkDevice(const backends::cuda::DeviceInfo& device, const codegen::CompiledKernel& k);
 
 // Compiles (modules cached per context and source in this process), allocates, uploads,
-// launches every stage in order (each timed with events) and reads the output back.
+// launches every stage in order (each timed with events) and reads the output back; then the
+// repeated runs of `timing` (exec.h).
 RunResult runCompiled(const backends::cuda::Context& context, const codegen::CompiledKernel& k,
                       const std::vector<ir::Value>& inputs,
-                      const std::map<std::string, int64_t>& sizes = {});
+                      const std::map<std::string, int64_t>& sizes = {},
+                      const TimingOptions& timing = {});
 
 // exec.h's checkAgainstInterpreter on a CUDA device.
 CheckResult checkAgainstInterpreter(const backends::cuda::Context& context,

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/common/median.h"
 #include "compiler/codegen/memory.h"
 
 namespace fftc::compiler::exec {
@@ -274,7 +275,8 @@ PreparedRun prepareRun(const codegen::CompiledKernel& k, const std::vector<Value
 }
 
 RunResult runCompiled(const cl::Context& context, const codegen::CompiledKernel& k,
-                      const std::vector<Value>& inputs, const std::map<std::string, int64_t>& sizes) {
+                      const std::vector<Value>& inputs, const std::map<std::string, int64_t>& sizes,
+                      const TimingOptions& timing) {
   checkDevice(context.device(), k);
   for (const auto& s : k.stages)
     if (static_cast<uint64_t>(s.localMemoryBytes) > context.device().localMemBytes)
@@ -308,15 +310,38 @@ RunResult runCompiled(const cl::Context& context, const codegen::CompiledKernel&
     if (!s.local.empty()) l.local = cl::NDRange::fromSizes(s.local);
     launches.push_back(std::move(l));
   }
+  auto once = [&] {
+    cl::SequenceTiming t = cl::timeSequence(context, launches);
+    return StageTimes{std::move(t.stageMs), t.totalMs};
+  };
   RunResult rr;
-  cl::SequenceTiming timing = cl::timeSequence(context, launches);
-  rr.stageMs = timing.stageMs;
-  rr.totalMs = timing.totalMs;
+  const StageTimes cold = once();
   const auto& outBuf = *buffers.at(prepared.output->name);
   std::vector<uint8_t> bytes(outBuf.bytes());
   outBuf.readBytes(context, bytes.data(), bytes.size());
   rr.output = unpackOutput(prepared, bytes);
+  timeRuns(rr, cold, timing, once);
   return rr;
+}
+
+void timeRuns(RunResult& r, const StageTimes& cold, const TimingOptions& timing,
+              const std::function<StageTimes()>& once) {
+  r.timing = timing;
+  r.coldMs = cold.totalMs;
+  r.stageMs = cold.stageMs;
+  r.totalMs = cold.totalMs;
+  if (!timing.repeated()) return;
+  for (int i = 0; i < timing.warmup; ++i) (void)once();
+  std::vector<std::vector<double>> perStage(cold.stageMs.size());
+  std::vector<double> totals;
+  for (int i = 0; i < timing.repeat; ++i) {
+    StageTimes t = once();
+    for (size_t s = 0; s < perStage.size() && s < t.stageMs.size(); ++s)
+      perStage[s].push_back(t.stageMs[s]);
+    totals.push_back(t.totalMs);
+  }
+  for (size_t s = 0; s < perStage.size(); ++s) r.stageMs[s] = backends::median(perStage[s]);
+  r.totalMs = backends::median(totals);
 }
 
 Value randomValue(const Type& t, std::mt19937_64& rng) {
@@ -440,6 +465,9 @@ boost::json::object reportJson(const CheckResult& r, const std::map<std::string,
   }
   o["stages"] = std::move(stages);
   setNumber(o, "time_ms", r.run.totalMs);
+  setNumber(o, "cold_ms", r.run.coldMs);
+  o["warmup"] = r.run.timing.warmup;
+  o["repeat"] = r.run.timing.repeat;
   if (checked) {
     o["elements"] = r.comparison.elements;
     setNumber(o, "max_error", r.comparison.maxErrorNan ? std::nan("") : r.comparison.maxError);

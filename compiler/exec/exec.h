@@ -41,11 +41,29 @@ std::unordered_map<uint64_t, int64_t> bindSizes(const codegen::CompiledKernel& k
 // The concrete type of an input/output once size variables have values.
 ir::Type concreteType(const ir::Type& t, const std::unordered_map<uint64_t, int64_t>& sizes);
 
+// How a run is timed (fftc exec --warmup/--repeat): the first run of the stages is always the
+// cold one whose output is read back; after it, `warmup` untimed runs and `repeat` timed runs
+// when repeat > 1 or warmup > 0, whose per-stage and total medians are then reported.
+struct TimingOptions {
+  int warmup = 0;
+  int repeat = 1;
+  [[nodiscard]] bool repeated() const { return repeat > 1 || warmup > 0; }
+};
+struct StageTimes {
+  std::vector<double> stageMs;  // each stage's device time
+  double totalMs = 0;           // first stage's start to last stage's end
+};
 struct RunResult {
   ir::Value output;
-  std::vector<double> stageMs;
-  double totalMs = 0;
+  std::vector<double> stageMs;  // the cold run's, or the medians of the repeated runs
+  double totalMs = 0;           // likewise
+  double coldMs = 0;            // the cold run's total
+  TimingOptions timing;
 };
+// Sets `r`'s times from the cold run and, when `timing.repeated()`, from the repeated runs
+// of `once` (one run of every stage), for runCompiled on either runtime.
+void timeRuns(RunResult& r, const StageTimes& cold, const TimingOptions& timing,
+              const std::function<StageTimes()>& once);
 
 // What a run needs on any target (OpenCL here, CUDA in cuda_exec.h), computed on the host:
 // every buffer's size and initial bytes, every stage's arguments and work sizes.
@@ -88,7 +106,8 @@ void checkDevice(const backends::opencl::DeviceInfo& device, const codegen::Comp
 // order, and reads the output back. DeviceError on build or launch failures.
 RunResult runCompiled(const backends::opencl::Context& context, const codegen::CompiledKernel& k,
                       const std::vector<ir::Value>& inputs,
-                      const std::map<std::string, int64_t>& sizes = {});
+                      const std::map<std::string, int64_t>& sizes = {},
+                      const TimingOptions& timing = {});
 
 // A random value of type t: reals uniform in [-0.5, 0.5), ints in [-8, 8].
 ir::Value randomValue(const ir::Type& t, std::mt19937_64& rng);

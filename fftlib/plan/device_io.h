@@ -1,7 +1,7 @@
 // Host <-> device helpers shared by the programs that run FFT plans on either runtime (fftc
 // run, fftc tune's cost function, bench/fft_bench): one overload set per runtime, so the
 // measuring code is written once as a template over (Plan, opencl::Context) and
-// (CudaPlan, cuda::Context); and the median that PERFORMANCE.md reports.
+// (CudaPlan, cuda::Context).
 #pragma once
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "backends/common/median.h"
 #include "backends/opencl/runtime.h"
 #ifdef FFTC_HAVE_CUDA
 #include "backends/cuda/context.h"
@@ -17,13 +18,7 @@
 
 namespace fftc::fftlib {
 
-// The median of `v` (0 for none).
-inline double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
+using backends::median;  // backends/common/median.h
 
 // E: the elements, complex values or reals.
 template <typename E>

@@ -237,6 +237,37 @@ TEST(Cli, ExecChecksAgainstTheInterpreter) {
   EXPECT_NE(r.out.find("\"ok\":true"), std::string::npos) << r.out;
 }
 
+// exec --repeat/--warmup (issue 25: one cold run is not a kernel's time): the report says how it
+// timed, keeps the cold run's total apart, and every stage has a time; without them time_ms is
+// the cold run itself. Bad counts are exit 1 with one line.
+TEST(Cli, ExecRepeatsAndReportsTheColdRunApart) {
+  const std::string base = "exec " + kExamples + "dot.fdl -D N=4096 --check --json";
+  auto once = fftc(base);
+  ASSERT_EQ(once.status, 0) << once.out;
+  const auto o = boost::json::parse(once.out).as_object();
+  EXPECT_EQ(o.at("repeat").as_int64(), 1);
+  EXPECT_EQ(o.at("warmup").as_int64(), 0);
+  EXPECT_EQ(o.at("time_ms").as_double(), o.at("cold_ms").as_double());
+
+  auto rep = fftc(base + " --repeat 3 --warmup 1");
+  ASSERT_EQ(rep.status, 0) << rep.out;
+  const auto r = boost::json::parse(rep.out).as_object();
+  EXPECT_EQ(r.at("repeat").as_int64(), 3);
+  EXPECT_EQ(r.at("warmup").as_int64(), 1);
+  EXPECT_TRUE(r.at("ok").as_bool());
+  EXPECT_GT(r.at("cold_ms").as_double(), 0.0);
+  EXPECT_GT(r.at("time_ms").as_double(), 0.0);
+  for (const auto& st : r.at("stages").as_array())
+    EXPECT_GT(st.as_object().at("ms").as_double(), 0.0) << rep.out;
+
+  for (const char* bad : {" --repeat 0", " --warmup -1"}) {
+    auto e = fftc(base + bad);
+    EXPECT_EQ(e.status, 1) << bad;
+    EXPECT_NE(e.out.find("--repeat must be at least 1 and --warmup at least 0"),
+              std::string::npos) << e.out;
+  }
+}
+
 TEST(Cli, CompileWritesKernelsManifestAndHeader) {
   auto dir = std::filesystem::temp_directory_path() / "fftc_cli_test" / "out";
   std::filesystem::remove_all(dir);
