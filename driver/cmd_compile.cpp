@@ -35,7 +35,7 @@ std::vector<const compiler::frontend::Kernel*> selectKernels(
 }  // namespace
 
 int runCompile(const Args& args) {
-  std::string file, kernel, rewrite, outDir = ".";
+  std::string file, kernel, rewrite, outDir;
   std::string target = "opencl", precision = "f32", emit = "source,manifest,header";
   std::vector<std::string> defines;
   po::options_description desc("fftc compile options");
@@ -50,8 +50,9 @@ int runCompile(const Args& args) {
        "rewrite strategy, e.g. lowerFft or 'topDown(mapFusion); lowerGlobal'\n"
        "(default: lowerDefault when the program is not low-level yet)")
       ("emit", po::value(&emit)->default_value(emit),
-       "comma list of source, manifest, header (files in -o DIR); ir, lowered, views (stdout)")
-      (",o", po::value(&outDir)->default_value(outDir), "output directory");
+       "comma list of source, manifest, header (files in -o DIR); ir, lowered, views (stdout, or "
+       "files in DIR when -o is given)")
+      (",o", po::value(&outDir), "output directory (default: the current one)");
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
@@ -70,7 +71,12 @@ int runCompile(const Args& args) {
     kinds.insert(e);
   }
 
-  const bool writes = kinds.count("source") || kinds.count("manifest") || kinds.count("header");
+  // ir, lowered and views go to stdout, or with an explicit -o to files beside the others
+  const bool textToFiles = !outDir.empty();
+  if (outDir.empty()) outDir = ".";
+  const bool writes = kinds.count("source") || kinds.count("manifest") || kinds.count("header") ||
+                      (textToFiles && (kinds.count("ir") || kinds.count("lowered") ||
+                                       kinds.count("views")));
   if (writes) prepareOutputDir(outDir);  // a bad -o fails before compiling
 
   auto program = compiler::frontend::parseFile(file, elaborate);
@@ -78,10 +84,16 @@ int runCompile(const Args& args) {
   // every kernel's files first, then all written at once: a kernel that fails to compile
   // leaves the directory as it was
   OutputSet outputs(outDir);
+  auto text = [&](const std::string& fileName, std::string body) {
+    if (textToFiles)
+      outputs.add(fileName, std::move(body));
+    else
+      fmt::print("{}\n", body);
+  };
   for (const auto* k : selectKernels(program, kernel)) {
     if (kinds.count("ir"))
-      fmt::print("// kernel {}: {}\n{}\n\n", k->name, k->resultType.str(),
-                 ir::print(ir::FunPtr(k->lambda)));
+      text(k->name + ".ir", fmt::format("// kernel {}: {}\n{}\n", k->name, k->resultType.str(),
+                                        ir::print(ir::FunPtr(k->lambda))));
     bool needsCode = kinds.count("source") || kinds.count("manifest") || kinds.count("header") ||
                      kinds.count("views");
     if (!needsCode && !kinds.count("lowered")) continue;
@@ -89,13 +101,20 @@ int runCompile(const Args& args) {
     if (lowered.rewritten && lowered.info.budgetHit)
       fmt::print(stderr, "fftc: warning: {}\n", lowered.info.report());
     if (kinds.count("lowered"))
-      fmt::print("// kernel {} lowered{}:\n{}\n\n", k->name,
-                 lowered.rewritten ? " by " + (rewrite.empty() ? "lowerDefault" : rewrite) : "",
-                 ir::print(ir::FunPtr(lowered.kernel.lambda)));
+      text(k->name + ".lowered.ir",
+           fmt::format("// kernel {} lowered{}:\n{}\n", k->name,
+                       lowered.rewritten ? " by " + (rewrite.empty() ? "lowerDefault" : rewrite)
+                                         : "",
+                       ir::print(ir::FunPtr(lowered.kernel.lambda))));
     if (!needsCode) continue;
     auto options = compiler::pipeline::codegenOptions(tgt);
     auto compiled = compiler::codegen::compileKernel(lowered.kernel, options);
-    if (kinds.count("views")) fmt::print("{}", compiler::codegen::viewsText(compiled));
+    if (kinds.count("views")) {
+      if (textToFiles)
+        outputs.add(k->name + ".views.txt", compiler::codegen::viewsText(compiled));
+      else
+        fmt::print("{}", compiler::codegen::viewsText(compiled));
+    }
     outputs.addKernel(compiled, kinds, tgt == Target::Cuda);
   }
   outputs.commit();

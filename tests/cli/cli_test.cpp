@@ -268,6 +268,35 @@ TEST(Cli, ExecRepeatsAndReportsTheColdRunApart) {
   }
 }
 
+// --emit ir,lowered,views: stdout without -o (nothing written), files NAME.ir, NAME.lowered.ir,
+// NAME.views.txt in DIR with it (issue 25: they wrote nothing and said nothing), the same text.
+TEST(Cli, CompileEmitsTheIrToStdoutOrIntoDir) {
+  const std::string base =
+      "compile " + kExamples + "stockham.fdl --kernel fft -D rs=4,4 --emit ir,lowered,views";
+  auto out = fftc(base);
+  ASSERT_EQ(out.status, 0) << out.out;
+  EXPECT_EQ(out.out.rfind("// kernel fft: ", 0), 0u) << out.out;
+  EXPECT_NE(out.out.find("// kernel fft lowered by lowerDefault:"), std::string::npos) << out.out;
+  EXPECT_FALSE(std::filesystem::exists("fft.ir"));
+
+  auto dir = std::filesystem::temp_directory_path() / "fftc_cli_test" / "emit_ir";
+  std::filesystem::remove_all(dir);
+  auto files = fftc(base + " -o " + dir.string());
+  ASSERT_EQ(files.status, 0) << files.out;
+  EXPECT_EQ(files.out, "");
+  auto read = [&](const char* name) {
+    std::ifstream in(dir / name);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string ir = read("fft.ir"), lowered = read("fft.lowered.ir"),
+                    views = read("fft.views.txt");
+  EXPECT_EQ(ir.rfind("// kernel fft: ", 0), 0u) << ir;
+  EXPECT_EQ(lowered.rfind("// kernel fft lowered by lowerDefault:", 0), 0u) << lowered;
+  EXPECT_NE(views.find("write "), std::string::npos) << views;
+  for (const std::string* text : {&ir, &lowered, &views})
+    EXPECT_NE(out.out.find(*text), std::string::npos) << "the file differs from stdout:\n" << *text;
+}
+
 TEST(Cli, CompileWritesKernelsManifestAndHeader) {
   auto dir = std::filesystem::temp_directory_path() / "fftc_cli_test" / "out";
   std::filesystem::remove_all(dir);
