@@ -95,9 +95,40 @@ int64_t rowsPerGroup(int64_t n, const FftRequest& r, int64_t most) {
   return 2 * divisor >= most ? divisor : most;
 }
 
+// A radix-r butterfly's work in complex products: the small FFT over r's prime factors
+// (common.fdl's multDFTfactored), r/f dense f x f products per factor f: r · Σ f.
+int64_t butterflyWork(int64_t r) {
+  int64_t sum = 0, m = r;
+  for (int64_t f = 2; f * f <= m; ++f)
+    for (; m % f == 0; m /= f) sum += f;
+  if (m > 1) sum += m;
+  return r * sum;
+}
+
+// The work-items of one row: n / min(r), one per butterfly of the widest pass, unless the
+// radices are so unequal that most of them would idle through the passes of large radices.
+// A row of w work-items spends w · Σ_q ceil((n / r_q) / w) · butterflyWork(r_q) of its
+// work-items' time; w = n / r for another radix r of the list is taken when that is at most
+// half of it. [2, 13] (26): 13 work-items per row, of which 11 idle through the radix-13 pass
+// while 2 compute it, 2249 units; 2 work-items, 7 radix-2 butterflies each, then one radix-13
+// each, 394. Where the times are close, the widest pass keeps one work-item per butterfly.
+int64_t workItemsPerRow(const Radices& rs) {
+  const int64_t n = product(rs);
+  auto time = [&](int64_t w) {
+    int64_t t = 0;
+    for (int64_t r : rs) t += (n / r + w - 1) / w * butterflyWork(r);
+    return w * t;
+  };
+  const int64_t widest = n / *std::min_element(rs.begin(), rs.end());
+  int64_t best = widest;
+  for (int64_t r : rs)
+    if (2 * time(n / r) <= time(widest) && time(n / r) < time(best)) best = n / r;
+  return best;
+}
+
 // The work-group shape of a local-memory kernel over rows of n = prod(rs) elements
-// (stockhamLocal with n = N, bluesteinLocal with n = M): F rows (rowsPerGroup) of n/min(r)
-// work-items each, at most 256 work-items in all, within local memory.
+// (stockhamLocal with n = N, bluesteinLocal with n = M): F rows (rowsPerGroup) of
+// workItemsPerRow work-items each, at most 256 work-items in all, within local memory.
 LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs, bool oneArray = false) {
   const int64_t n = product(rs);
   const int64_t minRadix = *std::min_element(rs.begin(), rs.end());
@@ -129,10 +160,9 @@ LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs, bool oneArra
           fmt::format("ffts per group {}: {} rows of N = {} do not fit in {} bytes "
                       "of local memory",
                       f, f, n, localMemoryFor(r, f)));
-  } else {
-    f = rowsPerGroup(n, r, std::max<int64_t>(256 / perFft, 1));
   }
-  int64_t wg = r.workgroupSize > 0 ? r.workgroupSize : perFft;
+  const int64_t wg = r.workgroupSize > 0 ? r.workgroupSize : workItemsPerRow(rs);
+  if (f <= 0) f = rowsPerGroup(n, r, std::max<int64_t>(256 / wg, 1));
   if (wg * f > 1024)
     throw UserError(
         fmt::format("work-group size {} x {} ffts per group: more than 1024 "

@@ -139,6 +139,33 @@ TEST(Radix11And13, PlannedByMixedRadix) {
 // No size up to 2^15 whose prime factors are at most 13 uses Bluestein, in either precision;
 // every size with a prime factor above 19 does, and those with 17 or 19 as plannedByRadices
 // says (17 and 19 radices of their own where they have work for a row's work-items).
+// A radix-11 or -13 pass beside a radix-2 one: one work-item per radix-2 butterfly would leave
+// most of a row's work-items idle through the dense 13-point butterflies, so the row takes the
+// work-items of a wider radix (plan_heuristics' workItemsPerRow, times checked by hand in
+// products: 26 = [2, 13]: 13 items, 13 x (4 + 169) = 2249; 2 items, 2 x (7 x 4 + 169) = 394).
+// The accuracy of these shapes: accuracy_test.cpp (every N to 256) and 286 below.
+TEST(Radix11And13, UnequalRadicesShareTheirWorkItems) {
+  auto workItems = [](int64_t n) {
+    FftRequest r = shapeRequest({n}, 1, Precision::F32);
+    r.batch = 64;
+    const PlanChoice c = choosePlan(r);
+    const auto* l = c.as<LocalChoice>();
+    EXPECT_NE(l, nullptr) << n;
+    return l ? l->shape.workgroupSize : 0;
+  };
+  EXPECT_EQ(workItems(26), 2);    // [2, 13]
+  EXPECT_EQ(workItems(22), 2);    // [2, 11]
+  EXPECT_EQ(workItems(143), 13);  // [13, 11]: as good as equal, one per butterfly of the wider
+  // [2, 13, 11]: 143 items 143 x 294 = 42042; 22 items 22 x (7 x 4 + 169 + 2 x 121) = 9658;
+  // 26 items 26 x (6 x 4 + 169 + 121) = 8164
+  EXPECT_EQ(workItems(286), 26);
+  EXPECT_EQ(workItems(1024), 128);  // [16, 8, 8]: within 2x of each other, unchanged
+  FftRequest r = shapeRequest({286}, 1, Precision::F32);
+  r.batch = 257;  // partial last work-group too
+  std::string plan;
+  expectWithinFftw(label(r), measureC2c<float>(r, plan), plan);
+}
+
 TEST(Radix11And13, NoSmoothSizeUsesBluestein) {
   for (auto p : {Precision::F32, Precision::F64})
     for (int64_t n = 2; n <= (1 << 15); ++n) {
