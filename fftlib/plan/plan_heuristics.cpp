@@ -109,9 +109,14 @@ int64_t butterflyWork(int64_t r) {
 // radices are so unequal that most of them would idle through the passes of large radices.
 // A row of w work-items spends w · Σ_q ceil((n / r_q) / w) · butterflyWork(r_q) of its
 // work-items' time; w = n / r for another radix r of the list is taken when that is at most
-// half of it. [2, 13] (26): 13 work-items per row, of which 11 idle through the radix-13 pass
+// 0.4 of it. [2, 13] (26): 13 work-items per row, of which 11 idle through the radix-13 pass
 // while 2 compute it, 2249 units; 2 work-items, 7 radix-2 butterflies each, then one radix-13
-// each, 394. Where the times are close, the widest pass keeps one work-item per butterfly.
+// each, 394. Where the times are closer, the widest pass keeps one work-item per butterfly:
+// fewer work-items per row mean more rows in a work-group's local memory, fewer groups per
+// SM. On an H200 (f32, batch x N = 2^26, against cuFFT in one process, old -> new shape,
+// bench/results/2026-11-26-nvidia-h200-odd_radix_ab.csv): 26 3.60 -> 1.76 (0.18 of the time),
+// 22 4.27 -> 1.77 (0.21), 60 [4, 15] 1.56 -> 1.18 (0.36), 243 [9, 9, 3] 1.82 -> 1.34 (0.38),
+// but 27 [9, 3] 1.29 -> 1.95 (0.43): not taken.
 int64_t workItemsPerRow(const Radices& rs) {
   const int64_t n = product(rs);
   auto time = [&](int64_t w) {
@@ -122,7 +127,7 @@ int64_t workItemsPerRow(const Radices& rs) {
   const int64_t widest = n / *std::min_element(rs.begin(), rs.end());
   int64_t best = widest;
   for (int64_t r : rs)
-    if (2 * time(n / r) <= time(widest) && time(n / r) < time(best)) best = n / r;
+    if (5 * time(n / r) <= 2 * time(widest) && time(n / r) < time(best)) best = n / r;
   return best;
 }
 
