@@ -129,13 +129,15 @@ PlanChoice chooseRealPlan(const FftRequest& request);
 // multB), still far fewer operations than Bluestein's three FFTs of M >= 2N - 1 (on an H100, f32
 // 11^3 = 1331 by Bluestein took 4.5x cuFFT's time, 2^9·13 = 6656 16x: issue 23).
 inline constexpr int64_t kLargestRadixPrime = 13;
-// The largest prime above 13 that may be a radix of its own (a dense butterfly, r² products in
-// one work-item) instead of sending the size to Bluestein, where plannedByRadices allows it.
-// Measured on an H200 (2026-11-25, bench/results/2026-11-25-nvidia-h200-prime_radix_cap*.csv,
-// both with the same partial work-groups): as a radix 17 took 2.1x cuFFT's time against 5.8x
-// by Bluestein (f32 and f64), 19 2.4x against 5.0x, 17·64 2.5x against 7.4x; 23 was faster in
-// f32 only, 29 and 31 slower in both (their butterflies spill).
-inline constexpr int64_t kLargestDirectPrime = 19;
+// The largest prime above 13 that may be a radix of its own (common.fdl's symmetric prime
+// butterfly, about (p-1)² real products in one work-item) instead of sending the size to
+// Bluestein. Measured on an H200 in one process with cuFFT, the same session, cap 19 against
+// cap 31 (2026-11-26, bench/results/2026-11-26-nvidia-h200-prime_radix_cap19_31.csv, rows of a
+// size taking the work-items of their wider radix, workItemsPerRow): as radices 23 took 2.6x
+// cuFFT's time (f32) against 4.4x by Bluestein, 29 3.1x against 3.5x, 23 x 32 2.2x against
+// 5.4x, 2 x 17 4.0x against 6.4x (f64: 2.3 - 2.8x against 3.3 - 8.0x); 31 was slower in f32
+// (4.1x against 3.3x, 2 x 31 5.7x against 3.4x).
+inline constexpr int64_t kLargestDirectPrime = 29;
 // The largest prime factor of Bluestein's convolution size M when it is not a power of two: M
 // is free to choose, and radices 11 and 13 cost more per element than 2, 3, 5, 7.
 inline constexpr int64_t kBluesteinLargestPrime = 7;
@@ -146,11 +148,10 @@ inline constexpr int64_t kBluesteinLargestPrime = 7;
 // butterfly: r² products), which only a request's own radices or Bluestein's M would hold.
 std::vector<int64_t> chooseRadices(int64_t n);
 bool isSmooth(int64_t n);              // every prime factor in {2, 3, 5, 7, 11, 13}
-// Whether n is planned by its radices (mixed radix), not by Bluestein: n is 13-smooth, or its
-// larger prime factors are at most kLargestDirectPrime and each such radix p has work enough
-// for the work-items of a row (p <= 4 x the least radix: the kernels give a row n / least
-// work-items, and a pass of radix p keeps n / p of them busy; 34 = [2, 17] left 2 of 17 busy
-// and took 10.9x cuFFT's time against Bluestein's 6.4x).
+// Whether n is planned by its radices (mixed radix), not by Bluestein: its prime factors are
+// at most kLargestDirectPrime. (A radix p beside small ones no longer idles a row's
+// work-items: workItemsPerRow gives the row those of the wider radix; 34 = [2, 17] with 17
+// work-items took 10.9x cuFFT's time, with 2 4.0x, against Bluestein's 6.4x.)
 bool plannedByRadices(int64_t n);
 int64_t smoothSizeAtLeast(int64_t n);  // the smallest 2,3,5,7-smooth integer >= n (Bluestein's M)
 // Bluestein's convolution size M >= 2N - 1: the next power of two when its one kernel fits

@@ -71,12 +71,7 @@ bool isSmooth(int64_t n) {
 }
 
 bool plannedByRadices(int64_t n) {
-  if (isSmooth(n)) return true;
-  if (n < 1 || largestPrimeFactor(n) > kLargestDirectPrime) return false;
-  const std::vector<int64_t> rs = chooseRadices(n);
-  const int64_t least = *std::min_element(rs.begin(), rs.end());
-  return std::all_of(rs.begin(), rs.end(),
-                     [&](int64_t r) { return r <= 16 || r <= 4 * least; });  // > 16: a prime
+  return n >= 1 && largestPrimeFactor(n) <= kLargestDirectPrime;
 }
 
 int64_t smoothSizeAtLeast(int64_t n) {

@@ -35,9 +35,9 @@ const int64_t kLargerSizes[] = {512,  1024, 2048,  4096, 8192, 16384, 32768, 655
 
 // The sizes up to 256 that miss kL2Bound (or come within 0.1 of it) in f32 or f64, with the
 // ratios measured on PoCL (2026-11-25, twiddles and chirps exact, the chirp spectrum rounded
-// once). Each is planned by Bluestein (a prime factor of 23 or more, or 17 and 19 where they
-// are no radix of their own: plannedByRadices; those that are, 17, 19, 85, ..., 255, measured
-// 0.95 - 1.14x, are within kL2Bound): its convolution of size
+// once). Each is planned by Bluestein (a prime factor above 29: plannedByRadices; the sizes
+// with 17, 19, 23 or 29, radices of their own with the symmetric prime butterfly, are within
+// kL2Bound): its convolution of size
 // M >= 2N - 1 is two FFTs of size M, the products by the chirp before and after and by the
 // chirp spectrum, about 2.7 ulp of L2 error in f64, where FFTW computes these small sizes by
 // a direct O(p^2) DFT of the prime factor (about 1.3 ulp). In f64 the chirp spectrum is also an
@@ -50,14 +50,9 @@ struct L2Miss {
   double f32, f64;  // measured fftc / FFTW L2 ratios
 };
 const L2Miss kBluesteinL2Misses[] = {
-    {23, 1.66, 2.10}, {29, 1.55, 1.79}, {31, 1.41, 1.73}, {34, 1.73, 2.00}, {38, 1.59, 1.88},
-    {43, 1.37, 1.87}, {46, 1.57, 1.99}, {51, 1.49, 1.93}, {57, 1.47, 1.75}, {58, 1.49, 1.85},
-    {62, 1.43, 1.70}, {68, 1.79, 2.12}, {69, 1.57, 2.09}, {76, 1.66, 2.03}, {86, 1.45, 1.73},
-    {87, 1.50, 1.83}, {92, 1.64, 2.00}, {93, 1.51, 1.79}, {115, 1.57, 1.90}, {116, 1.46, 1.89},
-    {124, 1.47, 1.84}, {129, 1.38, 1.78}, {138, 1.49, 2.02}, {145, 1.40, 1.78}, {155, 1.38, 1.74},
-    {161, 1.45, 1.88}, {172, 1.38, 1.77}, {174, 1.43, 1.88}, {184, 1.52, 2.00}, {186, 1.37, 1.83},
-    {203, 1.37, 1.78}, {207, 1.42, 1.83}, {215, 1.32, 1.73}, {217, 1.37, 1.72}, {230, 1.41, 1.83},
-    {232, 1.43, 1.87}, {248, 1.41, 1.74}, {253, 1.38, 1.74},
+    {31, 1.41, 1.73}, {43, 1.37, 1.87}, {62, 1.43, 1.70}, {86, 1.45, 1.73}, {93, 1.51, 1.79},
+    {124, 1.47, 1.84}, {129, 1.38, 1.78}, {155, 1.38, 1.74}, {172, 1.38, 1.77}, {186, 1.37, 1.83},
+    {215, 1.32, 1.73}, {217, 1.37, 1.72}, {248, 1.41, 1.74},
 };
 
 double l2BoundFor(int64_t n, Precision p) {

@@ -419,19 +419,21 @@ TEST(FftPlan, LocalVariantShape) {
   nd.dims = {8, 8};
   nd.fftsPerGroup = 2;
   EXPECT_THROW(choosePlan(nd), backends::UserError);
-  EXPECT_EQ(choosePlan(req(23)).variant, Variant::Bluestein);
-  // 17 and 19 are radices of their own where each has work for a row's work-items
-  // (plannedByRadices): 17, 17 x 64 and 19 x 19 by mixed radix, 34 = [2, 17] and 29 by Bluestein
-  for (int64_t n : {17, 19, 17 * 64, 19 * 19}) {
+  EXPECT_EQ(choosePlan(req(31)).variant, Variant::Bluestein);
+  // primes up to 29 are radices of their own (plannedByRadices), beside small radices too (the
+  // row then takes the work-items of the wider radix); 31 and beyond go to Bluestein
+  for (int64_t n : {17, 19, 23, 29, 34, 17 * 64, 19 * 19, 23 * 32, 29 * 3}) {
     EXPECT_TRUE(plannedByRadices(n)) << n;
     EXPECT_NE(choosePlan(req(n)).variant, Variant::Bluestein) << n;
   }
-  for (int64_t n : {34, 29, 17 * 3, 23 * 64}) {
+  for (int64_t n : {31, 37, 2 * 31, 31 * 64}) {
     EXPECT_FALSE(plannedByRadices(n)) << n;
     EXPECT_EQ(choosePlan(req(n)).variant, Variant::Bluestein) << n;
   }
   expectAccurate(req(17 * 64));
   expectAccurate(req(19 * 19));
+  expectAccurate(req(23 * 32));
+  expectAccurate(req(2 * 29));
   // six passes through local memory share two arrays (the code generator's reuse), each of
   // 64 elements padded by one in 16: 2 x 67 x 8 bytes; the answer still FFTW's
   auto six = req(64, Variant::Local, {2, 2, 2, 2, 2, 2});

@@ -71,13 +71,13 @@ void expectAccurate(const FftRequest& r) {
 // ---- the planner (no device)
 
 TEST(NdPlanner, ChoosesEachDimensionAndThePasses) {
-  auto c = choosePlan(ndRequest({8, 23, 6}));
+  auto c = choosePlan(ndRequest({8, 31, 6}));
   EXPECT_EQ(c.file, "nd.fdl");
-  EXPECT_EQ(c.kernel, "ndLocal");  // a local pass per dimension, Bluestein's 23 too
+  EXPECT_EQ(c.kernel, "ndLocal");  // a local pass per dimension, Bluestein's 31 too
   EXPECT_EQ(nd(c).dimBluestein, (std::vector<bool>{false, true, false}));
-  EXPECT_EQ(nd(c).dimRadices[1], chooseRadices(bluesteinSize(23, Precision::F32)));  // Bluestein's M >= 2n - 1
+  EXPECT_EQ(nd(c).dimRadices[1], chooseRadices(bluesteinSize(31, Precision::F32)));  // Bluestein's M >= 2n - 1
   EXPECT_EQ(nd(c).passGroups, (Dims{0, 1, 2, 3}));                       // a pass per dimension
-  auto given = ndRequest({8, 23, 6});
+  auto given = ndRequest({8, 31, 6});
   given.passGroups = {0, 1, 2, 3};  // the request's grouping: nd.fdl's nd
   EXPECT_EQ(choosePlan(given).kernel, "nd");
   // many small planes: the inner two dimensions share a pass (a 16 x 16 plane per work-item),
@@ -123,7 +123,8 @@ TEST(NdPlanner, RejectsBadRequests) {
 
 TEST(NdFft, TwoDimensions) {
   expectAccurate(ndRequest({8, 6}, 2));              // power of two x smooth
-  expectAccurate(ndRequest({23, 16}, 1));            // a prime (Bluestein) dimension
+  expectAccurate(ndRequest({31, 16}, 1));            // a prime (Bluestein) dimension
+  expectAccurate(ndRequest({23, 16}, 1));            // a prime radix (23) dimension
   auto inv = ndRequest({9, 10}, 3, Precision::F64);  // odd, f64, inverse, scaled
   inv.direction = Direction::Inverse;
   inv.scale = true;
@@ -176,7 +177,7 @@ TEST(NdFft, InnerPlaneInOnePass) {
 
 // ndLocal with Bluestein dimensions whose M fits: one pass each, bluesteinLocal on the lines
 TEST(NdFft, BluesteinDimensionsInOneLocalPass) {
-  for (auto r : {ndRequest({23, 16}, 2), ndRequest({257, 8}, 1), ndRequest({8, 23, 6}, 2)}) {
+  for (auto r : {ndRequest({31, 16}, 2), ndRequest({257, 8}, 1), ndRequest({8, 31, 6}, 2)}) {
     const auto c = choosePlan(r);
     ASSERT_EQ(c.kernel, "ndLocal") << r.key();
     EXPECT_EQ(planFft(r)->stages.size(), r.dims.size()) << r.key();
@@ -274,14 +275,15 @@ TEST(RealPlan, OneDimensionEvenAndOdd) {
   expectRealRoundTrip<float>({16}, 3, Precision::F32);
   expectRealRoundTrip<float>({15}, 2, Precision::F32, true);
   expectRealRoundTrip<double>({22}, 1, Precision::F64);  // half size 11: radix 11
-  expectRealRoundTrip<double>({46}, 1, Precision::F64);  // half size 23: Bluestein
+  expectRealRoundTrip<double>({46}, 1, Precision::F64);  // half size 23: radix 23
+  expectRealRoundTrip<double>({62}, 1, Precision::F64);  // half size 31: Bluestein
 }
 
 TEST(RealPlan, TwoAndThreeDimensions) {
   expectRealRoundTrip<float>({6, 8}, 2, Precision::F32);
   expectRealRoundTrip<float>({5, 7}, 1, Precision::F32);
   expectRealRoundTrip<double>({4, 3, 6}, 2, Precision::F64, true);
-  expectRealRoundTrip<float>({23, 8}, 2, Precision::F32);  // Bluestein in local memory
+  expectRealRoundTrip<float>({31, 8}, 2, Precision::F32);  // Bluestein in local memory
   expectRealRoundTrip<float>({3, 1447}, 1, Precision::F32);  // Bluestein: nd.fdl's r2c / c2r
 }
 
@@ -293,9 +295,9 @@ TEST(RealPlan, ChoiceAndErrors) {
   EXPECT_EQ(std::get<int64_t>(c.defines.at("even")), 1);
   auto odd = choosePlan(realRequest({9}, Direction::Inverse));
   EXPECT_EQ(odd.kernel, "c2rLocal");
-  // a Bluestein dimension in local memory (23), and one beyond it (1447: M = 2916 > 2890):
+  // a Bluestein dimension in local memory (31), and one beyond it (1447: M = 2916 > 2890):
   // the passes over global memory of nd.fdl's r2c
-  EXPECT_EQ(choosePlan(realRequest({23, 8}, Direction::Forward)).kernel, "r2cLocal");
+  EXPECT_EQ(choosePlan(realRequest({31, 8}, Direction::Forward)).kernel, "r2cLocal");
   EXPECT_EQ(choosePlan(realRequest({3, 1447}, Direction::Forward)).kernel, "r2c");
   auto global = realRequest({6, 10}, Direction::Forward);
   global.passGroups = {0, 1, 2};  // one pass per dimension, named: the global passes

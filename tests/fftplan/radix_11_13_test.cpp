@@ -137,8 +137,8 @@ TEST(Radix11And13, PlannedByMixedRadix) {
 }
 
 // No size up to 2^15 whose prime factors are at most 13 uses Bluestein, in either precision;
-// every size with a prime factor above 19 does, and those with 17 or 19 as plannedByRadices
-// says (17 and 19 radices of their own where they have work for a row's work-items).
+// every size with a prime factor above kLargestDirectPrime (29) does, and no other
+// (plannedByRadices).
 // A radix-11 or -13 pass beside a radix-2 one: one work-item per radix-2 butterfly would leave
 // most of a row's work-items idle through the dense 13-point butterflies, so the row takes the
 // work-items of a wider radix (plan_heuristics' workItemsPerRow, times checked by hand in
