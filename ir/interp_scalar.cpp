@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 
 #include "ir/diagnostic.h"
 #include "ir/interpreter.h"
@@ -185,10 +186,59 @@ CisPiRounded CisPiMemo::operator()(double x) {
   return lookup({0, std::bit_cast<uint64_t>(x)}, [x] { return cisPiRounded(x); });
 }
 
+namespace {
+// quarterTurns' quadrant turn applied to the rounded first-quadrant value: the same bits, as
+// rounding commutes with negation (+ 0 turns -0 into 0 as there).
+CisPiRounded turn(const CisPiRounded& v, int64_t quadrant) {
+  const double c = v.d.real(), s = v.d.imag();
+  const float cf = v.f.real(), sf = v.f.imag();
+  switch (quadrant & 3) {
+    case 1: return {{-s + 0.0, c}, {-sf + 0.0f, cf}};
+    case 2: return {{-c + 0.0, -s + 0.0}, {-cf + 0.0f, -sf + 0.0f}};
+    case 3: return {{s, -c + 0.0}, {sf, -cf + 0.0f}};
+    default: return v;
+  }
+}
+}  // namespace
+
+CisPiRounded* CisPiMemo::quarterValues(int64_t den) {
+  if (den == lastDen_) return last_;
+  auto it = quarters_.find(den);
+  if (it == quarters_.end()) {
+    if (static_cast<uint64_t>(den) > kDenseEntries - quarterEntries_) return nullptr;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    it = quarters_.emplace(den, std::vector<CisPiRounded>(static_cast<size_t>(den),
+                                                          CisPiRounded{{nan, nan}, {}}))
+             .first;
+    quarterEntries_ += static_cast<size_t>(den);
+  }
+  lastDen_ = den;
+  last_ = it->second.data();
+  return last_;
+}
+
 CisPiRounded CisPiMemo::ratio(int64_t p, int64_t q) {
   if (q == 0) error("cispiRatio: a zero denominator");
-  return lookup({static_cast<uint64_t>(q), static_cast<uint64_t>(p)},
-                [p, q] { return cisPiRatio(p, q); });
+  // cisPiRatio's reduction: 2p mod 4q = quadrant·q + rem, 0 <= rem < q
+  __extension__ typedef __int128 Wide;  // GCC and Clang; -Wpedantic: not ISO C++
+  Wide num = p, den = q;
+  if (den < 0) num = -num, den = -den;
+  Wide r = (2 * num) % (4 * den);
+  if (r < 0) r += 4 * den;
+  const auto quadrant = static_cast<int64_t>(r / den);
+  const auto rem = static_cast<int64_t>(r - quadrant * den);
+  if (den <= std::numeric_limits<int64_t>::max()) {
+    const auto d = static_cast<int64_t>(den);
+    if (CisPiRounded* values = quarterValues(d)) {
+      CisPiRounded& v = values[rem];
+      if (std::isnan(v.d.real())) v = cisPiQuarter(rem, d);
+      return turn(v, quadrant);
+    }
+    return turn(lookup({static_cast<uint64_t>(d), static_cast<uint64_t>(rem)},
+                       [rem, d] { return cisPiQuarter(rem, d); }),
+                quadrant);
+  }
+  return cisPiRatio(p, q);  // q = INT64_MIN: not remembered
 }
 
 void CisPiMemo::grow() {
