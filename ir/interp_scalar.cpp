@@ -217,26 +217,43 @@ CisPiRounded* CisPiMemo::quarterValues(int64_t den) {
   return last_;
 }
 
+namespace {
+// cisPiRatio's reduction: 2p mod 4q = quadrant·q + rem with 0 <= rem < q (q made positive), in
+// Int, whose range must hold 4q and 2p.
+template <class Int>
+void reduceRatio(Int num, Int den, Int& quadrant, Int& rem, Int& positiveDen) {
+  if (den < 0) num = -num, den = -den;
+  Int r = (2 * num) % (4 * den);
+  if (r < 0) r += 4 * den;
+  quadrant = r / den;
+  rem = r - quadrant * den;
+  positiveDen = den;
+}
+}  // namespace
+
 CisPiRounded CisPiMemo::ratio(int64_t p, int64_t q) {
   if (q == 0) error("cispiRatio: a zero denominator");
-  // cisPiRatio's reduction: 2p mod 4q = quadrant·q + rem, 0 <= rem < q
   __extension__ typedef __int128 Wide;  // GCC and Clang; -Wpedantic: not ISO C++
-  Wide num = p, den = q;
-  if (den < 0) num = -num, den = -den;
-  Wide r = (2 * num) % (4 * den);
-  if (r < 0) r += 4 * den;
-  const auto quadrant = static_cast<int64_t>(r / den);
-  const auto rem = static_cast<int64_t>(r - quadrant * den);
+  Wide quadrant = 0, rem = 0, den = 0;
+  constexpr int64_t kNarrow = int64_t{1} << 60;  // 4q and 2p fit 64 bits: no 128-bit division
+  if (p > -kNarrow && p < kNarrow && q > -kNarrow && q < kNarrow) {
+    int64_t qd = 0, r = 0, d = 0;
+    reduceRatio<int64_t>(p, q, qd, r, d);
+    quadrant = qd, rem = r, den = d;
+  } else {
+    reduceRatio<Wide>(p, q, quadrant, rem, den);
+  }
   if (den <= std::numeric_limits<int64_t>::max()) {
     const auto d = static_cast<int64_t>(den);
     if (CisPiRounded* values = quarterValues(d)) {
-      CisPiRounded& v = values[rem];
-      if (std::isnan(v.d.real())) v = cisPiQuarter(rem, d);
-      return turn(v, quadrant);
+      CisPiRounded& v = values[static_cast<size_t>(rem)];
+      if (std::isnan(v.d.real())) v = cisPiQuarter(static_cast<int64_t>(rem), d);
+      return turn(v, static_cast<int64_t>(quadrant));
     }
-    return turn(lookup({static_cast<uint64_t>(d), static_cast<uint64_t>(rem)},
-                       [rem, d] { return cisPiQuarter(rem, d); }),
-                quadrant);
+    const auto m = static_cast<int64_t>(rem);
+    return turn(lookup({static_cast<uint64_t>(d), static_cast<uint64_t>(m)},
+                       [m, d] { return cisPiQuarter(m, d); }),
+                static_cast<int64_t>(quadrant));
   }
   return cisPiRatio(p, q);  // q = INT64_MIN: not remembered
 }
