@@ -34,12 +34,12 @@ class CisPiMemo {
   // cisPiRatio(p, q) is the first-quadrant value at (2p mod 4q) - quadrant·q over q, turned by
   // its quadrant: those values are kept, up to 4x fewer, in a dense array per denominator
   // (index: the remainder; a table's angles share few denominators and sweep their
-  // remainders) while they fit kDenseEntries, else in the hash table under the key {q, rem}.
+  // remainders) while they fit kDenseEntries (48 MB), else in the hash table, key {|q|, rem}.
   static constexpr size_t kDenseEntries = size_t{1} << 21;
   CisPiRounded* quarterValues(int64_t den);  // null: past kDenseEntries
   // Open addressing by a mixed hash of the key (the bits of 2k/L differ in few high places:
   // std::unordered_map's identity hash chained them), linear probing, a power-of-two size. A
-  // real x is the key {0, its bits}; a ratio {q, p} (q != 0).
+  // real x is the key {0, its bits}; a ratio's first-quadrant value {|q|, rem} (q != 0).
   struct Key {
     uint64_t a, b;
     bool operator==(const Key&) const = default;
