@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 
 #include "ir/diagnostic.h"
 #include "ir/interpreter.h"
@@ -185,10 +186,76 @@ CisPiRounded CisPiMemo::operator()(double x) {
   return lookup({0, std::bit_cast<uint64_t>(x)}, [x] { return cisPiRounded(x); });
 }
 
+namespace {
+// quarterTurns' quadrant turn applied to the rounded first-quadrant value: the same bits, as
+// rounding commutes with negation (+ 0 turns -0 into 0 as there).
+CisPiRounded turn(const CisPiRounded& v, int64_t quadrant) {
+  const double c = v.d.real(), s = v.d.imag();
+  const float cf = v.f.real(), sf = v.f.imag();
+  switch (quadrant & 3) {
+    case 1: return {{-s + 0.0, c}, {-sf + 0.0f, cf}};
+    case 2: return {{-c + 0.0, -s + 0.0}, {-cf + 0.0f, -sf + 0.0f}};
+    case 3: return {{s, -c + 0.0}, {sf, -cf + 0.0f}};
+    default: return v;
+  }
+}
+}  // namespace
+
+CisPiRounded* CisPiMemo::quarterValues(int64_t den) {
+  if (den == lastDen_) return last_;
+  auto it = quarters_.find(den);
+  if (it == quarters_.end()) {
+    if (static_cast<uint64_t>(den) > kDenseEntries - quarterEntries_) return nullptr;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    it = quarters_.emplace(den, std::vector<CisPiRounded>(static_cast<size_t>(den),
+                                                          CisPiRounded{{nan, nan}, {}}))
+             .first;
+    quarterEntries_ += static_cast<size_t>(den);
+  }
+  lastDen_ = den;
+  last_ = it->second.data();
+  return last_;
+}
+
+namespace {
+// cisPiRatio's reduction: 2p mod 4q = quadrant·q + rem with 0 <= rem < q (q made positive), in
+// Int, whose range must hold 4q and 2p.
+template <class Int>
+void reduceRatio(Int num, Int den, Int& quadrant, Int& rem, Int& positiveDen) {
+  if (den < 0) num = -num, den = -den;
+  Int r = (2 * num) % (4 * den);
+  if (r < 0) r += 4 * den;
+  quadrant = r / den;
+  rem = r - quadrant * den;
+  positiveDen = den;
+}
+}  // namespace
+
 CisPiRounded CisPiMemo::ratio(int64_t p, int64_t q) {
   if (q == 0) error("cispiRatio: a zero denominator");
-  return lookup({static_cast<uint64_t>(q), static_cast<uint64_t>(p)},
-                [p, q] { return cisPiRatio(p, q); });
+  __extension__ typedef __int128 Wide;  // GCC and Clang; -Wpedantic: not ISO C++
+  Wide quadrant = 0, rem = 0, den = 0;
+  constexpr int64_t kNarrow = int64_t{1} << 60;  // 4q and 2p fit 64 bits: no 128-bit division
+  if (p > -kNarrow && p < kNarrow && q > -kNarrow && q < kNarrow) {
+    int64_t qd = 0, r = 0, d = 0;
+    reduceRatio<int64_t>(p, q, qd, r, d);
+    quadrant = qd, rem = r, den = d;
+  } else {
+    reduceRatio<Wide>(p, q, quadrant, rem, den);
+  }
+  if (den <= std::numeric_limits<int64_t>::max()) {
+    const auto d = static_cast<int64_t>(den);
+    if (CisPiRounded* values = quarterValues(d)) {
+      CisPiRounded& v = values[static_cast<size_t>(rem)];
+      if (std::isnan(v.d.real())) v = cisPiQuarter(static_cast<int64_t>(rem), d);
+      return turn(v, static_cast<int64_t>(quadrant));
+    }
+    const auto m = static_cast<int64_t>(rem);
+    return turn(lookup({static_cast<uint64_t>(d), static_cast<uint64_t>(m)},
+                       [m, d] { return cisPiQuarter(m, d); }),
+                static_cast<int64_t>(quadrant));
+  }
+  return cisPiRatio(p, q);  // q = INT64_MIN: not remembered
 }
 
 void CisPiMemo::grow() {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/expr.h"
@@ -30,9 +31,15 @@ class CisPiMemo {
   CisPiRounded ratio(int64_t p, int64_t q);      // cisPiRatio(p, q)
 
  private:
+  // cisPiRatio(p, q) is the first-quadrant value at (2p mod 4q) - quadrant·q over q, turned by
+  // its quadrant: those values are kept, up to 4x fewer, in a dense array per denominator
+  // (index: the remainder; a table's angles share few denominators and sweep their
+  // remainders) while they fit kDenseEntries (48 MB), else in the hash table, key {|q|, rem}.
+  static constexpr size_t kDenseEntries = size_t{1} << 21;
+  CisPiRounded* quarterValues(int64_t den);  // null: past kDenseEntries
   // Open addressing by a mixed hash of the key (the bits of 2k/L differ in few high places:
   // std::unordered_map's identity hash chained them), linear probing, a power-of-two size. A
-  // real x is the key {0, its bits}; a ratio {q, p} (q != 0).
+  // real x is the key {0, its bits}; a ratio's first-quadrant value {|q|, rem} (q != 0).
   struct Key {
     uint64_t a, b;
     bool operator==(const Key&) const = default;
@@ -46,6 +53,11 @@ class CisPiMemo {
   void grow();
   std::vector<Slot> slots_;
   size_t used_ = 0;
+  // per denominator, the first-quadrant values by remainder (NaN: not computed yet)
+  std::unordered_map<int64_t, std::vector<CisPiRounded>> quarters_;
+  size_t quarterEntries_ = 0;
+  int64_t lastDen_ = 0;
+  CisPiRounded* last_ = nullptr;
 };
 
 // The binary operations of scalarBuiltin on one pair of reals or complex numbers held as

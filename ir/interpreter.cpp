@@ -64,6 +64,10 @@ CisPiRounded cisPiRounded(double x) {
 
 std::complex<double> cisPi(double x) { return cisPiRounded(x).d; }
 
+CisPiRounded cisPiQuarter(int64_t num, int64_t den) {
+  return quarterTurns(0, static_cast<long double>(num), static_cast<long double>(den));
+}
+
 // p/q = (2p mod 4q) / 2q: quadrant = ⌊(2p mod 4q) / q⌋, f = the remainder / q, all in integers
 // (__int128: 4q and 2p fit whatever the 64-bit p and q).
 CisPiRounded cisPiRatio(int64_t p, int64_t q) {

@@ -52,6 +52,10 @@ std::complex<double> cisPi(double x);  // cisPiRounded(x).d
 // cosine (ω_n^k = cisPiRatio(2k, n) is exact to the last bit whatever n).
 CisPiRounded cisPiRatio(int64_t p, int64_t q);
 
+// The first quadrant of cisPiRatio: e^{i(π/2)·num/den} for 0 <= num < den, the value cisPiRatio
+// turns by its quadrant (exactly: a swap and signs), so CisPiMemo keeps these and turns them.
+CisPiRounded cisPiQuarter(int64_t num, int64_t den);
+
 // Evaluates a typed expression; its free Params are bound in `env`.
 Value interpret(const ExprPtr& typedExpr, const std::unordered_map<const Param*, Value>& env,
                 const InterpreterOptions& options = {});

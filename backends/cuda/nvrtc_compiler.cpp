@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <string_view>
 
 #include "backends/cuda/nvrtc_api.h"
@@ -127,6 +128,23 @@ class Program {
 
 std::string archForComputeCapability(int major, int minor) {
   return fmt::format("sm_{}{}", major, minor);
+}
+
+std::vector<std::string> nvrtcOptionsFromEnvironment() {
+  std::vector<std::string> options;
+  const char* text = std::getenv("FFTC_NVRTC_OPTIONS");
+  if (text == nullptr) return options;
+  std::string_view rest(text);
+  while (!rest.empty()) {
+    std::size_t start = 0;
+    while (start < rest.size() && std::isspace(static_cast<unsigned char>(rest[start])) != 0)
+      ++start;
+    std::size_t end = start;
+    while (end < rest.size() && std::isspace(static_cast<unsigned char>(rest[end])) == 0) ++end;
+    if (end > start) options.emplace_back(rest.substr(start, end - start));
+    rest.remove_prefix(end);
+  }
+  return options;
 }
 
 NvrtcCompiler::NvrtcCompiler() : NvrtcCompiler(NvrtcApi::get(), KernelCache::defaultDirectory()) {}

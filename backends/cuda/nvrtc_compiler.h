@@ -23,6 +23,13 @@ inline constexpr std::string_view kDefaultArch = "sm_90";
 // "sm_XY" for compute capability X.Y.
 std::string archForComputeCapability(int major, int minor);
 
+// The NVRTC options of fftc's own compiles (plans, `fftc run`): FFTC_NVRTC_OPTIONS split at
+// white space, none when unset. None by default: the options that make NVRTC faster
+// (--Ofast-compile=mid, -Xptxas -O1) change the SASS, and on an H200 --Ofast-compile made the
+// 16384-point f32 kernel 1.5x slower (docs/performance.md, issue 21); the kernel cache keys by
+// the options.
+std::vector<std::string> nvrtcOptionsFromEnvironment();
+
 // NVRTC rejected the source. what() is one line (the log's first error); log() is all of it.
 struct CompileError : DeviceError {
   using DeviceError::DeviceError;

@@ -35,6 +35,7 @@ cu::CompileRequest requestFor(const codegen::CompiledKernel& k, const std::strin
   request.source = k.source;
   request.programName = k.name + ".cu";
   request.arch = arch;
+  request.options = cu::nvrtcOptionsFromEnvironment();
   return request;
 }
 

@@ -4,8 +4,11 @@
 // are printed.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <optional>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "backends/cuda/nvrtc_api.h"
 #include "backends/cuda/nvrtc_compiler.h"
@@ -92,6 +95,37 @@ TEST(CudaExec, CompileCudaChecksTheTarget) {
   EXPECT_THROW((void)ex::compileCuda(opencl.compiled), backends::UserError);
   auto cuda = pl::build(k, "", pl::Target::Cuda, {});
   EXPECT_FALSE(ex::compileCuda(cuda.compiled).binary.empty());
+}
+
+// FFTC_NVRTC_OPTIONS reaches NVRTC (a source that compiles only with its macros), split at white
+// space; an architecture among them is the user's error, an option NVRTC rejects a one-line
+// DeviceError, and unset there are none.
+TEST(CudaExec, NvrtcOptionsFromTheEnvironment) {
+  struct Restore {
+    ~Restore() { unsetenv("FFTC_NVRTC_OPTIONS"); }
+  } restore;
+  compiler::codegen::CompiledKernel k;
+  k.name = "nvrtc_options";
+  k.target = "cuda";
+  k.source =
+      "#if !defined(FFTC_SEEN) || FFTC_SEEN != 1 || FFTC_TWO != 2\n#error options not passed\n"
+      "#endif\nextern \"C\" __global__ void nvrtc_options(float* x) { x[0] = 1.0f; }\n";
+  setenv("FFTC_NVRTC_OPTIONS", "  -DFFTC_SEEN=1 \t -DFFTC_TWO=2 ", 1);
+  EXPECT_EQ(cu::nvrtcOptionsFromEnvironment(),
+            (std::vector<std::string>{"-DFFTC_SEEN=1", "-DFFTC_TWO=2"}));
+  EXPECT_FALSE(ex::compileCuda(k).binary.empty());
+  setenv("FFTC_NVRTC_OPTIONS", "--gpu-architecture=sm_80", 1);
+  EXPECT_THROW((void)ex::compileCuda(k), backends::UserError);
+  setenv("FFTC_NVRTC_OPTIONS", "--no-such-nvrtc-option", 1);
+  try {
+    (void)ex::compileCuda(k);
+    ADD_FAILURE() << "an option NVRTC does not know compiled";
+  } catch (const backends::DeviceError& e) {
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+  }
+  unsetenv("FFTC_NVRTC_OPTIONS");
+  EXPECT_TRUE(cu::nvrtcOptionsFromEnvironment().empty());
+  EXPECT_THROW((void)ex::compileCuda(k), cu::CompileError);
 }
 
 // The launch geometry: the block is the local size or whole warps up to 256 along x; the grid

@@ -3,8 +3,10 @@
 // sin/cos formulas; what it cannot compile is declined; the cispi memo is cispi.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
+#include <limits>
 
 #include "ir/builders.h"
 #include "ir/infer.h"
@@ -142,6 +144,37 @@ TEST(ScalarProgram, CisPiMemoIsCisPi) {
       ASSERT_EQ(memo.ratio(p, q).f, cisPiRatio(p, q).f) << p << "/" << q;
     }
   EXPECT_EQ(memo(0.5).d, std::complex<double>(0.0, 1.0));
+}
+
+// The memo keeps cisPiRatio's first-quadrant values and turns them: every quadrant, the signs of
+// p and q, exact quarter turns (whose zeros must be +0 as cisPiRatio's), denominators that fit
+// the dense arrays and one past their budget (the hash table), bit for bit in both precisions.
+TEST(ScalarProgram, CisPiMemoRatioIsCisPiRatioBitForBit) {
+  auto same = [](const CisPiRounded& a, const CisPiRounded& b) {
+    return std::bit_cast<uint64_t>(a.d.real()) == std::bit_cast<uint64_t>(b.d.real()) &&
+           std::bit_cast<uint64_t>(a.d.imag()) == std::bit_cast<uint64_t>(b.d.imag()) &&
+           std::bit_cast<uint32_t>(a.f.real()) == std::bit_cast<uint32_t>(b.f.real()) &&
+           std::bit_cast<uint32_t>(a.f.imag()) == std::bit_cast<uint32_t>(b.f.imag());
+  };
+  interp::CisPiMemo memo;
+  const int64_t past = (int64_t{1} << 21) + 7;  // over the dense arrays' budget
+  for (int round = 0; round < 2; ++round)
+    for (int64_t q : {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{8}, int64_t{-8}, int64_t{12},
+                      int64_t{65521}, int64_t{-131072}, past}) {
+      const int64_t span = std::min<int64_t>(4 * (q < 0 ? -q : q), 4096);
+      for (int64_t p = -span; p <= span; ++p)
+        ASSERT_TRUE(same(memo.ratio(p, q), cisPiRatio(p, q))) << p << "/" << q;
+      for (int64_t p : {int64_t{1} << 40, -(int64_t{1} << 40) + 3,
+                        std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()})
+        ASSERT_TRUE(same(memo.ratio(p, q), cisPiRatio(p, q))) << p << "/" << q;
+    }
+  const int64_t lowest = std::numeric_limits<int64_t>::min();
+  EXPECT_TRUE(same(memo.ratio(3, lowest), cisPiRatio(3, lowest)));
+  // a quarter turn is exact, its zero positive
+  EXPECT_EQ(std::bit_cast<uint64_t>(memo.ratio(1, 2).d.real()), 0u);
+  EXPECT_EQ(memo.ratio(1, 2).d.imag(), 1.0);
+  EXPECT_EQ(std::bit_cast<uint64_t>(memo.ratio(3, 2).d.real()), 0u);
+  EXPECT_EQ(memo.ratio(3, 2).d.imag(), -1.0);
 }
 
 }  // namespace
