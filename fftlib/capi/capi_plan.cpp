@@ -1,6 +1,8 @@
 // One plan of the C API (capi_plan.h): flags, wisdom and tuning, host and device execution.
 #include "fftlib/capi/capi_plan.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <vector>
@@ -170,12 +172,42 @@ void CPlan::executeCl(cl_mem in, cl_mem out, cl_command_queue queue) {
 }
 
 void CPlan::executeCuda(void* in, void* out, CUstream_st* stream) {
+#ifdef FFTC_HAVE_CUDA
+  if (device_->cuda) {
+    namespace cu = backends::cuda;
+    if (in == nullptr || out == nullptr) throw UserError("a device pointer is NULL");
+    auto pointer = [](void* p) {
+      return static_cast<CUdeviceptr>(reinterpret_cast<std::uintptr_t>(p));
+    };
+    const auto& state = device_->cuda->state();
+    const std::size_t inBytes = cudaPlan_->inputBytes(), outBytes = cudaPlan_->outputBytes();
+    std::lock_guard lock(mutex_);
+    // The caller's memory is borrowed with the sizes the plan reads and writes: a device
+    // pointer carries no size to check.
+    if (in != out) {
+      cu::DeviceBuffer a = cu::DeviceBuffer::borrow(state, pointer(in), inBytes);
+      cu::DeviceBuffer b = cu::DeviceBuffer::borrow(state, pointer(out), outBytes);
+      cu::enqueue(cudaPlan_->launches(a, b), stream);
+      return;
+    }
+    cu::DeviceBuffer b =
+        cu::DeviceBuffer::borrow(state, pointer(out), std::max(inBytes, outBytes));
+    if (cudaPlan_->info().inPlaceSafe) {
+      cu::enqueue(cudaPlan_->launches(b, b), stream);
+      return;
+    }
+    // In place, when the stages read the input after writing the output: the input goes
+    // aside first, on the same stream.
+    if (!cudaScratch_) cudaScratch_.emplace(device_->cuda->allocate(inBytes));
+    cudaScratch_->copyFromAsync(b, inBytes, stream);
+    cu::enqueue(cudaPlan_->launches(*cudaScratch_, b), stream);
+    return;
+  }
+#else
   (void)in;
   (void)out;
   (void)stream;
-  if (!device_->opencl)
-    throw UserError("execution on CUDA device pointers is not implemented yet; use the host "
-                    "arrays (execute, execute_dft)");
+#endif
   throw UserError(fmt::format("the plan was made for {} (OpenCL): use execute_cl, or plan "
                               "after fftc_set_device(\"cuda:N\")",
                               device_->selector.empty() ? "the default device"

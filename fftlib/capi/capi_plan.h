@@ -51,7 +51,8 @@ class CPlan {
   void execute();
   // OpenCL buffers on the caller's queue (in order), enqueued without waiting.
   void executeCl(cl_mem in, cl_mem out, cl_command_queue queue);
-  // CUDA device pointers on the caller's stream, launched without waiting.
+  // CUDA device pointers on the caller's stream (null: the default stream), launched without
+  // waiting. The plan's temporaries are shared: executions must not overlap in time.
   void executeCuda(void* in, void* out, CUstream_st* stream);
 
  private:
@@ -68,6 +69,7 @@ class CPlan {
 #ifdef FFTC_HAVE_CUDA
   std::optional<CudaPlan> cudaPlan_;
   std::optional<backends::cuda::DeviceBuffer> cudaIn_, cudaOut_;
+  std::optional<backends::cuda::DeviceBuffer> cudaScratch_;  // in place on device pointers
 #endif
 };
 
