@@ -31,8 +31,11 @@ endif()
 foreach(dir IN LISTS fftc_header_dirs)
   get_filename_component(parent ${dir} DIRECTORY)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir} DESTINATION ${FFTC_INSTALL_INCLUDEDIR}/${parent}
-    FILES_MATCHING PATTERN "*.h")
+    FILES_MATCHING PATTERN "*.h" PATTERN "capi/include" EXCLUDE)
 endforeach()
+# The C API's header (docs/c-api.md) as <fftc/fftc.h>: include/ is on the include path too.
+install(FILES ${PROJECT_SOURCE_DIR}/fftlib/capi/include/fftc/fftc.h
+  DESTINATION ${FFTC_INSTALL_INCLUDEDIR})
 
 # One library of the internal ones (fftc_add_library, the FFTC_INTERNAL_LIBRARIES property):
 # their object files, compiled once as position-independent code, make both libfftc.so and
@@ -56,6 +59,7 @@ list(REMOVE_DUPLICATES fftc_external)
 # threads only matter when linking libfftc.a. fmt is compiled in header-only: no dependency.
 set(fftc_public_deps Boost::json OpenCL::OpenCL)
 set(fftc_include_dirs $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
+  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/fftlib/capi/include>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}> $<INSTALL_INTERFACE:${FFTC_INSTALL_INCLUDEDIR}>)
 
 # The ABI of a C++ API of this size is not stable: the SONAME changes with every minor version

@@ -36,6 +36,7 @@ namespace fftc::backends::cuda {
   X(cuMemcpyHtoD, 3020)               \
   X(cuMemcpyDtoH, 3020)               \
   X(cuMemcpyDtoD, 3020)               \
+  X(cuMemcpyDtoDAsync, 3020)          \
   X(cuMemsetD8, 3020)                 \
   X(cuLaunchKernel, 4000)             \
   X(cuEventCreate, 2000)              \

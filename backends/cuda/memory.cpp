@@ -18,10 +18,21 @@ DeviceBuffer::DeviceBuffer(std::shared_ptr<const detail::ContextState> context, 
                       fmt::format("cuMemAlloc({} bytes)", bytes));
 }
 
+DeviceBuffer DeviceBuffer::borrow(std::shared_ptr<const detail::ContextState> context,
+                                  CUdeviceptr pointer, std::size_t bytes) {
+  DeviceBuffer b;
+  b.context_ = std::move(context);
+  b.pointer_ = pointer;
+  b.size_ = bytes;
+  b.owned_ = false;
+  return b;
+}
+
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
     : context_(std::move(other.context_)),
       pointer_(std::exchange(other.pointer_, 0)),
-      size_(std::exchange(other.size_, 0)) {}
+      size_(std::exchange(other.size_, 0)),
+      owned_(std::exchange(other.owned_, true)) {}
 
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
   if (this != &other) {
@@ -29,6 +40,7 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
     context_ = std::move(other.context_);
     pointer_ = std::exchange(other.pointer_, 0);
     size_ = std::exchange(other.size_, 0);
+    owned_ = std::exchange(other.owned_, true);
   }
   return *this;
 }
@@ -38,7 +50,7 @@ DeviceBuffer::~DeviceBuffer() {
 }
 
 void DeviceBuffer::release() noexcept {
-  if (pointer_ != 0 && context_) {
+  if (pointer_ != 0 && context_ && owned_) {
     // A destructor cannot report; a failure here means the context is already lost.
     context_->makeCurrent();
     static_cast<void>(context_->api.cuMemFree(pointer_));
@@ -75,6 +87,15 @@ void DeviceBuffer::copyFrom(const DeviceBuffer& source, std::size_t bytes) {
   if (bytes == 0) return;
   context_->makeCurrent();
   context_->api.check(context_->api.cuMemcpyDtoD(pointer_, source.pointer_, bytes), "cuMemcpyDtoD");
+}
+
+void DeviceBuffer::copyFromAsync(const DeviceBuffer& source, std::size_t bytes, CUstream stream) {
+  checkRange(0, bytes, "copyFromAsync");
+  source.checkRange(0, bytes, "copyFromAsync");
+  if (bytes == 0) return;
+  context_->makeCurrent();
+  context_->api.check(context_->api.cuMemcpyDtoDAsync(pointer_, source.pointer_, bytes, stream),
+                      "cuMemcpyDtoDAsync");
 }
 
 void DeviceBuffer::fill(unsigned char byte) {

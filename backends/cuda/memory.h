@@ -20,6 +20,10 @@ class DeviceBuffer {
   DeviceBuffer() = default;
   // Allocates `bytes` (at least one byte, so that every buffer has a distinct address).
   DeviceBuffer(std::shared_ptr<const detail::ContextState> context, std::size_t bytes);
+  // The caller's memory (`bytes` at `pointer`, e.g. from cudaMalloc), not freed by this object:
+  // the C API's fftcf_execute_cuda (docs/c-api.md).
+  [[nodiscard]] static DeviceBuffer borrow(std::shared_ptr<const detail::ContextState> context,
+                                           CUdeviceptr pointer, std::size_t bytes);
   DeviceBuffer(DeviceBuffer&& other) noexcept;
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
   DeviceBuffer(const DeviceBuffer&) = delete;
@@ -34,6 +38,8 @@ class DeviceBuffer {
   void copyToHost(void* destination, std::size_t bytes, std::size_t offset = 0) const;
   // Copies the first `bytes` of `source` to the start of this buffer.
   void copyFrom(const DeviceBuffer& source, std::size_t bytes);
+  // The same, enqueued on `stream` (asynchronous).
+  void copyFromAsync(const DeviceBuffer& source, std::size_t bytes, CUstream stream);
   // Sets every byte to `byte` (0xFF: a NaN in every float and double).
   void fill(unsigned char byte);
   void fillZero() { fill(0); }
@@ -56,6 +62,7 @@ class DeviceBuffer {
   std::shared_ptr<const detail::ContextState> context_;
   CUdeviceptr pointer_ = 0;
   std::size_t size_ = 0;
+  bool owned_ = true;  // false: borrow()ed, never freed here
 };
 
 }  // namespace fftc::backends::cuda

@@ -123,7 +123,7 @@ void Kernel::reserveDynamicSharedMemory(std::size_t bytes) const {
   kernel.dynamicSharedLimit = bytes;
 }
 
-void Kernel::launch(const LaunchConfig& config, const KernelArgs& args) const {
+void Kernel::launch(const LaunchConfig& config, const KernelArgs& args, CUstream stream) const {
   const detail::KernelState& kernel = *state_;
   const unsigned long long threads = config.block.count();
   if (threads == 0 || config.grid.count() == 0) {
@@ -141,7 +141,7 @@ void Kernel::launch(const LaunchConfig& config, const KernelArgs& args) const {
   kernel.module->context->makeCurrent();
   const CUresult result = kernel.api().cuLaunchKernel(
       kernel.function, config.grid.x, config.grid.y, config.grid.z, config.block.x, config.block.y,
-      config.block.z, config.sharedMemoryBytes, nullptr,
+      config.block.z, config.sharedMemoryBytes, stream,
       pointers.empty() ? nullptr : pointers.data(), nullptr);
   // The message is formatted only on failure: launches sit in timed loops.
   if (result != CUDA_SUCCESS) {

@@ -77,9 +77,10 @@ class Kernel {
   // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES); DeviceError when the device's opt-in
   // maximum, less the kernel's static shared memory, is smaller.
   void reserveDynamicSharedMemory(std::size_t bytes) const;
-  // Enqueues one launch. DeviceError names the kernel when the driver refuses it (too many
-  // threads per block for its registers, too much shared memory, ...).
-  void launch(const LaunchConfig& config, const KernelArgs& args) const;
+  // Enqueues one launch on `stream` (null: the default stream). DeviceError names the kernel
+  // when the driver refuses it (too many threads per block for its registers, too much shared
+  // memory, ...).
+  void launch(const LaunchConfig& config, const KernelArgs& args, CUstream stream = nullptr) const;
 
  private:
   friend class Module;

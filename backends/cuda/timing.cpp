@@ -37,8 +37,8 @@ double Event::elapsedSince(const Event& start) const {
   return static_cast<double>(ms);
 }
 
-void enqueue(std::span<const Launch> sequence) {
-  for (const Launch& launch : sequence) launch.kernel.launch(launch.config, launch.args);
+void enqueue(std::span<const Launch> sequence, CUstream stream) {
+  for (const Launch& launch : sequence) launch.kernel.launch(launch.config, launch.args, stream);
 }
 
 std::vector<double> timeRuns(const Context& context, std::span<const Launch> sequence, int warmups,

@@ -45,8 +45,8 @@ struct Launch {
   KernelArgs args;
 };
 
-// Enqueues the launches in order (asynchronously).
-void enqueue(std::span<const Launch> sequence);
+// Enqueues the launches in order (asynchronously) on `stream` (null: the default stream).
+void enqueue(std::span<const Launch> sequence, CUstream stream = nullptr);
 
 // Runs the sequence `warmups` times untimed, then `runs` times, and returns each timed run's
 // milliseconds (first launch's start to last launch's end). Timed runs are recorded back to

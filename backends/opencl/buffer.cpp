@@ -24,6 +24,14 @@ Buffer::Buffer(const Context& context, std::size_t bytes, cl_mem_flags flags) : 
   check(status, "clCreateBuffer", fmt::format("{} bytes", bytes));
 }
 
+Buffer Buffer::retain(cl_mem mem) {
+  std::size_t bytes = 0;
+  check(clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof(bytes), &bytes, nullptr), "clGetMemObjectInfo",
+        "CL_MEM_SIZE");
+  check(clRetainMemObject(mem), "clRetainMemObject");
+  return Buffer(MemHandle(mem), bytes);
+}
+
 void Buffer::writeBytes(const Context& context, const void* data, std::size_t bytes,
                         std::size_t offset) {
   checkRange(bytes, offset, bytes_, "write");

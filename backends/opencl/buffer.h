@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <span>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "backends/opencl/context.h"
@@ -31,6 +32,9 @@ class Buffer {
     buffer.write(context, data);
     return buffer;
   }
+
+  // The caller's buffer (retained, its size queried): the C API's fftcf_execute_cl.
+  [[nodiscard]] static Buffer retain(cl_mem mem);
 
   [[nodiscard]] cl_mem get() const { return mem_.get(); }
   [[nodiscard]] std::size_t bytes() const { return bytes_; }
@@ -67,6 +71,8 @@ class Buffer {
   }
 
  private:
+  Buffer(MemHandle mem, std::size_t bytes) : mem_(std::move(mem)), bytes_(bytes) {}
+
   MemHandle mem_;
   std::size_t bytes_;
 };

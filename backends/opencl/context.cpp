@@ -23,6 +23,38 @@ Context Context::fromSelector(std::string_view selector) {
   return Context(selectDevice(selector));
 }
 
+Context::Context(DeviceInfo device, ContextHandle context, QueueHandle queue)
+    : device_(std::move(device)),
+      context_(std::move(context)),
+      queue_(std::move(queue)),
+      cache_(BinaryCache::fromEnvironment()) {}
+
+Context Context::fromQueue(cl_command_queue queue) {
+  cl_context context = nullptr;
+  cl_device_id device = nullptr;
+  check(clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof(context), &context, nullptr),
+        "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
+  check(clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof(device), &device, nullptr),
+        "clGetCommandQueueInfo", "CL_QUEUE_DEVICE");
+  cl_platform_id platform = nullptr;
+  check(clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof(platform), &platform, nullptr),
+        "clGetDeviceInfo", "CL_DEVICE_PLATFORM");
+  // The indices as listDevices() numbers them, so that DeviceInfo::selector() names the device.
+  DeviceInfo info;
+  bool listed = false;
+  for (const DeviceInfo& d : listDevices()) {
+    if (d.device == device) {
+      info = d;
+      listed = true;
+    }
+  }
+  if (!listed) info = queryDevice(platform, device, 0, 0);
+  check(clRetainContext(context), "clRetainContext");
+  ContextHandle contextHandle(context);
+  check(clRetainCommandQueue(queue), "clRetainCommandQueue");
+  return Context(std::move(info), std::move(contextHandle), QueueHandle(queue));
+}
+
 void Context::finish() const {
   check(clFinish(queue_.get()), "clFinish");
 }

@@ -19,6 +19,10 @@ class Context {
   explicit Context(DeviceInfo device);
   // selectDevice(selector) + Context(device).
   [[nodiscard]] static Context fromSelector(std::string_view selector);
+  // The caller's queue (retained) and its context and device: builds, copies and launches go
+  // to that queue, so kernels run in order with the caller's own commands (the C API's
+  // fftcf_execute_cl, docs/c-api.md). ClError when the queue is invalid.
+  [[nodiscard]] static Context fromQueue(cl_command_queue queue);
 
   [[nodiscard]] const DeviceInfo& device() const { return device_; }
   [[nodiscard]] cl_context get() const { return context_.get(); }
@@ -37,6 +41,8 @@ class Context {
   [[nodiscard]] Program build(std::string_view source, std::string_view options = {}) const;
 
  private:
+  Context(DeviceInfo device, ContextHandle context, QueueHandle queue);
+
   DeviceInfo device_;
   ContextHandle context_;
   QueueHandle queue_;

@@ -136,14 +136,19 @@ tuner::Wisdom loadWisdom(const std::filesystem::path& file) {
 WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
                       const std::function<DeviceIdentity()>& identity,
                       const PlanLimits& limits) {
+  return applyWisdom(r, loadWisdom(file), file.string(), identity, limits);
+}
+
+WisdomUse applyWisdom(const FftRequest& r, const tuner::Wisdom& wisdom, const std::string& source,
+                      const std::function<DeviceIdentity()>& identity,
+                      const PlanLimits& limits) {
   WisdomUse use;
   use.request = r;
   const std::string problem = problemName(r);
-  const tuner::Wisdom wisdom = loadWisdom(file);
   use.forThisProblem = wisdom.contains(problem);
   if (!use.forThisProblem) {
     use.note = fmt::format("no wisdom for '{}' in {}; the planner's heuristics decide", problem,
-                           file.string());
+                           source);
     return use;
   }
   if (!plannerDecides(r)) {
@@ -164,7 +169,7 @@ WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
   } catch (const std::exception& e) {
     use.note = fmt::format("wisdom for '{}' in {} not used: its configuration {} is not accepted "
                            "({}); tune again",
-                           problem, file.string(), boost::json::serialize(found.entry->config),
+                           problem, source, boost::json::serialize(found.entry->config),
                            e.what());
     return use;
   }
@@ -173,7 +178,7 @@ WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
   use.entry = found.entry;
   use.note = fmt::format("wisdom from {}: variant {}, radices [{}], work-group {} x {} FFTs{} "
                          "({:.4g} ms when tuned, {})",
-                         file.string(), variantName(tuned.variant),
+                         source, variantName(tuned.variant),
                          fmt::join(tuned.radices, ", "), tuned.workgroupSize, tuned.fftsPerGroup,
                          (tuned.passGroups.empty()
                               ? ""

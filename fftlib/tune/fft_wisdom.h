@@ -61,5 +61,9 @@ struct WisdomUse {
 WisdomUse applyWisdom(const FftRequest& r, const std::filesystem::path& file,
                       const std::function<DeviceIdentity()>& identity,
                       const PlanLimits& limits = {});
+// The same over wisdom in memory (the C API's, docs/c-api.md); `source` names it in the notes.
+WisdomUse applyWisdom(const FftRequest& r, const tuner::Wisdom& wisdom, const std::string& source,
+                      const std::function<DeviceIdentity()>& identity,
+                      const PlanLimits& limits = {});
 
 }  // namespace fftc::fftlib::tune

@@ -4,8 +4,10 @@
 #  1. the installed headers include only headers that are installed too;
 #  2. the installed fftc runs (--version, `fft --size 64 -o DIR`) and finds its clang plugin;
 #  3. consumer/ builds with find_package(fftc) against libfftc.so and libfftc.a, and with
-#     pkg-config (shared and static), and each of the four programs' FFT matches its own DFT.
-# Variables: BUILD_DIR, SOURCE_DIR (this folder), WORK, CXX, GENERATOR, VERSION, HAS_CLANG,
+#     pkg-config (shared and static), and each of the four programs' FFT matches its own DFT;
+#     the C API's example (tests/capi/example.c, <fftc/fftc.h>) builds as C the same ways
+#     (pkg-config: libfftc.so) and checks its FFT.
+# Variables: BUILD_DIR, SOURCE_DIR (this folder), WORK, CXX, CC, GENERATOR, VERSION, HAS_CLANG,
 # HAS_CUDA.
 cmake_policy(SET CMP0057 NEW)
 set(prefix ${WORK}/prefix)
@@ -90,10 +92,12 @@ string(TIMESTAMP t1 "%s")
 # 3a. find_package(fftc): shared and static.
 set(ENV{FFTC_CACHE_DIR} ${WORK}/cache)
 run(configure ${CMAKE_COMMAND} -S ${SOURCE_DIR}/consumer -B ${WORK}/cmake-consumer -G ${GENERATOR}
-  -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_PREFIX_PATH=${prefix})
+  -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_C_COMPILER=${CC} -DCMAKE_PREFIX_PATH=${prefix})
 run(build ${CMAKE_COMMAND} --build ${WORK}/cmake-consumer)
 run(cmake_shared ${WORK}/cmake-consumer/consumer_shared opencl ${expect_plugin})
 run(cmake_static ${WORK}/cmake-consumer/consumer_static)
+run(cmake_c_shared ${WORK}/cmake-consumer/consumer_c_shared)
+run(cmake_c_static ${WORK}/cmake-consumer/consumer_c_static)
 string(TIMESTAMP t2 "%s")
 
 # 3b. pkg-config, the commands of docs/install.md (compiled once, linked twice).
@@ -109,6 +113,13 @@ if(pc_static_needed_out MATCHES "libfftc")
 endif()
 run(pc_shared_run ${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${prefix}/lib ${WORK}/pc_shared opencl ${expect_plugin})
 run(pc_static_run ${WORK}/pc_static)
+# The C example, as docs/c-api.md builds it: cc -std=c99 ... $(pkg-config --cflags --libs fftc).
+set(c_src ${SOURCE_DIR}/../capi/example.c)
+run(pc_c_shared sh -c "${CC} -std=c99 ${c_src} $(pkg-config --cflags --libs fftc) -lm -o pc_c_shared")
+run(pc_c_shared_run ${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${prefix}/lib ${WORK}/pc_c_shared)
+if(NOT pc_c_shared_run_out MATCHES "y\\[5\\] = 128")
+  message(FATAL_ERROR "install test: the C example printed '${pc_c_shared_run_out}'")
+endif()
 string(TIMESTAMP t3 "%s")
 
 math(EXPR s_install "${t1} - ${t0}")
