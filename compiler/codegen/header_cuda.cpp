@@ -14,21 +14,23 @@ std::string launchStage(const CompiledKernel& k, size_t index) {
   std::vector<std::string> params;
   for (const std::string& a : s.args) {
     const BufferInfo* b = k.buffer(a);
-    params.push_back(b == nullptr ? "&" + a : isIo(*b) ? "&" + a : "&s." + a + "_");
+    params.push_back(b == nullptr ? "&" + a : isIo(*b) ? "&" + a : "&state_->" + a + "_");
   }
   std::vector<std::string> g, l;
   for (const auto& e : s.global) g.push_back(cxx(e));
   for (const auto& e : s.local) l.push_back(cxx(e));
   std::string out = fmt::format("    {{  // {}\n", s.kernel);
-  out += "      const std::size_t global[] = {" + joined(g) + "};\n";
-  if (!l.empty()) out += "      const std::size_t local[] = {" + joined(l) + "};\n";
-  out += fmt::format("      const fftc_rt::Geometry d = fftc_rt::geometry(global, {}, {}, {});\n",
-                     g.size(), l.empty() ? "nullptr" : "local", l.size());
-  out += "      void* params[] = {" + joined(params) + "};\n";
+  out += "      const std::size_t fftc_global[] = {" + joined(g) + "};\n";
+  if (!l.empty()) out += "      const std::size_t fftc_local[] = {" + joined(l) + "};\n";
   out += fmt::format(
-      "      fftc_rt::check(cuLaunchKernel(s.functions[{}], d.grid[0], d.grid[1], d.grid[2],\n"
-      "                                    d.block[0], d.block[1], d.block[2], {}u, s.stream,\n"
-      "                                    params, nullptr),\n"
+      "      const fftc_rt::Geometry fftc_d = fftc_rt::geometry(fftc_global, {}, {}, {});\n",
+      g.size(), l.empty() ? "nullptr" : "fftc_local", l.size());
+  out += "      void* fftc_params[] = {" + joined(params) + "};\n";
+  out += fmt::format(
+      "      fftc_rt::check(cuLaunchKernel(state_->functions[{}], fftc_d.grid[0], fftc_d.grid[1],\n"
+      "                                    fftc_d.grid[2], fftc_d.block[0], fftc_d.block[1],\n"
+      "                                    fftc_d.block[2], {}u, state_->stream, fftc_params,\n"
+      "                                    nullptr),\n"
       "                     \"cuLaunchKernel({})\", kName);\n    }}\n",
       index, s.dynamicLocalBytes, s.kernel);
   return out;
@@ -46,26 +48,26 @@ std::string runHost(const CompiledKernel& k) {
       "  // back on the stream: it returns when the output is there. Device buffers are made at\n"
       "  // the first call.\n"
       "  void runHost(" + joined(params) + ") {\n" + sizeLocals(k, "    ", "state_->") +
-      "    State& s = *state_;\n    const fftc_rt::Current current(s.context, kName);\n";
+      "    const fftc_rt::Current fftc_current(state_->context, kName);\n";
   for (const auto& b : k.buffers) {
     if (!isIo(b)) continue;
-    out += fmt::format("    if (s.{0}_staging_ == 0) s.{0}_staging_ = fftc_rt::allocate({1}, kName);\n",
+    out += fmt::format("    if (state_->{0}_staging_ == 0) state_->{0}_staging_ = fftc_rt::allocate({1}, kName);\n",
                        b.name, bytesExpr(k, b));
   }
   for (const auto& b : k.buffers)
     if (b.role == "input")
       out += fmt::format(
-          "    fftc_rt::check(cuMemcpyHtoDAsync(s.{0}_staging_, {0}, {1}, s.stream),\n"
+          "    fftc_rt::check(cuMemcpyHtoDAsync(state_->{0}_staging_, {0}, {1}, state_->stream),\n"
           "                   \"cuMemcpyHtoDAsync\", kName);\n",
           b.name, bytesExpr(k, b));
   out += "    run(" + joined(names) + ");\n";
   for (const auto& b : k.buffers)
     if (b.role == "output")
       out += fmt::format(
-          "    fftc_rt::check(cuMemcpyDtoHAsync({0}, s.{0}_staging_, {1}, s.stream),\n"
+          "    fftc_rt::check(cuMemcpyDtoHAsync({0}, state_->{0}_staging_, {1}, state_->stream),\n"
           "                   \"cuMemcpyDtoHAsync\", kName);\n",
           b.name, bytesExpr(k, b));
-  out += "    fftc_rt::check(cuStreamSynchronize(s.stream), \"cuStreamSynchronize\", kName);\n";
+  out += "    fftc_rt::check(cuStreamSynchronize(state_->stream), \"cuStreamSynchronize\", kName);\n";
   return out + "  }\n\n";
 }
 
@@ -128,7 +130,7 @@ std::string cudaKernelClass(const CompiledKernel& k) {
          "  // waits).\n";
   out += ioDoc(k);
   out += "  void run(" + joined(io) + ") {\n" + sizeLocals(k, "    ", "state_->") +
-         "    State& s = *state_;\n    const fftc_rt::Current current(s.context, kName);\n";
+         "    const fftc_rt::Current fftc_current(state_->context, kName);\n";
   for (size_t i = 0; i < k.stages.size(); ++i) out += launchStage(k, i);
   out += "  }\n\n";
   out += runHost(k);
@@ -137,17 +139,17 @@ std::string cudaKernelClass(const CompiledKernel& k) {
   out += stateStruct(k);
   out += "\n  explicit Kernel(std::unique_ptr<State> state) : state_(std::move(state)) { init(); }\n\n";
   out += "  void init() {\n" + sizeLocals(k, "    ", "state_->") +
-         "    State& s = *state_;\n    const fftc_rt::Current current(s.context, kName);\n"
-         "    s.module = fftc_rt::loadPtx(kPtx, kName);\n";
+         "    const fftc_rt::Current fftc_current(state_->context, kName);\n"
+         "    state_->module = fftc_rt::loadPtx(kPtx, kName);\n";
   for (size_t i = 0; i < k.stages.size(); ++i) {
     const StageInfo& st = k.stages[i];
     out += fmt::format(
-        "    fftc_rt::check(cuModuleGetFunction(&s.functions[{0}], s.module, \"{1}\"),\n"
+        "    fftc_rt::check(cuModuleGetFunction(&state_->functions[{0}], state_->module, \"{1}\"),\n"
         "                   \"cuModuleGetFunction({1})\", kName);\n",
         i, st.kernel);
     if (st.dynamicLocalBytes > 0)
       out += fmt::format(
-          "    fftc_rt::check(cuFuncSetAttribute(s.functions[{0}],\n"
+          "    fftc_rt::check(cuFuncSetAttribute(state_->functions[{0}],\n"
           "                                      CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, "
           "{1}),\n                   \"cuFuncSetAttribute({2}, {1} bytes of shared memory)\", "
           "kName);\n",
@@ -156,12 +158,12 @@ std::string cudaKernelClass(const CompiledKernel& k) {
   for (const auto& b : k.buffers) {
     if (b.role == "table")
       out += fmt::format(
-          "    s.{0}_ = fftc_rt::allocate(sizeof k{0}Data, kName);\n"
-          "    fftc_rt::check(cuMemcpyHtoD(s.{0}_, k{0}Data, sizeof k{0}Data), \"cuMemcpyHtoD\", "
+          "    state_->{0}_ = fftc_rt::allocate(sizeof k{0}Data, kName);\n"
+          "    fftc_rt::check(cuMemcpyHtoD(state_->{0}_, k{0}Data, sizeof k{0}Data), \"cuMemcpyHtoD\", "
           "kName);\n",
           b.name);
     else if (b.role == "temp")
-      out += fmt::format("    s.{0}_ = fftc_rt::allocate({1}, kName);\n", b.name, bytesExpr(k, b));
+      out += fmt::format("    state_->{0}_ = fftc_rt::allocate({1}, kName);\n", b.name, bytesExpr(k, b));
   }
   out += "  }\n\n  std::unique_ptr<State> state_;\n};\n";
   return out;

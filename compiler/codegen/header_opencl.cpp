@@ -10,24 +10,24 @@ namespace {
 // One stage's arguments and enqueue, inside run().
 std::string enqueueStage(const CompiledKernel& k, size_t index) {
   const StageInfo& s = k.stages[index];
-  std::string out = fmt::format("    {{  // {}\n      cl_kernel k = kernels_[{}].get();\n",
+  std::string out = fmt::format("    {{  // {}\n      cl_kernel fftc_k = kernels_[{}].get();\n",
                                 s.kernel, index);
   for (size_t i = 0; i < s.args.size(); ++i) {
     const std::string& a = s.args[i];
     const BufferInfo* b = k.buffer(a);
     std::string value = b == nullptr ? "cl_int{" + a + "}" : isIo(*b) ? a : a + "_.get()";
-    out += fmt::format("      fftc_rt::setArg(k, {}, {}, kName);\n", i, value);
+    out += fmt::format("      fftc_rt::setArg(fftc_k, {}, {}, kName);\n", i, value);
   }
   std::vector<std::string> g, l;
   for (const auto& e : s.global) g.push_back(cxx(e));
   for (const auto& e : s.local) l.push_back(cxx(e));
-  out += "      const std::size_t global[] = {" + joined(g) + "};\n";
-  if (!l.empty()) out += "      const std::size_t local[] = {" + joined(l) + "};\n";
+  out += "      const std::size_t fftc_global[] = {" + joined(g) + "};\n";
+  if (!l.empty()) out += "      const std::size_t fftc_local[] = {" + joined(l) + "};\n";
   out += fmt::format(
-      "      fftc_rt::check(clEnqueueNDRangeKernel(queue_.get(), k, {}, nullptr, global, {}, 0, "
-      "nullptr,\n                                            nullptr),\n"
+      "      fftc_rt::check(clEnqueueNDRangeKernel(queue_.get(), fftc_k, {}, nullptr, fftc_global,\n"
+      "                                            {}, 0, nullptr, nullptr),\n"
       "                     \"clEnqueueNDRangeKernel({})\", kName);\n    }}\n",
-      g.size(), l.empty() ? "nullptr" : "local", s.kernel);
+      g.size(), l.empty() ? "nullptr" : "fftc_local", s.kernel);
   return out;
 }
 

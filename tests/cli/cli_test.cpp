@@ -224,7 +224,8 @@ TEST(Cli, FftForCudaWritesKernelsManifestAndCudaHeader) {
     EXPECT_NE(hpp.find("#include <cuda.h>"), std::string::npos) << hpp.substr(0, 2000);
     // The PTX of compute_75 (its .target reads sm_75), which the driver compiles for any GPU from 7.5.
     EXPECT_NE(hpp.find("\n.target sm_75\n"), std::string::npos);
-    EXPECT_NE(hpp.find("cuModuleGetFunction(&s.functions[0], s.module, \"fft_64_f32_stage0\")"),
+    EXPECT_NE(hpp.find("cuModuleGetFunction(&state_->functions[0], state_->module, "
+                       "\"fft_64_f32_stage0\")"),
               std::string::npos);
     EXPECT_NE(r.out.find("wrote fft_64_f32.cu, .json, .hpp"), std::string::npos) << r.out;
   } else {

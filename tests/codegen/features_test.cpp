@@ -246,7 +246,7 @@ TEST(Manifest, HeaderAndViews) {
   EXPECT_NE(h.find("kernels_[1] = fftc_rt::createKernel(program_.get(), \"dotLow_stage1\", kName);"),
             std::string::npos) << h;
   EXPECT_NE(h.find("void run(cl_mem x, cl_mem y, cl_mem out) {"), std::string::npos) << h;
-  EXPECT_NE(h.find("fftc_rt::setArg(k, 3, cl_int{N}, kName);"), std::string::npos) << h;
+  EXPECT_NE(h.find("fftc_rt::setArg(fftc_k, 3, cl_int{N}, kName);"), std::string::npos) << h;
   EXPECT_NE(h.find("void runHost(const void* x, const void* y, void* out) {"), std::string::npos);
   EXPECT_EQ(h.find("fftc::"), std::string::npos);  // nothing of fftc's libraries
   auto run = checkText(readFile(sourceRoot() + "/examples/dot_lowlevel.fdl"), "dotLow", {},

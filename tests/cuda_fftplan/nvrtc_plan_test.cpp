@@ -158,7 +158,8 @@ TEST(CudaFftPlanSource, LocalArraysBeyondTheStaticLimitAreDynamic) {
   EXPECT_NE(h.find("CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
                    std::to_string(2 * array) + ")"),
             std::string::npos);
-  EXPECT_NE(h.find("d.block[2], " + std::to_string(2 * array) + "u, s.stream"), std::string::npos);
+  EXPECT_NE(h.find("fftc_d.block[2], " + std::to_string(2 * array) + "u, state_->stream"),
+            std::string::npos);
 
   const auto small = planFft(withLocalMemory(cudaCase(2048, 2), kH100SharedBytes).request);
   ASSERT_EQ(small->choice.variant, Variant::Local);
@@ -245,11 +246,11 @@ TEST(CudaFftPlanHeader, UsesTheCudaDriverApiOnly) {
   const std::string h = compiler::codegen::emitHeader(plan->compiled, &ptx);
   EXPECT_NE(h.find("#include <cuda.h>"), std::string::npos);
   EXPECT_NE(h.find("kPtx[] = R\"FFTC_PTX(// the PTX text)FFTC_PTX\";"), std::string::npos);
-  EXPECT_NE(h.find("fftc_rt::geometry(global, "), std::string::npos);
+  EXPECT_NE(h.find("fftc_rt::geometry(fftc_global, "), std::string::npos);
   EXPECT_EQ(h.find("opencl"), std::string::npos) << h.substr(0, 400);
   EXPECT_EQ(h.find("fftc::"), std::string::npos);
   for (const auto& s : plan->stages)
-    EXPECT_NE(h.find("s.module, \"" + s.kernel + "\")"), std::string::npos) << s.kernel;
+    EXPECT_NE(h.find("state_->module, \"" + s.kernel + "\")"), std::string::npos) << s.kernel;
   FftRequest cl = plan->request;
   cl.target = compiler::pipeline::Target::OpenCL;
   const std::string hc = compiler::codegen::emitHeader(planFft(cl)->compiled);
