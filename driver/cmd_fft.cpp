@@ -201,13 +201,13 @@ int runFft(const Args& args) {
                            [&] { return fl::tune::openClIdentity(cl::selectDevice(device)); });
   auto plan = fl::planFft(request);
   OutputSet outputs(o.outDir);
-  outputs.addKernel(plan->compiled, {"source", "manifest", "header"},
-                    request.target == Target::Cuda);
+  const bool header = outputs.addKernel(plan->compiled, {"source", "manifest", "header"},
+                                        request.target == Target::Cuda);
   outputs.commit();
   fmt::print("{}", plan->describe());
   if (!wisdomNote.empty()) fmt::print("{}\n", wisdomNote);
   fmt::print("wrote {} in {}\n", plan->compiled.name + (request.target == Target::Cuda ? ".cu" : ".cl") +
-                                     ", .json, .hpp",
+                                     (header ? ", .json, .hpp" : ", .json"),
              o.outDir);
   if (compiler::pipeline::phaseTimesRequested())  // FFTC_TIMINGS=1 (docs/performance.md)
     fmt::print(stderr, "{}", compiler::pipeline::phaseTimesText());

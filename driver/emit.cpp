@@ -8,8 +8,12 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "backends/common/device_error.h"
+#ifdef FFTC_HAVE_CUDA
+#include "compiler/exec/cuda_exec.h"
+#endif
 
 namespace fftc::driver {
 namespace {
@@ -53,6 +57,30 @@ bool writeNew(const fs::path& path, std::string_view bytes, long index, std::str
   return ok;
 }
 
+// The architecture of the PTX in CUDA headers: a virtual one (compute_XY) that the driver compiles
+// for any device at least as new, so one header serves every GPU; 7.5 (Turing) is the oldest
+// that current NVRTC (CUDA 13) still targets.
+constexpr const char* kHeaderPtxArch = "compute_75";
+
+// The PTX a CUDA header embeds, or nullopt with `why` when this fftc cannot compile it (built
+// without the CUDA backend, NVRTC not loadable).
+std::optional<compiler::codegen::HeaderPtx> headerPtx(const compiler::codegen::CompiledKernel& k,
+                                                      std::string& why) {
+#ifdef FFTC_HAVE_CUDA
+  try {
+    backends::cuda::CompiledProgram p = compiler::exec::compileCuda(k, kHeaderPtxArch);
+    while (!p.binary.empty() && p.binary.back() == '\0') p.binary.pop_back();
+    return compiler::codegen::HeaderPtx{kHeaderPtxArch, std::move(p.binary)};
+  } catch (const backends::DeviceError& e) {
+    why = e.what();
+  }
+#else
+  (void)k;
+  why = "this fftc was built without the CUDA backend (NVRTC)";
+#endif
+  return std::nullopt;
+}
+
 }  // namespace
 
 void prepareOutputDir(const fs::path& dir) {
@@ -88,7 +116,7 @@ void OutputSet::add(const std::string& name, std::string bytes) {
   files_.emplace_back(name, std::move(bytes));
 }
 
-void OutputSet::addKernel(const compiler::codegen::CompiledKernel& k,
+bool OutputSet::addKernel(const compiler::codegen::CompiledKernel& k,
                           const std::set<std::string>& emit, bool cuda) {
   if (emit.count("source")) add(k.name + (cuda ? ".cu" : ".cl"), k.source);
   if (emit.count("manifest")) {
@@ -97,7 +125,19 @@ void OutputSet::addKernel(const compiler::codegen::CompiledKernel& k,
       if (!b.dataFile.empty())
         add(b.dataFile, std::string(reinterpret_cast<const char*>(b.data.data()), b.data.size()));
   }
-  if (emit.count("header")) add(k.name + ".hpp", compiler::codegen::emitHeader(k));
+  if (!emit.count("header")) return true;
+  if (!cuda) {
+    add(k.name + ".hpp", compiler::codegen::emitHeader(k));
+    return true;
+  }
+  std::string why;
+  if (auto ptx = headerPtx(k, why)) {
+    add(k.name + ".hpp", compiler::codegen::emitHeader(k, &*ptx));
+    return true;
+  }
+  fmt::print(stderr, "fftc: warning: no {}.hpp: the CUDA header carries PTX, and {}\n", k.name,
+             why);
+  return false;
 }
 
 void OutputSet::commit() {

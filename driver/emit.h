@@ -34,8 +34,10 @@ class OutputSet {
   // Adds (or replaces) the file `name` in the target directory.
   void add(const std::string& name, std::string bytes);
   // Adds the files named in `emit` ("source", "manifest", "header"; other kinds are ignored)
-  // of a compiled kernel. The manifest's tables go next to it, named by their `data` file.
-  void addKernel(const compiler::codegen::CompiledKernel& k, const std::set<std::string>& emit,
+  // of a compiled kernel. The manifest's tables go next to it, named by their `data` file. A
+  // CUDA header embeds PTX compiled by NVRTC (compute_75); where NVRTC is missing it is left out
+  // with a warning on stderr, and the result is false (the other files are added).
+  bool addKernel(const compiler::codegen::CompiledKernel& k, const std::set<std::string>& emit,
                  bool cuda);
   bool empty() const { return files_.empty(); }
 

@@ -144,9 +144,17 @@ boost::json::object manifest(const CompiledKernel& kernel);
 std::string manifestText(const CompiledKernel& kernel);  // pretty-printed JSON
 // Each stage's memory accesses as index expressions (`fftc compile --emit views`).
 std::string viewsText(const CompiledKernel& kernel);
-// NAME.hpp: the source as a string, the stages, buffer sizes, work sizes and typed build and
-// launch functions for the kernel's target: fftc's OpenCL runtime (backends/opencl/runtime.h)
-// or its CUDA runtime (backends/cuda: NVRTC, modules, launches).
-std::string emitHeader(const CompiledKernel& kernel);
+// The device code a CUDA header carries: kernel.source compiled by NVRTC to PTX for a virtual
+// architecture (`arch`, compute_XY), which the driver compiles for the device at load time.
+struct HeaderPtx {
+  std::string arch;
+  std::string text;
+};
+
+// NAME.hpp, standalone (CLI.md): the source, the buffers' counts, the tables as bytes and a
+// Kernel class that builds (OpenCL) or loads (CUDA: `ptx`, required) the program, uploads the
+// tables, allocates the temporaries and runs the stages with the OpenCL API or the CUDA driver
+// API only. std::invalid_argument for a CUDA kernel without PTX.
+std::string emitHeader(const CompiledKernel& kernel, const HeaderPtx* ptx = nullptr);
 
 }  // namespace fftc::compiler::codegen

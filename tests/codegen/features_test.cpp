@@ -234,10 +234,21 @@ TEST(Errors, HighLevelMapIsNotLowLevel) {
 
 TEST(Manifest, HeaderAndViews) {
   auto ck = compileText(readFile(sourceRoot() + "/examples/dot_lowlevel.fdl"), "dotLow");
+  // The standalone header: N is the Kernel's, the temporary t0 is allocated with its count, each
+  // stage gets its buffers and N in the manifest's order (examples/embed compiles and runs it).
   std::string h = cg::emitHeader(ck);
   EXPECT_NE(h.find("kSource = R\"FFTC_SOURCE("), std::string::npos);
   EXPECT_NE(h.find("inline std::size_t t0Count([[maybe_unused]] int N) {"), std::string::npos) << h;
-  EXPECT_NE(h.find("cl::Kernel kernel(program, \"dotLow_stage1\");"), std::string::npos);
+  EXPECT_NE(h.find("Kernel(cl_context clContext, cl_command_queue clQueue, int N)"),
+            std::string::npos) << h;
+  EXPECT_NE(h.find("t0_ = fftc_rt::createBuffer(clContext, t0Count(N) * kt0ElementBytes, nullptr"),
+            std::string::npos) << h;
+  EXPECT_NE(h.find("kernels_[1] = fftc_rt::createKernel(program_.get(), \"dotLow_stage1\", kName);"),
+            std::string::npos) << h;
+  EXPECT_NE(h.find("void run(cl_mem x, cl_mem y, cl_mem out) {"), std::string::npos) << h;
+  EXPECT_NE(h.find("fftc_rt::setArg(fftc_k, 3, cl_int{N}, kName);"), std::string::npos) << h;
+  EXPECT_NE(h.find("void runHost(const void* x, const void* y, void* out) {"), std::string::npos);
+  EXPECT_EQ(h.find("fftc::"), std::string::npos);  // nothing of fftc's libraries
   auto run = checkText(readFile(sourceRoot() + "/examples/dot_lowlevel.fdl"), "dotLow", {},
                        {{"N", 64}});
   boost::json::object rep = ex::reportJson(run, {{"N", 64}}, true);

@@ -8,8 +8,10 @@
 #include <optional>
 
 #include <boost/json.hpp>
+
 #include <regex>
 #include <set>
+#include <stdexcept>
 
 #include "backends/common/device_error.h"
 #include "backends/cuda/nvrtc_api.h"
@@ -151,8 +153,12 @@ TEST(CudaFftPlanSource, LocalArraysBeyondTheStaticLimitAreDynamic) {
       boost::json::serialize(compiler::codegen::manifest(plan->compiled));
   EXPECT_NE(manifest.find("\"dynamic_local_memory_bytes\":" + std::to_string(2 * array)),
             std::string::npos) << manifest;
-  const std::string h = compiler::codegen::emitHeader(plan->compiled);
-  EXPECT_NE(h.find("\"" + stage.kernel + "\", " + std::to_string(2 * array) + ")"),
+  const compiler::codegen::HeaderPtx ptx{"compute_75", "// PTX"};
+  const std::string h = compiler::codegen::emitHeader(plan->compiled, &ptx);
+  EXPECT_NE(h.find("CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
+                   std::to_string(2 * array) + ")"),
+            std::string::npos);
+  EXPECT_NE(h.find("fftc_d.block[2], " + std::to_string(2 * array) + "u, state_->stream"),
             std::string::npos);
 
   const auto small = planFft(withLocalMemory(cudaCase(2048, 2), kH100SharedBytes).request);
@@ -231,21 +237,25 @@ TEST(CudaPlanRequest, DeviceCheckTakesDynamicSharedMemoryAgainstTheOptIn) {
   EXPECT_THROW(compiler::exec::checkDevice(d, small->compiled), backends::UserError);
 }
 
-// NAME.hpp follows the target: the CUDA runtime, NVRTC, each stage's kernel and launch geometry.
-TEST(CudaFftPlanHeader, UsesTheCudaRuntime) {
+// NAME.hpp follows the target: the CUDA driver API with the PTX it is given, each stage's kernel
+// and launch geometry; the OpenCL one the OpenCL API; neither anything of fftc's libraries.
+TEST(CudaFftPlanHeader, UsesTheCudaDriverApiOnly) {
   auto plan = planFft(cudaCase(1000, 2).request);
-  const std::string h = compiler::codegen::emitHeader(plan->compiled);
-  EXPECT_NE(h.find("#include \"backends/cuda/context.h\""), std::string::npos);
-  EXPECT_NE(h.find("fftc::backends::cuda::Module build("), std::string::npos);
-  EXPECT_NE(h.find("launchConfigFromWorkSizes"), std::string::npos);
+  EXPECT_THROW((void)compiler::codegen::emitHeader(plan->compiled), std::invalid_argument);
+  const compiler::codegen::HeaderPtx ptx{"compute_75", "// the PTX text"};
+  const std::string h = compiler::codegen::emitHeader(plan->compiled, &ptx);
+  EXPECT_NE(h.find("#include <cuda.h>"), std::string::npos);
+  EXPECT_NE(h.find("kPtx[] = R\"FFTC_PTX(// the PTX text)FFTC_PTX\";"), std::string::npos);
+  EXPECT_NE(h.find("fftc_rt::geometry(fftc_global, "), std::string::npos);
   EXPECT_EQ(h.find("opencl"), std::string::npos) << h.substr(0, 400);
+  EXPECT_EQ(h.find("fftc::"), std::string::npos);
   for (const auto& s : plan->stages)
-    EXPECT_NE(h.find("module.kernel(\"" + s.kernel + "\")"), std::string::npos) << s.kernel;
+    EXPECT_NE(h.find("state_->module, \"" + s.kernel + "\")"), std::string::npos) << s.kernel;
   FftRequest cl = plan->request;
   cl.target = compiler::pipeline::Target::OpenCL;
   const std::string hc = compiler::codegen::emitHeader(planFft(cl)->compiled);
-  EXPECT_NE(hc.find("#include \"backends/opencl/runtime.h\""), std::string::npos);
-  EXPECT_EQ(hc.find("backends/cuda"), std::string::npos);
+  EXPECT_NE(hc.find("#include <CL/cl.h>"), std::string::npos);
+  EXPECT_EQ(hc.find("cuda"), std::string::npos);
 }
 
 // PlanLayout: each stage argument is bound to the buffer of that name and role in the
