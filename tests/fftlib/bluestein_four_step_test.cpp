@@ -39,31 +39,31 @@ TEST_P(BluesteinFourStep, MatchesFftw) {
 
 // M = 8·8 for 17 and 31 (2N - 1 = 33, 61), n1 of two radices (61: M = 128 = 16·8), M with 3, 5
 // and 7 in it (17: 5·7; 22: 5·9), lines per work-group that divide B·n1, B·n2 unevenly, N = 1
-INSTANTIATE_TEST_SUITE_P(
-    Fft, BluesteinFourStep,
-    ::testing::Values(FourStepCase{17, {8, 8}, 1, 1, 1, 1, 1},
-                      FourStepCase{17, {8, 8}, 1, 2, 4, 3, 3},
-                      FourStepCase{31, {8, 8}, 1, 4, 2, 8, 2},
-                      FourStepCase{61, {4, 4, 8}, 2, 2, 4, 1, 2},
-                      FourStepCase{17, {5, 7}, 1, 5, 7, 1, 2},
-                      FourStepCase{22, {3, 3, 5}, 1, 3, 5, 9, 3},
-                      FourStepCase{1, {2}, 0, 1, 2, 1, 2}),
-    [](const ::testing::TestParamInfo<FourStepCase>& i) {
-      std::string s = "N" + std::to_string(i.param.n) + "_M";
-      for (size_t k = 0; k < i.param.rsM.size(); ++k)
-        s += (k == static_cast<size_t>(i.param.n1End) ? "x" : "") + std::to_string(i.param.rsM[k]);
-      return s + "_B" + std::to_string(i.param.batch) + "_F" + std::to_string(i.param.f1) +
-             std::to_string(i.param.f2) + std::to_string(i.param.f3);
-    });
+INSTANTIATE_TEST_SUITE_P(Fft, BluesteinFourStep,
+                         ::testing::Values(FourStepCase{17, {8, 8}, 1, 1, 1, 1, 1},
+                                           FourStepCase{17, {8, 8}, 1, 2, 4, 3, 3},
+                                           FourStepCase{31, {8, 8}, 1, 4, 2, 8, 2},
+                                           FourStepCase{61, {4, 4, 8}, 2, 2, 4, 1, 2},
+                                           FourStepCase{17, {5, 7}, 1, 5, 7, 1, 2},
+                                           FourStepCase{22, {3, 3, 5}, 1, 3, 5, 9, 3},
+                                           FourStepCase{1, {2}, 0, 1, 2, 1, 2}),
+                         [](const ::testing::TestParamInfo<FourStepCase>& i) {
+                           std::string s = "N" + std::to_string(i.param.n) + "_M";
+                           for (size_t k = 0; k < i.param.rsM.size(); ++k)
+                             s += (k == static_cast<size_t>(i.param.n1End) ? "x" : "") +
+                                  std::to_string(i.param.rsM[k]);
+                           return s + "_B" + std::to_string(i.param.batch) + "_F" +
+                                  std::to_string(i.param.f1) + std::to_string(i.param.f2) +
+                                  std::to_string(i.param.f3);
+                         });
 
 // Each factor the derivation needs is there: without pass 2's inverse twiddles (T*), or with the
 // forward twiddles T of pass 1 conjugated, the result is wrong.
 TEST(BluesteinFourStepNegativeControl, TwiddlesOfEitherHalfMatter) {
   const FourStepCase s{17, {8, 8}, 1, 1, 1, 1, 2};
-  for (auto [from, to] : {std::pair{"twiddleLines(B, bsN2, bsN1, 1, 1)",
-                                    "twiddleLines(B, bsN2, bsN1, 1, 0)"},
-                          std::pair{"twiddleLines(B, bsN1, bsN2, 1, -1)",
-                                    "twiddleLines(B, bsN1, bsN2, 1, 1)"}}) {
+  for (auto [from, to] :
+       {std::pair{"twiddleLines(B, bsN2, bsN1, 1, 1)", "twiddleLines(B, bsN2, bsN1, 1, 0)"},
+        std::pair{"twiddleLines(B, bsN1, bsN2, 1, -1)", "twiddleLines(B, bsN1, bsN2, 1, 1)"}}) {
     FftCase c = fourStepCase(s, ir::ScalarKind::Double, Direction::Forward, false);
     c.mutateFrom = from;
     c.mutateTo = to;
