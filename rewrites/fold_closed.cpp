@@ -1,5 +1,6 @@
 #include "rewrites/fold_closed.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -88,14 +89,19 @@ class Folder : public IRMutator {
     if (!type || !type.isArray()) return nullptr;
     int64_t count = 1;
     Type elem = type;
+    const int64_t most = std::max(options_.maxElements, options_.maxReducingElements);
     for (; elem.isArray(); elem = elem.element()) {
       auto n = elem.size().constant();
       if (!n) return nullptr;
       count *= *n;
-      if (count > options_.maxElements) return nullptr;
+      if (count > most) return nullptr;
     }
     if (!(elem.isReal() || elem.isComplex())) return nullptr;
     if (!free_.of(e).empty() || !containsFun(e, computes)) return nullptr;  // cheap test first
+    if (count > options_.maxElements &&
+        (count > options_.maxReducingElements ||
+         !containsFun(e, [](const FunDecl& f) { return f.is<AbstractReduce>(); })))
+      return nullptr;
     // the interpreter cannot run a userfun's C body: do not start what must fail
     if (containsFun(e, [](const FunDecl& f) { return f.kind() == FunKind::UserFun; }))
       return nullptr;

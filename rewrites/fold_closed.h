@@ -17,6 +17,11 @@ namespace fftc::rewrites {
 struct FoldOptions {
   // Tables larger than this (elements) are not made: the expression is computed at run time.
   int64_t maxElements = int64_t{1} << 20;
+  // The same for an expression that reduces (an FFT: Bluestein's chirp spectrum D_M b), which
+  // computed at run time costs passes over global memory of its own, not an inline element
+  // function: 2^22 holds the spectrum of every N up to 2^20 (M <= 2^21), which at 2^20 took six
+  // more passes at every run (bluesteinFourStep's three became nine for 999983).
+  int64_t maxReducingElements = int64_t{1} << 22;
 };
 
 // Replaces every maximal closed sub-expression that computes (contains a map, a reduce or an

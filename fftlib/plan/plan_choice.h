@@ -53,12 +53,17 @@ struct HierarchicalChoice {
 };
 
 // Bluestein: the chirp convolution of size M >= 2N - 1 (bluestein.fdl bluesteinLocal in one
-// kernel when M fits local memory, else bluesteinGlobal, a pass over global memory per step).
+// kernel when M fits local memory, else bluesteinFourStep in three passes when M = n1·n2 with
+// both halves fitting, else bluesteinGlobal, a pass over global memory per step).
 struct BluesteinChoice {
   Radices radicesM;  // product M
   int64_t m = 0;
   bool local = false;  // bluesteinLocal
-  LocalShape shape;    // bluesteinLocal's; zero for bluesteinGlobal
+  LocalShape shape;    // bluesteinLocal's; zero otherwise
+  // bluesteinFourStep: n1 = prod(radicesM[0 .. n1End)), n2 the rest (0: not four-step), and the
+  // lines per work-group of its three passes (F1, F2, F3)
+  int64_t n1End = 0;
+  std::vector<int64_t> linesPerGroup;
   bool operator==(const BluesteinChoice&) const = default;
 };
 
@@ -160,7 +165,9 @@ int64_t smoothSizeAtLeast(int64_t n);  // the smallest 2,3,5,7-smooth integer >=
 // H100 (f32), 1009 with M = 2048 took 0.62x the time of M = 2025 and 257 with 1024 0.65x of
 // 525; 17 with 64 the time of 35. Beyond one kernel the larger M costs more passes' worth
 // (4099: 16384 took 4.4x the time of 8232).
-// bench/results/2026-11-22-nvidia-h100-fftc_run_probes.log.
+// bench/results/2026-11-22-nvidia-h100-fftc_run_probes.log. An M beyond one kernel that has no
+// four-step split into two local-fitting halves (fourStepSplit) gives way to the least smooth
+// size that has one (bluesteinFourStep: three passes; f64 999983 -> 2016000 = 1400 x 1440).
 int64_t bluesteinSize(int64_t n, Precision precision);
 int64_t largestPrimeFactor(int64_t n);  // 1 for n = 1
 
@@ -187,5 +194,14 @@ bool localKernelFits(const std::vector<int64_t>& rs, const FftRequest& request);
 // The most rows of n elements, at most `most`, that divide `rows` and whose two padded local
 // arrays fit (localFits); 1 when none above one does.
 int64_t largestFittingDivisor(int64_t n, const FftRequest& request, int64_t rows, int64_t most);
+// The four-step split n = n1·n2 of a line too long for local memory (planner_nd.cpp; ndLocal's
+// four-step dimensions, bluesteinFourStep's M): n1 the largest divisor of n at most sqrt(n)
+// whose two sizes both fit (0 when none does).
+int64_t fourStepSplit(int64_t n, const FftRequest& request);
+// One local pass over lines of n = Π rs elements (planner_nd.cpp): `strided` lines on local
+// dimension 0, a tile at most 128 bytes wide, else contiguous rows on dimension 1; F divides
+// `rows`. Returns F and appends the stage's work-group shape to stageLocal.
+int64_t linePass(const FftRequest& request, const std::vector<int64_t>& rs, bool strided,
+                 int64_t rows, std::vector<std::vector<int64_t>>& stageLocal);
 
 }  // namespace fftc::fftlib

@@ -75,6 +75,12 @@ std::string describeChoice(const PlanChoice& c) {
               v.shape.workgroupSize, v.shape.fftsPerGroup,
               v.oneArray ? ", one local array (each pass reads, waits, writes)" : "");
         } else if constexpr (std::is_same_v<T, BluesteinChoice>) {
+          if (v.n1End > 0) {
+            const auto cut = v.radicesM.begin() + static_cast<std::ptrdiff_t>(v.n1End);
+            return fmt::format(", M = {} = n1 {} x n2 {} in three passes, {} lines per work-group",
+                               v.m, listText(Radices(v.radicesM.begin(), cut)),
+                               listText(Radices(cut, v.radicesM.end())), listText(v.linesPerGroup));
+          }
           return fmt::format(", M = {}, radices of M {}", v.m, listText(v.radicesM));
         } else {
           return fmt::format(", radices {}", listText(v.radices));

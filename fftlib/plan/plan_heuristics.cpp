@@ -409,8 +409,70 @@ PlanChoice chooseHierarchicalPlan(const FftRequest& r) {
   return c;
 }
 
+// bluesteinFourStep's split M = n1·n2 and its passes' lines per work-group, when both halves
+// fit a local line kernel (false: none does). Without the request's radices, n1 is
+// fourStepSplit's (the largest divisor of M at most sqrt(M) whose halves fit) and each half is
+// chooseRadices'; with them, the cut after the prefix of the largest product at most sqrt(M)
+// whose halves fit, so that the heuristic's radices given back split as it did.
+bool chooseBluesteinFourStep(const FftRequest& r, BluesteinChoice& b, PlanChoice& c) {
+  Radices rs1, rs2;
+  const auto sqrtM = static_cast<int64_t>(std::sqrt(static_cast<double>(b.m)));
+  if (r.radices.empty()) {
+    const int64_t n1 = fourStepSplit(b.m, r);
+    if (n1 == 0) return false;
+    rs1 = chooseRadices(n1);
+    rs2 = chooseRadices(b.m / n1);
+  } else {
+    for (size_t k = 1; k < r.radices.size(); ++k) {
+      Radices head(r.radices.begin(), r.radices.begin() + static_cast<std::ptrdiff_t>(k)),
+          tail(r.radices.begin() + static_cast<std::ptrdiff_t>(k), r.radices.end());
+      if (product(head) <= sqrtM && localKernelFits(head, r) && localKernelFits(tail, r)) {
+        rs1 = std::move(head);
+        rs2 = std::move(tail);
+      }
+    }
+  }
+  if (rs1.empty() || !localKernelFits(rs1, r) || !localKernelFits(rs2, r)) return false;
+  if (r.workgroupSize > 0)
+    throw UserError(
+        "bluestein in three passes (M beyond local memory): the work-items per line are set "
+        "by the radices (n_i / min radix); give --ffts-per-group only");
+  const int64_t n1 = product(rs1), n2 = product(rs2);
+  // passes 1 and 3: B·n1 strided lines of n2 (local dimension 0); pass 2: B·n2 rows of n1
+  c.stageLocal.clear();
+  int64_t f1 = linePass(r, rs2, true, r.batch * n1, c.stageLocal);
+  int64_t f2 = linePass(r, rs1, false, r.batch * n2, c.stageLocal);
+  if (const int64_t f = r.fftsPerGroup; f > 0) {  // the request's, for every pass
+    const int64_t most1 = n1 / *std::min_element(rs1.begin(), rs1.end()),
+                  most2 = n2 / *std::min_element(rs2.begin(), rs2.end());
+    if ((r.batch * n1) % f != 0 || (r.batch * n2) % f != 0 || !localFits(n1, r, f) ||
+        !localFits(n2, r, f) || f * std::max(most1, most2) > 1024)
+      throw UserError(fmt::format(
+          "ffts per group {}: bluestein in three passes (M = {} = {} x {}) takes groups of "
+          "lines that divide B·n1 = {} and B·n2 = {} and fit local memory",
+          f, b.m, n1, n2, r.batch * n1, r.batch * n2));
+    f1 = f2 = f;
+    c.stageLocal = {{f, most2}, {most1, f}};
+  }
+  c.stageLocal.push_back(c.stageLocal.front());  // pass 3: pass 1's lines again
+  b.radicesM = rs1;
+  b.radicesM.insert(b.radicesM.end(), rs2.begin(), rs2.end());
+  b.n1End = static_cast<int64_t>(rs1.size());
+  b.linesPerGroup = {f1, f2, f1};
+  c.kernel = "bluesteinFourStep";
+  c.radices = b.radicesM;
+  c.defines["rsM"] = b.radicesM;
+  c.defines["n1End"] = b.n1End;
+  c.defines["F1"] = f1;
+  c.defines["F2"] = f2;
+  c.defines["F3"] = f1;
+  return true;
+}
+
 // Bluestein: bluestein.fdl with N and rsM, in one kernel through local memory when M fits (as
-// the Local variant), else a pass over global memory per step.
+// the Local variant), else in three passes (bluesteinFourStep) when M splits into two halves
+// that each fit a local line kernel, else a pass over global memory per step (bluesteinGlobal:
+// M beyond local memory squared, or a request's radices that split no other way).
 PlanChoice chooseBluesteinPlan(const FftRequest& r) {
   const int64_t need = 2 * r.size - 1;
   BluesteinChoice b;
@@ -435,7 +497,7 @@ PlanChoice chooseBluesteinPlan(const FftRequest& r) {
     c.kernel = "bluesteinLocal";
     b.shape = chooseLocalShape(r, b.radicesM);
     bindLocalShape(c, b.shape);
-  } else {
+  } else if (!chooseBluesteinFourStep(r, b, c)) {
     refuseShape(r, Variant::Bluestein);
     c.kernel = "bluesteinGlobal";
   }

@@ -97,35 +97,6 @@ size_t groupedPasses(const NdChoice& c) {
   return passes;
 }
 
-// The four-step split n = n1·n2 of a dimension too long for local memory: n1 the largest
-// divisor of n at most sqrt(n) whose two sizes both fit (0 when none does).
-int64_t fourStepSplit(int64_t n, const FftRequest& r) {
-  for (auto n1 = static_cast<int64_t>(std::sqrt(static_cast<double>(n))); n1 >= 2; --n1)
-    if (n % n1 == 0 && localFits(n1, r) && localFits(n / n1, r)) return n1;
-  return 0;
-}
-
-// One local pass over lines of n = Π rs elements: `strided` lines (adjacent lines adjacent in
-// memory) on local dimension 0, a tile of adjacent ones at most 128 bytes wide; else
-// contiguous rows on local dimension 1, as stockhamLocal. F divides `rows` (the lines of one
-// block). Returns F; appends the stage's work-group shape.
-int64_t linePass(const FftRequest& r, const std::vector<int64_t>& rs, bool strided, int64_t rows,
-                 std::vector<std::vector<int64_t>>& stageLocal) {
-  const int64_t n = std::accumulate(rs.begin(), rs.end(), int64_t{1}, std::multiplies<>()),
-                perFft = n / *std::min_element(rs.begin(), rs.end());
-  const int64_t elemBytes = complexBytes(r.precision);
-  if (!strided) {
-    const int64_t f =
-        largestFittingDivisor(n, r, rows, std::max<int64_t>(256 / perFft, 1));
-    stageLocal.push_back({perFft, f});
-    return f;
-  }
-  const int64_t most = std::min<int64_t>(128 / elemBytes, 1024 / perFft);
-  const int64_t f = largestFittingDivisor(n, r, rows, std::max<int64_t>(most, 1));
-  stageLocal.push_back({f, perFft});
-  return f;
-}
-
 // Whether the one-pass tile of strided dimension j (lines on local dimension 0) would be
 // narrower than a 32-byte memory sector: few lines of a long dimension fit local memory (2048
 // f32: one), and each load then uses a quarter of its sector. The four-step's two passes with
@@ -269,6 +240,35 @@ void useLocalRealPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd,
 }
 
 }  // namespace
+
+// The four-step split n = n1·n2 of a dimension too long for local memory: n1 the largest
+// divisor of n at most sqrt(n) whose two sizes both fit (0 when none does).
+int64_t fourStepSplit(int64_t n, const FftRequest& r) {
+  for (auto n1 = static_cast<int64_t>(std::sqrt(static_cast<double>(n))); n1 >= 2; --n1)
+    if (n % n1 == 0 && localFits(n1, r) && localFits(n / n1, r)) return n1;
+  return 0;
+}
+
+// One local pass over lines of n = Π rs elements: `strided` lines (adjacent lines adjacent in
+// memory) on local dimension 0, a tile of adjacent ones at most 128 bytes wide; else
+// contiguous rows on local dimension 1, as stockhamLocal. F divides `rows` (the lines of one
+// block). Returns F; appends the stage's work-group shape.
+int64_t linePass(const FftRequest& r, const std::vector<int64_t>& rs, bool strided, int64_t rows,
+                 std::vector<std::vector<int64_t>>& stageLocal) {
+  const int64_t n = std::accumulate(rs.begin(), rs.end(), int64_t{1}, std::multiplies<>()),
+                perFft = n / *std::min_element(rs.begin(), rs.end());
+  const int64_t elemBytes = complexBytes(r.precision);
+  if (!strided) {
+    const int64_t f =
+        largestFittingDivisor(n, r, rows, std::max<int64_t>(256 / perFft, 1));
+    stageLocal.push_back({perFft, f});
+    return f;
+  }
+  const int64_t most = std::min<int64_t>(128 / elemBytes, 1024 / perFft);
+  const int64_t f = largestFittingDivisor(n, r, rows, std::max<int64_t>(most, 1));
+  stageLocal.push_back({f, perFft});
+  return f;
+}
 
 PlanChoice chooseNdPlan(const FftRequest& r) {
   const auto& dims = r.dims;

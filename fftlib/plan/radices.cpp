@@ -86,7 +86,15 @@ int64_t bluesteinSize(int64_t n, Precision precision) {
   while (p2 < need) p2 *= 2;
   FftRequest defaults;  // 48 KiB
   defaults.precision = precision;
-  return localKernelFits(chooseRadices(p2), defaults) || p2 * 10 <= smooth * 11 ? p2 : smooth;
+  const int64_t m =
+      localKernelFits(chooseRadices(p2), defaults) || p2 * 10 <= smooth * 11 ? p2 : smooth;
+  if (localKernelFits(chooseRadices(m), defaults) || fourStepSplit(m, defaults) > 0) return m;
+  // Beyond one kernel and with no split into two halves that fit (f64 2^21 = 1024 x 2048):
+  // the least 2,3,5,7-smooth size that splits, so that bluesteinFourStep's three passes hold
+  // it (f64 999983: 2016000 = 1400 x 1440) rather than bluesteinGlobal's 21.
+  for (int64_t c = smooth; c <= 2 * p2; c = smoothSizeAtLeast(c + 1))
+    if (fourStepSplit(c, defaults) > 0) return c;
+  return m;
 }
 
 std::vector<int64_t> chooseRadices(int64_t n) {

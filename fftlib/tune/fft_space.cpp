@@ -82,9 +82,11 @@ std::vector<IntList> radixSequences(std::int64_t n, IntList factors, const IntLi
   return out;
 }
 
-// Bluestein's padded sizes: the first `count` smooth sizes >= 2N - 1 and the next power of two.
-std::vector<std::int64_t> bluesteinSizes(std::int64_t n, std::int64_t count) {
-  std::set<std::int64_t> ms;
+// Bluestein's padded sizes: the first `count` smooth sizes >= 2N - 1, the next power of two, and
+// the planner's (bluesteinSize: beyond local memory, the least smooth size whose halves fit
+// bluesteinFourStep's passes, which may be neither).
+std::vector<std::int64_t> bluesteinSizes(std::int64_t n, std::int64_t count, Precision precision) {
+  std::set<std::int64_t> ms = {bluesteinSize(n, precision)};
   std::int64_t m = 2 * n - 1;
   for (std::int64_t i = 0; i < std::max<std::int64_t>(count, 1); ++i) {
     m = smoothSizeAtLeast(m);
@@ -290,7 +292,7 @@ FftSpace::FftSpace(const FftRequest& base, FftSpaceOptions options)
               return tuner::asValues(
                   radixSequences(n, o.radices, keep, o, v == Variant::Hierarchical ? 2 : 1));
             std::vector<IntList> all;
-            for (auto m : bluesteinSizes(n, o.bluesteinSizes))
+            for (auto m : bluesteinSizes(n, o.bluesteinSizes, b.precision))
               for (auto& rs : radixSequences(m, o.radices, product(keep) == m ? keep : IntList{},
                                              o, 1))
                 all.push_back(std::move(rs));

@@ -43,7 +43,9 @@ struct FftSpaceOptions {
   // the work of two; e.g. [4, 4, 16] for 256 when [16, 16] exists). Their own pruning.
   bool pruneAssimilated = true;
   // Bluestein: the padded size M runs over the first `bluesteinSizes` 2,3,5,7-smooth sizes
-  // >= 2N - 1 (and the next power of two).
+  // >= 2N - 1 (and the next power of two, and the planner's M). Each M's radix sequences are
+  // planned as given radices: one kernel when M fits, else bluesteinFourStep cut after the
+  // prefix of the largest product <= sqrt(M) whose halves fit (docs/fft-api.md).
   std::int64_t bluesteinSizes = 2;
   // FFTs per work-group: powers of two up to this many (and the batch).
   std::int64_t maxFftsPerGroup = 64;

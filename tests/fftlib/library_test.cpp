@@ -11,7 +11,7 @@ TEST(FftLibrary, EveryKernelCompilesWithItsDefaults) {
        {"stockham", "stockhamTwiddle", "cooleyTukey", "stockhamLocal", "stockhamLocalCopy"}},
       {"hierarchical.fdl",
        {"hierarchical", "hierarchical3", "hierarchicalLocal", "hierarchicalLocal3"}},
-      {"bluestein.fdl", {"bluestein", "bluesteinLocal", "bluesteinGlobal"}},
+      {"bluestein.fdl", {"bluestein", "bluesteinLocal", "bluesteinFourStep", "bluesteinGlobal"}},
       {"common.fdl", {}}};
   for (const auto& [file, names] : kernels) {
     for (auto p : {ir::ScalarKind::Float, ir::ScalarKind::Double}) {
@@ -78,8 +78,8 @@ TEST(FftLibrary, NdKernelsCompileWithTheirDefaults) {
 }
 
 // Defaults, as documented in docs/fftlib.md: fft.fdl 64 = [4, 4, 4]; hierarchical and
-// hierarchicalLocal 16 x 8, hierarchical3 and hierarchicalLocal3 16 x 8 x 4; bluestein, bluesteinLocal and
-// bluesteinGlobal N = 17 with M = 35.
+// hierarchicalLocal 16 x 8, hierarchical3 and hierarchicalLocal3 16 x 8 x 4; bluestein,
+// bluesteinLocal, bluesteinFourStep (M = 5 x 7) and bluesteinGlobal N = 17 with M = 35.
 TEST(FftLibrary, DefaultsRunCorrectly) {
   struct Default {
     const char* file;
@@ -94,6 +94,7 @@ TEST(FftLibrary, DefaultsRunCorrectly) {
         Default{"hierarchical.fdl", "hierarchicalLocal3", 512},
         Default{"bluestein.fdl", "bluestein", 17},
         Default{"bluestein.fdl", "bluesteinLocal", 17},
+        Default{"bluestein.fdl", "bluesteinFourStep", 17},
         Default{"bluestein.fdl", "bluesteinGlobal", 17}}) {
     FftCase c{.file = d.file,
               .kernel = d.kernel,

@@ -170,7 +170,9 @@ TEST(Planner, VariantChoice) {
                               {1024 / *std::min_element(c.radices.begin(), c.radices.end()), 1}}));
   c = choosePlan(req(4099));
   EXPECT_EQ(bluesteinM(c), 8232);
-  EXPECT_EQ(c.kernel, "bluesteinGlobal");  // M beyond local memory: passes
+  EXPECT_EQ(c.kernel, "bluesteinFourStep");  // M beyond local memory: 84 x 98, three passes
+  EXPECT_EQ(c.radices, (Radices{12, 7, 14, 7}));
+  EXPECT_EQ(c.stageLocal.size(), 3u);
   c = choosePlan(req(1));
   EXPECT_EQ(c.variant, Variant::Stockham);
   EXPECT_TRUE(c.radices.empty());

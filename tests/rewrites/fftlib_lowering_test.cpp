@@ -50,9 +50,10 @@ void lowerEveryKernel(const std::string& file) {
           EXPECT_TRUE(ir::isView(f));
         }
       });
-      // the local-memory kernels are mapWorkgroups (one per level); the others a mapGlobal
-      // per pass
-      const bool local = k.name.find("Local") != std::string::npos;
+      // the local-memory kernels are mapWorkgroups (one per level, or per pass of
+      // bluesteinFourStep); the others a mapGlobal per pass
+      const bool local =
+          k.name.find("Local") != std::string::npos || k.name == "bluesteinFourStep";
       EXPECT_GE(testing::countKind(low->body(), local ? FunKind::MapWorkgroup : FunKind::MapGlobal),
                 1);
       // lowerFft on the batched radix kernels: one mapGlobal per pass over all butterflies of

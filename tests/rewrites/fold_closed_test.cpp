@@ -123,8 +123,23 @@ userfun twice(c: complex): complex = "return c + c;"
 kernel k(x: [complex]N) = map(mult) <<: zip(x, map(twice) <<: chirpK))");
   EXPECT_TRUE(tables(fold(k)->body()).empty()) << "the interpreter cannot run a userfun";
   LambdaPtr d = kernelOf("kernel k(x: [complex]N) = map(mult) <<: zip(x, dft(-1) <<: chirpK)");
-  EXPECT_TRUE(tables(fold(d, FoldOptions{.maxElements = 11})->body()).empty());
-  EXPECT_EQ(tables(fold(d, FoldOptions{.maxElements = 12})->body()).size(), 1u);
+  EXPECT_TRUE(
+      tables(fold(d, FoldOptions{.maxElements = 11, .maxReducingElements = 11})->body()).empty());
+  EXPECT_EQ(tables(fold(d, FoldOptions{.maxElements = 12, .maxReducingElements = 11})->body())
+                .size(),
+            1u);
+  // An expression that reduces (an FFT) may be larger than maxElements, up to
+  // maxReducingElements; an elementwise map over a generator may not.
+  EXPECT_EQ(tables(fold(d, FoldOptions{.maxElements = 11, .maxReducingElements = 12})->body())
+                .size(),
+            1u);
+  LambdaPtr m =
+      kernelOf("kernel k(x: [complex]N) = map(mult) <<: zip(x, map(fun c => c * 2.0) <<: chirpK)");
+  EXPECT_EQ(tables(fold(m, FoldOptions{.maxElements = 12, .maxReducingElements = 12})->body())
+                .size(),
+            1u);
+  EXPECT_TRUE(
+      tables(fold(m, FoldOptions{.maxElements = 11, .maxReducingElements = 12})->body()).empty());
 }
 
 }  // namespace

@@ -1,0 +1,120 @@
+// Bluestein beyond local memory in three passes (bluestein.fdl's bluesteinFourStep, issue 23
+// item 3) on OpenCL (PoCL here): the planner's choice and its three stages, and the results
+// against FFTW in long double, with fftc's L2 error within kL2Bound of FFTW's own at the same
+// precision and Linf within fftTolerance, f32 and f64, forward and inverse, scaled, batched.
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <span>
+#include <vector>
+
+#include "fftlib/fftw_reference.h"
+#include "fftlib/plan/fft_api.h"
+#include "fftlib/plan/planner.h"
+#include "tests/fftplan/fftw_at_precision.h"
+#include "tests/fftplan/requests.h"
+#include "tests/support/opencl_device.h"
+
+namespace fftc::fftlib::test {
+namespace {
+
+constexpr double kL2Bound = 1.5;  // accuracy_test.cpp's
+
+FftRequest bluesteinRequest(int64_t n, int64_t batch, Precision p, Direction d = Direction::Forward,
+                            bool scale = false) {
+  FftRequest r = shapeRequest({n}, batch, p);
+  r.direction = d;
+  r.scale = scale;
+  return r;
+}
+
+template <typename T>
+void expectWithinFftw(const FftRequest& r) {
+  SCOPED_TRACE(r.key());
+  Plan fft = Plan::create(fftc::testing::openclContext(), r);
+  const auto x =
+      uniformInput<T>(static_cast<size_t>(r.size * r.batch), 7 + static_cast<uint64_t>(r.size));
+  const auto y = fft.run(x);
+  auto ref = referenceDft1d(toLongDouble(std::span<const std::complex<T>>(x)), r.size, r.batch,
+                            r.direction);
+  const double fftw = l2(fftwC2c<T>(x, {r.size}, r.batch, r.direction), ref);  // unscaled
+  if (r.scale)
+    for (auto& v : ref) v /= static_cast<long double>(r.size);
+  const double fftc = l2(y, ref);
+  std::printf("[bluestein3] %s  fftc L2 %.3g  FFTW L2 %.3g  ratio %.2f\n", r.key().c_str(), fftc,
+              fftw, fftc / fftw);
+  EXPECT_LE(fftc, kL2Bound * fftw) << fft.info().describe();
+  EXPECT_LE(linfError(std::span<const std::complex<T>>(y), ref), fftTolerance(r.size, r.precision))
+      << fft.info().describe();
+}
+
+// The planner's choice beyond local memory (48 KiB): three passes, M split into two halves that
+// each fit a local line kernel, whatever M's factors (4099: M = 8232 = 2^3·3·7^3; 8191 and
+// 65521: powers of two; 999983, the largest prime below 2^20: f32 M = 2^21 = 1024 x 2048, f64
+// 2016000 = 1400 x 1440, since two arrays of 2048 f64 take 68 KiB: bluesteinSize).
+TEST(BluesteinThreePasses, ThePlannerChoosesThemBeyondLocalMemory) {
+  EXPECT_EQ(bluesteinSize(999983, Precision::F32), int64_t{1} << 21);
+  EXPECT_EQ(bluesteinSize(999983, Precision::F64), 2016000);
+  for (int64_t n : {4099, 8191, 65521, 131071, 524287, 999983}) {
+    for (Precision p : {Precision::F32, Precision::F64}) {
+      const PlanChoice c = choosePlan(bluesteinRequest(n, 2, p));
+      SCOPED_TRACE(c.kernel);
+      EXPECT_EQ(c.kernel, "bluesteinFourStep") << n;
+      const auto* b = c.as<BluesteinChoice>();
+      ASSERT_NE(b, nullptr);
+      EXPECT_GE(b->m, 2 * n - 1);
+      ASSERT_GT(b->n1End, 0);
+      const Radices rs1(b->radicesM.begin(), b->radicesM.begin() + b->n1End),
+          rs2(b->radicesM.begin() + b->n1End, b->radicesM.end());
+      const FftRequest r = bluesteinRequest(n, 2, p);
+      EXPECT_TRUE(localKernelFits(rs1, r) && localKernelFits(rs2, r)) << n;
+      EXPECT_EQ(c.stageLocal.size(), 3u);
+    }
+  }
+  EXPECT_EQ(choosePlan(bluesteinRequest(257, 1, Precision::F32)).kernel, "bluesteinLocal");
+}
+
+// The request's radices of M split at the largest prefix at most sqrt(M) whose halves fit; the
+// heuristic's radices given back split as it did.
+TEST(BluesteinThreePasses, GivenRadicesSplitAsTheHeuristic) {
+  const PlanChoice heuristic = choosePlan(bluesteinRequest(8191, 1, Precision::F32));
+  FftRequest r = bluesteinRequest(8191, 1, Precision::F32);
+  r.variant = Variant::Bluestein;
+  r.radices = heuristic.radices;
+  const PlanChoice given = choosePlan(r);
+  EXPECT_EQ(given.kernel, "bluesteinFourStep");
+  EXPECT_EQ(given.defines, heuristic.defines);
+}
+
+TEST(BluesteinThreePasses, ThreeStagesEachReadingAndWritingMOnce) {
+  const FftRequest r = bluesteinRequest(4099, 2, Precision::F32);
+  auto p = planFft(r);
+  EXPECT_EQ(p->choice.kernel, "bluesteinFourStep");
+  ASSERT_EQ(p->stages.size(), 3u);
+  const int64_t m = p->choice.as<BluesteinChoice>()->m;
+  // pass 1 reads N and writes M, passes 2 and 3 read M and write M, then N (8-byte elements)
+  EXPECT_EQ(p->bytesMoved, 2 * 8 * (4099 + m + m + m + m + 4099));
+}
+
+// One size a TEST: ctest runs each in a process of its own (a few seconds each on PoCL).
+TEST(BluesteinThreePasses, MatchFftw4099BatchF32) {
+  expectWithinFftw<float>(bluesteinRequest(4099, 3, Precision::F32));
+}
+TEST(BluesteinThreePasses, MatchFftw4099InverseF64) {
+  expectWithinFftw<double>(bluesteinRequest(4099, 2, Precision::F64, Direction::Inverse));
+}
+TEST(BluesteinThreePasses, MatchFftw8191InverseScaledF32) {
+  expectWithinFftw<float>(bluesteinRequest(8191, 1, Precision::F32, Direction::Inverse, true));
+}
+TEST(BluesteinThreePasses, MatchFftw8191ScaledF64) {
+  expectWithinFftw<double>(bluesteinRequest(8191, 1, Precision::F64, Direction::Forward, true));
+}
+TEST(BluesteinThreePasses, MatchFftw65521F32) {
+  expectWithinFftw<float>(bluesteinRequest(65521, 1, Precision::F32));
+}
+TEST(BluesteinThreePasses, MatchFftw65521InverseF64) {
+  expectWithinFftw<double>(bluesteinRequest(65521, 1, Precision::F64, Direction::Inverse));
+}
+
+}  // namespace
+}  // namespace fftc::fftlib::test
