@@ -262,8 +262,19 @@ BV Batched::apply(const FunDecl& f, std::vector<BV> args, const Type& result) {
       for (auto& a : args) t.parts.push_back(liftAll(std::move(a)));
       return t;
     }
+    case FunKind::Pad: {  // wrap, clamp, mirror: a dense copy (a constant: declined)
+      const auto* p = f.as<Pad>();
+      const auto l = p->left().constant(), r = p->right().constant();
+      if (!l || !r || *l < 0 || *r < 0 || p->boundary() == PadBoundary::Constant)
+        throw Unsupported{};
+      return eachArray(std::move(args[0]), [&](Arr& a, size_t d) {
+        const int64_t n = a.shape[d];
+        if (n == 0) error("pad of an empty array");
+        a = batch::padded(a, d, *l, *r,
+                          [&](int64_t i) { return interp::padSource(p->boundary(), i, n); });
+      });
+    }
     case FunKind::UserFun:
-    case FunKind::Pad:
     case FunKind::Slide:
       throw Unsupported{};
     default:

@@ -38,6 +38,20 @@ int64_t floorMod(int64_t a, int64_t b) {
   if (m != 0 && ((m < 0) != (b < 0))) m += b;
   return m;
 }
+
+int64_t padSource(PadBoundary b, int64_t i, int64_t n) {
+  if (i >= 0 && i < n) return i;
+  switch (b) {
+    case PadBoundary::Wrap: return floorMod(i, n);
+    case PadBoundary::Clamp: return std::min(std::max<int64_t>(i, 0), n - 1);
+    case PadBoundary::Mirror: {
+      const int64_t m = floorMod(i, 2 * n);
+      return m < n ? m : 2 * n - 1 - m;
+    }
+    case PadBoundary::Constant: break;
+  }
+  error("pad: a constant boundary has no source element");
+}
 Value realOf(double v, ValueKind k) {
   return k == ValueKind::Float ? Value::ofFloat(static_cast<float>(v)) : Value::ofDouble(v);
 }

@@ -20,6 +20,9 @@ namespace fftc::ir::interp {
 ValueKind kindOf(const Type& t);  // the value kind of a scalar type
 int64_t floorDiv(int64_t a, int64_t b);
 int64_t floorMod(int64_t a, int64_t b);
+// The element of an array of n (n >= 1) that index i of its pad with a wrap, clamp or mirror
+// boundary reads (i outside 0 .. n-1: the padding; mirror repeats the edge element).
+int64_t padSource(PadBoundary b, int64_t i, int64_t n);
 Value realOf(double v, ValueKind k);  // Float rounds
 
 // cisPi and cisPiRatio by their arguments: a table evaluates few distinct angles many times

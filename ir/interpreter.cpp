@@ -86,6 +86,7 @@ namespace {
 using interp::error;
 using interp::floorDiv;
 using interp::floorMod;
+using interp::padSource;
 using interp::kindOf;
 using interp::realOf;
 
@@ -428,16 +429,11 @@ Value Interp::pattern(const FunDecl& f, const Value& x, const Type& result) {
       for (int64_t j = 0; j < l + n + r; ++j) {
         int64_t i = j - l;
         if (i < 0 || i >= n) {
-          switch (p->boundary()) {
-            case PadBoundary::Constant: out.push_back(constant); continue;
-            case PadBoundary::Wrap: i = floorMod(i, n); break;
-            case PadBoundary::Clamp: i = std::min(std::max<int64_t>(i, 0), n - 1); break;
-            case PadBoundary::Mirror: {
-              int64_t m = floorMod(i, 2 * n);
-              i = m < n ? m : 2 * n - 1 - m;
-              break;
-            }
+          if (p->boundary() == PadBoundary::Constant) {
+            out.push_back(constant);
+            continue;
           }
+          i = padSource(p->boundary(), i, n);
         }
         out.push_back(x[static_cast<size_t>(i)]);
       }

@@ -2,6 +2,7 @@
 // the storage of the batched evaluation of closed expressions (batch_eval.h).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <complex>
 #include <cstddef>
@@ -146,6 +147,26 @@ inline std::shared_ptr<const std::vector<Cx>> gather(const Arr& a) {
     (*out)[static_cast<size_t>(i)] = src[static_cast<size_t>(o[0])];
   });
   return out;
+}
+
+// `a` with dimension d padded to l + n + r elements, element j of it element source(j - l) of
+// a's (source: interp::padSource for the pad's boundary), dense.
+template <typename Source>
+Arr padded(const Arr& a, size_t d, int64_t l, int64_t r, Source source) {
+  const std::shared_ptr<const std::vector<Cx>> src = gather(a);
+  int64_t outer = 1, inner = 1;
+  for (size_t k = 0; k < d; ++k) outer *= a.shape[k];
+  for (size_t k = d + 1; k < a.shape.size(); ++k) inner *= a.shape[k];
+  const int64_t n = a.shape[d], len = l + n + r;
+  std::vector<Cx> out(static_cast<size_t>(outer * len * inner));
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t j = 0; j < len; ++j) {
+      const auto from = src->begin() + (o * n + source(j - l)) * inner;
+      std::copy(from, from + inner, out.begin() + (o * len + j) * inner);
+    }
+  std::vector<int64_t> shape = a.shape;
+  shape[d] = len;
+  return denseArr(std::move(out), std::move(shape), a.kind);
 }
 
 }  // namespace fftc::ir::batch
