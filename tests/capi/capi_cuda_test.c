@@ -12,16 +12,7 @@
 
 #include <fftc/fftc.h>
 
-static int failures = 0;
-#define CHECK(cond, ...)                                \
-  do {                                                  \
-    if (!(cond)) {                                      \
-      ++failures;                                       \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);       \
-      printf(__VA_ARGS__);                              \
-      printf(" [last error: %s]\n", fftc_last_error()); \
-    }                                                   \
-  } while (0)
+#include "check.h"
 
 /* The driver functions used here, by their versioned symbols. */
 static CUresult (*init_)(unsigned);

@@ -12,17 +12,7 @@
 
 #include <fftc/fftc.h>
 
-static int failures = 0;
-
-#define CHECK(cond, ...)                                  \
-  do {                                                    \
-    if (!(cond)) {                                        \
-      ++failures;                                         \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);         \
-      printf(__VA_ARGS__);                                \
-      printf(" [last error: %s]\n", fftc_last_error());   \
-    }                                                     \
-  } while (0)
+#include "check.h"
 
 /* ---- data in either precision: `f64` picks double, else float ---- */
 static long double get(const void* a, int f64, size_t i) {
