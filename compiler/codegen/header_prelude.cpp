@@ -2,7 +2,23 @@
 // CUDA driver calls every header makes, written once per program through include guards.
 #include "compiler/codegen/header_parts.h"
 
+#include <fmt/format.h>
+
+#include "backends/common/opencl_error_names.h"
+
 namespace fftc::compiler::codegen::header {
+
+namespace {
+
+// errorName(cl_int) as a switch over the runtime's table (the header links no fftc).
+std::string openclErrorNames() {
+  std::string out = "inline const char* errorName(cl_int code) {\n  switch (code) {\n";
+  for (const auto& [value, name] : backends::kOpenClErrorNames)
+    out += fmt::format("    case {}: return \"{}\";\n", value, name);
+  return out + "    default: return \"unknown OpenCL error\";\n  }\n}\n";
+}
+
+}  // namespace
 
 // Exceptions rather than return codes: a constructor that builds a program cannot return one,
 // the class releases what it made when a step fails (RAII), and fftc's C++ API throws too; a C
@@ -32,49 +48,7 @@ std::string openclPrelude() {
 #define FFTC_GENERATED_OPENCL_V1
 namespace fftc_generated::opencl_v1 {
 
-inline const char* errorName(cl_int code) {
-  switch (code) {
-    case 0: return "CL_SUCCESS";
-    case -1: return "CL_DEVICE_NOT_FOUND";
-    case -2: return "CL_DEVICE_NOT_AVAILABLE";
-    case -3: return "CL_COMPILER_NOT_AVAILABLE";
-    case -4: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
-    case -5: return "CL_OUT_OF_RESOURCES";
-    case -6: return "CL_OUT_OF_HOST_MEMORY";
-    case -7: return "CL_PROFILING_INFO_NOT_AVAILABLE";
-    case -11: return "CL_BUILD_PROGRAM_FAILURE";
-    case -12: return "CL_MAP_FAILURE";
-    case -30: return "CL_INVALID_VALUE";
-    case -31: return "CL_INVALID_DEVICE_TYPE";
-    case -32: return "CL_INVALID_PLATFORM";
-    case -33: return "CL_INVALID_DEVICE";
-    case -34: return "CL_INVALID_CONTEXT";
-    case -35: return "CL_INVALID_QUEUE_PROPERTIES";
-    case -36: return "CL_INVALID_COMMAND_QUEUE";
-    case -38: return "CL_INVALID_MEM_OBJECT";
-    case -42: return "CL_INVALID_BINARY";
-    case -43: return "CL_INVALID_BUILD_OPTIONS";
-    case -44: return "CL_INVALID_PROGRAM";
-    case -45: return "CL_INVALID_PROGRAM_EXECUTABLE";
-    case -46: return "CL_INVALID_KERNEL_NAME";
-    case -48: return "CL_INVALID_KERNEL";
-    case -49: return "CL_INVALID_ARG_INDEX";
-    case -50: return "CL_INVALID_ARG_VALUE";
-    case -51: return "CL_INVALID_ARG_SIZE";
-    case -52: return "CL_INVALID_KERNEL_ARGS";
-    case -53: return "CL_INVALID_WORK_DIMENSION";
-    case -54: return "CL_INVALID_WORK_GROUP_SIZE";
-    case -55: return "CL_INVALID_WORK_ITEM_SIZE";
-    case -56: return "CL_INVALID_GLOBAL_OFFSET";
-    case -58: return "CL_INVALID_EVENT";
-    case -59: return "CL_INVALID_OPERATION";
-    case -61: return "CL_INVALID_BUFFER_SIZE";
-    case -63: return "CL_INVALID_GLOBAL_WORK_SIZE";
-    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
-    default: return "unknown OpenCL error";
-  }
-}
-
+)HDR" + openclErrorNames() + R"HDR(
 inline void check(cl_int code, const char* call, std::string_view kernel) {
   if (code == CL_SUCCESS) return;
   throw Error(std::string(kernel) + ": " + call + ": " + errorName(code) + " (" +
