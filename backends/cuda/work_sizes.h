@@ -1,6 +1,8 @@
 // The launch geometry of a generated kernel's stage: OpenCL-style work sizes (global work-items
 // and an optional work-group size, as the manifest gives them) -> a CUDA grid and block.
-// Shared by compiler/exec (fftc exec), fftlib's CudaPlan and the headers `fftc fft` emits.
+// Shared by compiler/exec (fftc exec) and fftlib's CudaPlan; the standalone CUDA headers that
+// `fftc fft` emits cannot link fftc and carry the same rule as text (header_prelude.cpp's
+// `geometry`): a change here goes there too.
 #pragma once
 
 #include <cstddef>
