@@ -60,12 +60,51 @@ std::vector<cu::CompiledProgram> compileStagePrograms(
   });
 }
 
+namespace {
+
+// The most local memory a thread of a one-array kernel may take (ptxas's spills and stack)
+// before its plan is given up for two hierarchical levels. A one-array kernel keeps each
+// pass's elements in registers; where ptxas cannot, the spills cost more than a second pass.
+// On an H200 (2026-11-26, bench/results/2026-11-26-nvidia-h200-spill_fallback.csv): f64 8448
+// [22, 16, 24] under __launch_bounds__(528) got 56 registers and 2656 bytes of stack a thread,
+// 3.40 ms against 0.594 for two levels; the one-array kernels that spill less stay faster than
+// two levels (f64 8192 160 bytes 0.54 ms against 0.92, f64 10000 168 bytes 0.68 against 1.01,
+// f32 16384 480 bytes 0.93 against 0.88).
+constexpr int kMostOneArrayLocalBytes = 1024;
+
+// Whether a 1D complex plan the heuristics chose freely (no variant, radices or levels asked
+// for) is a one-array kernel of which some stage spills more than kMostOneArrayLocalBytes a
+// thread.
+bool oneArraySpills(const CompiledFft& plan, const std::vector<cu::Kernel>& kernels) {
+  const FftRequest& r = plan.request;
+  if (!plan.choice.localReuseInPass || r.variant != Variant::Auto || !r.radices.empty() ||
+      r.levels != 0 || !r.levelSizes.empty() || r.dims.size() > 1 || r.real)
+    return false;
+  return std::any_of(kernels.begin(), kernels.end(), [](const cu::Kernel& k) {
+    return k.attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES) > kMostOneArrayLocalBytes;
+  });
+}
+
+}  // namespace
+
 CudaPlan CudaPlan::create(const cu::Context& context, const FftRequest& request) {
   if (request.target != compiler::pipeline::Target::Cuda)
     throw UserError(
         fmt::format("fftc::fftlib::CudaPlan runs CUDA plans; the request's target is "
                     "{} (set FftRequest::target = Target::Cuda)",
                     compiler::pipeline::targetName(request.target)));
+  CudaPlan first = createAsPlanned(context, request);
+  if (!oneArraySpills(first.info(), first.impl_->kernels)) return first;
+  FftRequest levels = request;
+  levels.variant = Variant::Hierarchical;
+  try {
+    return createAsPlanned(context, levels);
+  } catch (const UserError&) {
+    return first;  // no hierarchical plan for this size: the spilling kernel is what there is
+  }
+}
+
+CudaPlan CudaPlan::createAsPlanned(const cu::Context& context, const FftRequest& request) {
   auto plan = planFft(request, cudaPlanLimits(context.device()));
   compiler::exec::checkDevice(context.device(), plan->compiled);  // shared memory per block
   auto impl = std::make_shared<Impl>(context, plan);

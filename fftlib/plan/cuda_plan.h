@@ -53,6 +53,10 @@ class CudaPlan {
   // Plans the request under cudaPlanLimits(device) (planFft), checks the device (shared memory
   // per block), compiles with NVRTC for the device's architecture, loads the module, uploads
   // the tables and allocates the temporaries. UserError unless request.target is Target::Cuda.
+  // A one-array kernel (PlanChoice::localReuseInPass) the heuristics chose whose passes ptxas
+  // could not keep in registers (over 1 KiB of spills and stack a thread: the driver's
+  // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES) is replaced by the hierarchical plan, where there is
+  // one (docs/fft-api.md, rule 4).
   [[nodiscard]] static CudaPlan create(const backends::cuda::Context& context,
                                        const FftRequest& request);
 
@@ -101,6 +105,9 @@ class CudaPlan {
 
  private:
   explicit CudaPlan(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  // create without the one-array check: the request's plan as the heuristics choose it.
+  static CudaPlan createAsPlanned(const backends::cuda::Context& context,
+                                  const FftRequest& request);
   void checkHost(std::size_t realBytes, std::size_t count) const;
   void runBytes(const void* in, void* out) const;
   std::shared_ptr<Impl> impl_;

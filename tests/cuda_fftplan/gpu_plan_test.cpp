@@ -115,6 +115,20 @@ TEST(GpuCudaFftPlan, TimesWithEvents) {
             fftTolerance(1024, Precision::F32));
 }
 
+// f64 8448: the heuristics' one-array kernel [22, 16, 24] spills (ptxas keeps 56 registers
+// under __launch_bounds__(528): bench/spill_check.sh), so create() gives the two hierarchical
+// levels instead, which match FFTW. Should a later ptxas keep it in registers, the first
+// expectation fails and the fallback's threshold (cuda_plan.cpp) is to be measured again.
+TEST(GpuCudaFftPlan, OneArrayKernelThatSpillsBecomesTwoLevels) {
+  REQUIRE_CUDA(context);
+  FftRequest r = cudaCase(8448, 4).request;
+  r.precision = Precision::F64;
+  ASSERT_TRUE(planFft(r, cudaPlanLimits(context->device()))->choice.localReuseInPass);
+  CudaPlan plan = CudaPlan::create(*context, r);
+  EXPECT_EQ(plan.info().choice.variant, Variant::Hierarchical) << plan.info().describe();
+  matchesFftw<double>(*context, r);
+}
+
 // A negative control: the check fails when the reference is the other direction.
 TEST(GpuCudaFftPlan, WrongReferenceFails) {
   REQUIRE_CUDA(context);
