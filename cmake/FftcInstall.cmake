@@ -31,7 +31,9 @@ endif()
 foreach(dir IN LISTS fftc_header_dirs)
   get_filename_component(parent ${dir} DIRECTORY)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir} DESTINATION ${FFTC_INSTALL_INCLUDEDIR}/${parent}
-    FILES_MATCHING PATTERN "*.h" PATTERN "capi/include" EXCLUDE)
+    FILES_MATCHING PATTERN "*.h" PATTERN "capi/include" EXCLUDE
+    # the clang plugin's own header: it includes clang's, which the package does not need
+    PATTERN "clang_plugin_internal.h" EXCLUDE)
 endforeach()
 # The C API's header (docs/c-api.md) as <fftc/fftc.h>: include/ is on the include path too.
 install(FILES ${PROJECT_SOURCE_DIR}/fftlib/capi/include/fftc/fftc.h

@@ -15,21 +15,6 @@
 #include "compiler/pipeline/pipeline.h"
 
 namespace fftc::driver {
-namespace {
-
-const compiler::frontend::Kernel& onlyKernel(const compiler::frontend::Program& p,
-                                             const std::string& name) {
-  if (!name.empty()) {
-    if (const auto* k = p.kernel(name)) return *k;
-    throw backends::UserError(fmt::format("{}: no kernel named '{}'", p.fileName, name));
-  }
-  if (p.kernels.size() != 1)
-    throw backends::UserError(fmt::format(
-        "{}: declares {} kernels; choose one with --kernel", p.fileName, p.kernels.size()));
-  return p.kernels.front();
-}
-
-}  // namespace
 
 int runExec(const Args& args) {
   std::string file, kernel, rewrite, device, target = "opencl", precision = "f32";

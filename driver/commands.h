@@ -12,6 +12,7 @@ using Args = std::vector<std::string>;
 int runCompile(const Args& args);
 int runDevices(const Args& args);
 int runExec(const Args& args);
+int runExplore(const Args& args);
 int runFft(const Args& args);
 int runRun(const Args& args);
 int runTune(const Args& args);

@@ -33,6 +33,8 @@ constexpr Command kCommands[] = {
     {"run", fftc::driver::runRun, "build an FFT, run it on a device, time and check it"},
     {"tune", fftc::driver::runTune, "search the FFT plan space on a device, record wisdom"},
     {"exec", fftc::driver::runExec, "run a kernel of a .fdl program on random inputs"},
+    {"explore", fftc::driver::runExplore,
+     "rank rewrite variants of a kernel by time on a device, each checked"},
     {"devices", fftc::driver::runDevices, "list OpenCL and CUDA devices"},
 };
 

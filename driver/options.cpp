@@ -51,6 +51,18 @@ void warnIfUserFunsUnchecked(const compiler::frontend::Program& program) {
              compiler::clang_helpers::clangHelpersStatus());
 }
 
+const compiler::frontend::Kernel& onlyKernel(const compiler::frontend::Program& p,
+                                             const std::string& name) {
+  if (!name.empty()) {
+    if (const auto* k = p.kernel(name)) return *k;
+    throw backends::UserError(fmt::format("{}: no kernel named '{}'", p.fileName, name));
+  }
+  if (p.kernels.size() != 1)
+    throw backends::UserError(fmt::format(
+        "{}: declares {} kernels; choose one with --kernel", p.fileName, p.kernels.size()));
+  return p.kernels.front();
+}
+
 ir::ScalarKind parsePrecision(const std::string& text) {
   if (text == "f32") return ir::ScalarKind::Float;
   if (text == "f64") return ir::ScalarKind::Double;

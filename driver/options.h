@@ -34,6 +34,10 @@ std::map<std::string, compiler::frontend::DefineValue> parseDefines(
 // FFTC_CLANG_PLUGIN=off asks for no plugin.
 void warnIfUserFunsUnchecked(const compiler::frontend::Program& program);
 
+// The kernel `name` of `p`, or its only kernel when `name` is empty; UserError otherwise.
+const compiler::frontend::Kernel& onlyKernel(const compiler::frontend::Program& p,
+                                             const std::string& name);
+
 ir::ScalarKind parsePrecision(const std::string& text);  // f32 | f64
 Target parseTarget(const std::string& text);             // opencl | cuda
 std::vector<std::string> splitList(const std::string& text);  // "a,b,,c" -> {a, b, c}

@@ -38,6 +38,35 @@ Strategy smallLoopsOnly(Strategy s, int64_t limit) {
   });
 }
 
+// s, only at a high-level reduce o map whose map's function has no loop of its own (a scalar
+// function): fusing it removes the mapped temporary and costs no parallelism, while fusing a
+// map of reductions (the partial sums of a two-level reduction) would make one loop of two.
+Strategy scalarReduceMapsOnly(Strategy s) {
+  return Strategy(s.str(), [s](Engine& e, const Path& p) {
+    ExprPtr x = exprAt(e.root(), p);
+    const auto* c = x ? x->as<FunCall>() : nullptr;
+    if (!c || c->f()->kind() != FunKind::Reduce || c->args().size() != 1) return false;
+    const auto* m = c->arg(0)->as<FunCall>();
+    if (!m || m->f()->kind() != FunKind::Map) return false;
+    const auto* map = m->f()->as<AbstractMap>();
+    const bool loops = ir::containsFun(map->f(), [](const FunDecl& g) {
+      return g.is<AbstractMap>() || g.is<AbstractReduce>() || g.kind() == FunKind::Iterate;
+    });
+    if (loops) return false;
+    return s(e, p);
+  });
+}
+
+// The chunk of a two-level reduction of n elements: the largest divisor k of n with k*k <= n
+// (n/k partial sums of k elements each); 0 when n is small or prime.
+int64_t reductionChunk(int64_t n) {
+  if (n < 64) return 0;
+  int64_t best = 0;
+  for (int64_t k = 2; k * k <= n; ++k)
+    if (n % k == 0) best = k;
+  return best;
+}
+
 bool isLoweredLoop(const FunDecl& f) {
   return (f.is<AbstractMap>() || f.is<AbstractReduce>()) && f.isLowLevel();
 }
@@ -212,6 +241,29 @@ Strategy simplifyLayout() {
                                  lChoice(rules::joinSplitId(), rules::splitJoinId()))));
 }
 
+Strategy fuseScalarReduceMaps() {
+  return named("fuseScalarReduceMaps", normalize(scalarReduceMapsOnly(rules::reduceMapFusion())));
+}
+
+Strategy splitTopReduce() {
+  return Strategy("splitTopReduce", [](Engine& e, const Path& p) {
+    ExprPtr x = exprAt(e.root(), p);
+    const auto* c = x ? x->as<FunCall>() : nullptr;
+    if (!c || c->f()->kind() != FunKind::Reduce || c->args().size() != 1) return false;
+    const Type& t = c->arg(0)->type();
+    const auto n = t.isArray() ? t.size().constant() : std::nullopt;
+    const int64_t k = n ? reductionChunk(*n) : 0;
+    if (k == 0) return false;
+    // reduce <<: map(reduce) <<: split(k) <<: map(g) <<: y: the map moves under the split and
+    // joins the chunks' reductions (reduce <<: map(reduce o map(g)) <<: split(k) <<: y)
+    const auto* m = c->arg(0)->as<FunCall>();
+    const bool mapped = m && m->f()->kind() == FunKind::Map;
+    Strategy split = Strategy(rules::splitReduce(k));
+    if (!mapped) return split(e, p);
+    return seq({split, topDown(rules::splitMap()), topDown(rules::mapFusion())})(e, p);
+  });
+}
+
 Strategy lowerGlobal() {
   // Outermost computing maps: mapGlobal(0) at the top, mapLocal(0) inside a mapWorkgroup
   // (mapLocal(1) where dimension 0 is taken there: the rows of a tile on dimension 0, each
@@ -246,8 +298,9 @@ Strategy insertMemory() {
 }
 
 Strategy lowerDefault() {
-  Strategy s = seq({tryStrategy(prepare()), tryStrategy(foldClosedPass()), lowerGlobal(),
-                    tryStrategy(materializeViews()), tryStrategy(insertMemory())});
+  Strategy s = seq({tryStrategy(prepare()), tryStrategy(foldClosedPass()),
+                    tryStrategy(splitTopReduce()), tryStrategy(fuseScalarReduceMaps()),
+                    lowerGlobal(), tryStrategy(materializeViews()), tryStrategy(insertMemory())});
   return Strategy("lowerDefault", [s](Engine& e, const Path& p) { return s(e, p); });
 }
 
@@ -276,7 +329,17 @@ const std::vector<NamedStrategyInfo>& namedStrategies() {
       {"materializeViews", "copy array results that are only views", materializeViews},
       {"insertMemory", "toGlobal on stages, toPrivate/toLocal on intermediate arrays",
        insertMemory},
-      {"lowerDefault", "prepare; foldClosed; lowerGlobal; materializeViews; insertMemory",
+      {"fuseScalarReduceMaps",
+       "normalize(reduceMapFusion) where the map is high-level and its function has no loop",
+       fuseScalarReduceMaps},
+      {"splitTopReduce",
+       "the kernel's outermost reduce of n >= 64 elements (add or mult) -> two levels: "
+       "splitReduce(k) (k the largest divisor with k*k <= n), a map before it moved under the "
+       "split (splitMap) and fused with the chunks' reductions (mapFusion)",
+       splitTopReduce},
+      {"lowerDefault",
+       "prepare; foldClosed; try(splitTopReduce); fuseScalarReduceMaps; lowerGlobal; "
+       "materializeViews; insertMemory",
        lowerDefault},
       {"unrollSmall", "normalize: mapSeq/reduceSeq over at most 16 elements -> mapSeqUnroll/"
                       "reduceSeqUnroll",

@@ -18,6 +18,15 @@ Strategy prepare();
 Strategy fuseMaps();
 Strategy fuseReduceMaps();
 Strategy simplifyLayout();
+// normalize(reduceMapFusion) only where a high-level reduce meets a high-level map whose
+// function has no loop (no map, reduce or iterate): the mapped temporary goes, no parallelism
+// does (a reduce of a map of partial reductions stays two loops).
+Strategy fuseScalarReduceMaps();
+// At the position (lowerDefault: the kernel body) a high-level reduce of add or mult over a
+// constant n >= 64 elements becomes two levels, reduce <<: map(reduce) <<: split(k) with k the
+// largest divisor of n with k*k <= n; a map feeding it moves under the split and fuses into the
+// chunks (lowerGlobal then makes the chunks a mapGlobal: n/k partial results, not n).
+Strategy splitTopReduce();
 // Maps and reduces only: maps not nested in a loop body -> mapGlobal(0), or mapLocal(0) inside
 // a mapWorkgroup (when dimension 0 is free there); other maps -> mapSeq; reduce ->
 // reduceSeq. Maps whose function only rearranges data (views) stay `map`.
@@ -36,8 +45,9 @@ Strategy materializeViews();
 // sequential map/reduce); toPrivate around arrays computed and consumed inside a work-item
 // (toLocal for those of a mapLocal inside a mapWorkgroup).
 Strategy insertMemory();
-// The default lowering: prepare; foldClosed (fold_closed.h); lowerGlobal; materializeViews;
-// insertMemory. Makes any well-typed high-level program runnable by the code generator.
+// The default lowering: prepare; foldClosed (fold_closed.h); try(splitTopReduce);
+// fuseScalarReduceMaps; lowerGlobal; materializeViews; insertMemory. Makes any well-typed
+// high-level program runnable by the code generator.
 Strategy lowerDefault();
 // Section 4 of the LIFT FFT paper: prepare; foldClosed; map-zip flattening wherever the row
 // function after the inner map is a view (one map over all butterflies of a pass, the twiddles

@@ -48,6 +48,16 @@ std::vector<RuleInfo> buildCatalog() {
   c.push_back(plain("reduceMapFusion", "algorithmic", rules::reduceMapFusion));
   c.push_back(plain("mapZipFlatten", "algorithmic", rules::mapZipFlatten));
   c.push_back(plain("mapZipFlattenViews", "algorithmic", rules::mapZipFlattenViews));
+  {
+    RuleInfo r;
+    r.name = "splitReduce";
+    r.signature = "splitReduce(k)";
+    r.group = "algorithmic";
+    r.minParams = r.maxParams = 1;
+    r.make = [](const std::vector<int64_t>& p) { return rules::splitReduce(p.at(0)); };
+    c.push_back(r);
+  }
+  c.push_back(plain("splitMap", "algorithmic", rules::splitMap));
   c.push_back(withDim("mapGlobal", rules::mapGlobal));
   c.push_back(withDim("mapWorkgroup", rules::mapWorkgroup));
   c.push_back(withDim("mapLocal", rules::mapLocal));

@@ -29,6 +29,11 @@ Rule mapZipFlatten();  // the FFT paper's map-zip flattening with pad(0, (n-1)*m
 // map is the pass's only loop; with a computing g (a reduction) flattening would split one
 // stage into two.
 Rule mapZipFlattenViews();
+// ---- reductions (rules_reduction.cpp)
+// reduce(f, z) -> reduce(f, z) o map(reduce(f, e)) o split(k): f add or mult (e its neutral
+// element) on a scalar element type equal to the accumulator's; k > 1 divides n, k != n.
+Rule splitReduce(ir::ArithExpr k);
+Rule splitMap();  // split(k) o map(g) -> map(map(g)) o split(k)
 
 // ---- lowering
 Rule mapGlobal(int dim = 0);

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "compiler/clang/c_program.h"
+
 // Not `fftc::compiler::clang`: that name would hide the global `clang` namespace of LLVM.
 namespace fftc::compiler::clang_helpers {
 
@@ -45,5 +47,12 @@ struct BodyDiagnostic {
 // position; an empty vector means the body is fine (or, without clang, was not checked).
 std::vector<BodyDiagnostic> checkUserFunBody(std::string_view prelude, std::string_view signature,
                                              std::string_view body, Dialect dialect);
+
+// Translates a userfun body (the same translation unit as checkUserFunBody) into a CProgram
+// that runCProgram evaluates: how the interpreter runs userfuns. Without the plugin, or when the
+// body is not C clang accepts or uses what the evaluator does not run, the result's `error` says
+// why (with the body position where there is one).
+CProgram lowerUserFunBody(std::string_view prelude, std::string_view signature,
+                          std::string_view body, Dialect dialect);
 
 }  // namespace fftc::compiler::clang_helpers

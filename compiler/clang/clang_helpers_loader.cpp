@@ -123,4 +123,14 @@ std::vector<BodyDiagnostic> checkUserFunBody(std::string_view prelude, std::stri
              : std::vector<BodyDiagnostic>{};
 }
 
+CProgram lowerUserFunBody(std::string_view prelude, std::string_view signature,
+                          std::string_view body, Dialect dialect) {
+  const auto* api = plugin().api;
+  pipeline::PhaseTimer timer("interpreter: userfun bodies (clang)");
+  if (api) return api->lowerUserFunBody(prelude, signature, body, dialect);
+  CProgram none;
+  none.error = "the interpreter runs userfun bodies through clang, and " + plugin().status;
+  return none;
+}
+
 }  // namespace fftc::compiler::clang_helpers

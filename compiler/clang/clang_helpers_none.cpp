@@ -22,4 +22,11 @@ std::vector<BodyDiagnostic> checkUserFunBody(std::string_view /*prelude*/,
   return {};
 }
 
+CProgram lowerUserFunBody(std::string_view /*prelude*/, std::string_view /*signature*/,
+                          std::string_view /*body*/, Dialect /*dialect*/) {
+  CProgram none;
+  none.error = "the interpreter runs userfun bodies through clang, and " + clangHelpersStatus();
+  return none;
+}
+
 }  // namespace fftc::compiler::clang_helpers

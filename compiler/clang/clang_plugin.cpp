@@ -2,6 +2,7 @@
 // clang_plugin_api.h): clang-format lays out kernels, and a clang CompilerInstance parses each
 // userfun body in a small translation unit of its own.
 #include "compiler/clang/clang_plugin_api.h"
+#include "compiler/clang/clang_plugin_internal.h"
 
 #include <dlfcn.h>
 
@@ -199,49 +200,6 @@ std::vector<std::string> clangArgs(Dialect dialect) {
   return args;
 }
 
-// Where the parts sit in the translation unit handed to clang.
-struct Layout {
-  std::string text;
-  size_t preludeBegin = 0;
-  size_t signatureBegin = 0;
-  size_t bodyBegin = 0;
-  size_t bodyEnd = 0;  // past the body's last non-blank character
-};
-
-Layout buildTranslationUnit(std::string_view prelude, std::string_view signature,
-                            std::string_view body, Dialect dialect) {
-  Layout layout;
-  if (dialect == Dialect::Cuda) layout.text = cudaShim();
-  if (dialect == Dialect::OpenCL && resourceDir().empty()) layout.text = openclTypesFallback();
-  layout.preludeBegin = layout.text.size();
-  layout.text += prelude;
-  layout.text += '\n';
-  layout.signatureBegin = layout.text.size();
-  layout.text += signature;
-  // The body starts a line of its own so that its columns are the TU's columns.
-  layout.text += " {\n";
-  layout.bodyBegin = layout.text.size();
-  layout.text += body;
-  const size_t lastNonBlank = body.find_last_not_of(" \t\r\n\f\v");
-  layout.bodyEnd =
-      layout.bodyBegin + (lastNonBlank == std::string_view::npos ? 0 : lastNonBlank + 1);
-  layout.text += "\n}\n";
-  return layout;
-}
-
-// 1-based line and byte column of `offset` within `text`.
-std::pair<int, int> lineAndColumn(std::string_view text, size_t offset) {
-  int line = 1;
-  size_t lineStart = 0;
-  for (size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      lineStart = i + 1;
-    }
-  }
-  return {line, static_cast<int>(offset - lineStart) + 1};
-}
-
 // Collects the errors of one parse and maps them to positions in the body.
 class BodyDiagnosticCollector : public clang::DiagnosticConsumer {
  public:
@@ -269,24 +227,7 @@ class BodyDiagnosticCollector : public clang::DiagnosticConsumer {
     if (!info.getLocation().isValid() || !info.hasSourceManager()) {
       return {0, 0, std::move(message)};
     }
-    const clang::SourceManager& sm = info.getSourceManager();
-    // Through macros to where the text is written; file offsets, not presumed lines, so that a
-    // #line in the body cannot move the position.
-    const auto [file, offset] = sm.getDecomposedLoc(sm.getFileLoc(info.getLocation()));
-    if (file != sm.getMainFileID()) {
-      return {0, 0, "in a built-in header: " + message};
-    }
-    if (offset < layout_.preludeBegin) return {0, 0, "in fftc's built-in declarations: " + message};
-    if (offset < layout_.signatureBegin) return {0, 0, "in the prelude: " + message};
-    if (offset < layout_.bodyBegin) return {0, 0, "in the signature: " + message};
-    // Past the body (an unbalanced brace, a missing '}' at the end): just after its last
-    // non-blank character.
-    const size_t inBody = std::min<size_t>(offset, layout_.bodyEnd) - layout_.bodyBegin;
-    const std::string_view body =
-        std::string_view(layout_.text)
-            .substr(layout_.bodyBegin, layout_.bodyEnd - layout_.bodyBegin);
-    const auto [line, col] = lineAndColumn(body, inBody);
-    return {line, col, std::move(message)};
+    return locateInBody(layout_, info.getSourceManager(), info.getLocation(), std::move(message));
   }
 
   const Layout& layout_;
@@ -295,9 +236,64 @@ class BodyDiagnosticCollector : public clang::DiagnosticConsumer {
 
 }  // namespace
 
-std::vector<BodyDiagnostic> checkUserFunBody(std::string_view prelude, std::string_view signature,
-                                             std::string_view body, Dialect dialect) {
-  const Layout layout = buildTranslationUnit(prelude, signature, body, dialect);
+Layout buildTranslationUnit(std::string_view prelude, std::string_view signature,
+                            std::string_view body, Dialect dialect) {
+  Layout layout;
+  if (dialect == Dialect::Cuda) layout.text = cudaShim();
+  if (dialect == Dialect::OpenCL && resourceDir().empty()) layout.text = openclTypesFallback();
+  layout.preludeBegin = layout.text.size();
+  layout.text += prelude;
+  layout.text += '\n';
+  layout.signatureBegin = layout.text.size();
+  layout.text += signature;
+  // The body starts a line of its own so that its columns are the TU's columns.
+  layout.text += " {\n";
+  layout.bodyBegin = layout.text.size();
+  layout.text += body;
+  const size_t lastNonBlank = body.find_last_not_of(" \t\r\n\f\v");
+  layout.bodyEnd =
+      layout.bodyBegin + (lastNonBlank == std::string_view::npos ? 0 : lastNonBlank + 1);
+  layout.text += "\n}\n";
+  return layout;
+}
+
+// 1-based line and byte column of `offset` within `text`.
+static std::pair<int, int> lineAndColumn(std::string_view text, size_t offset) {
+  int line = 1;
+  size_t lineStart = 0;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      lineStart = i + 1;
+    }
+  }
+  return {line, static_cast<int>(offset - lineStart) + 1};
+}
+
+BodyDiagnostic locateInBody(const Layout& layout, const clang::SourceManager& sm,
+                            clang::SourceLocation loc, std::string message) {
+  if (!loc.isValid()) return {0, 0, std::move(message)};
+  // Through macros to where the text is written; file offsets, not presumed lines, so that a
+  // #line in the body cannot move the position.
+  const auto [file, offset] = sm.getDecomposedLoc(sm.getFileLoc(loc));
+  if (file != sm.getMainFileID()) {
+    return {0, 0, "in a built-in header: " + message};
+  }
+  if (offset < layout.preludeBegin) return {0, 0, "in fftc's built-in declarations: " + message};
+  if (offset < layout.signatureBegin) return {0, 0, "in the prelude: " + message};
+  if (offset < layout.bodyBegin) return {0, 0, "in the signature: " + message};
+  // Past the body (an unbalanced brace, a missing '}' at the end): just after its last
+  // non-blank character.
+  const size_t inBody = std::min<size_t>(offset, layout.bodyEnd) - layout.bodyBegin;
+  const std::string_view body =
+      std::string_view(layout.text).substr(layout.bodyBegin, layout.bodyEnd - layout.bodyBegin);
+  const auto [line, col] = lineAndColumn(body, inBody);
+  return {line, col, std::move(message)};
+}
+
+std::vector<BodyDiagnostic> parseWithClang(const Layout& layout, Dialect dialect,
+                                           clang::FrontendAction& action, bool* ok) {
+  if (ok) *ok = false;
   const std::vector<std::string> args = clangArgs(dialect);
   std::vector<const char*> argv;
   argv.reserve(args.size());
@@ -326,9 +322,16 @@ std::vector<BodyDiagnostic> checkUserFunBody(std::string_view prelude, std::stri
   clang::CompilerInstance compiler;
   compiler.setInvocation(std::move(invocation));
   compiler.createDiagnostics(&collector, /*ShouldOwnClient=*/false);
-  clang::SyntaxOnlyAction action;
   compiler.ExecuteAction(action);
+  if (ok) *ok = true;
   return collector.take();
+}
+
+std::vector<BodyDiagnostic> checkUserFunBody(std::string_view prelude, std::string_view signature,
+                                             std::string_view body, Dialect dialect) {
+  const Layout layout = buildTranslationUnit(prelude, signature, body, dialect);
+  clang::SyntaxOnlyAction action;
+  return parseWithClang(layout, dialect, action);
 }
 
 }  // namespace fftc::compiler::clang_helpers
@@ -336,6 +339,7 @@ std::vector<BodyDiagnostic> checkUserFunBody(std::string_view prelude, std::stri
 extern "C" __attribute__((visibility("default"))) const fftc::compiler::clang_helpers::PluginApi*
 fftc_clang_plugin_api() {
   namespace ch = fftc::compiler::clang_helpers;
-  static const ch::PluginApi api{ch::kPluginApiVersion, &ch::formatSource, &ch::checkUserFunBody};
+  static const ch::PluginApi api{ch::kPluginApiVersion, &ch::formatSource, &ch::checkUserFunBody,
+                                 &ch::lowerUserFunBodyImpl};
   return &api;
 }

@@ -8,7 +8,7 @@
 
 namespace fftc::compiler::clang_helpers {
 
-inline constexpr int kPluginApiVersion = 1;
+inline constexpr int kPluginApiVersion = 2;
 
 struct PluginApi {
   int version;
@@ -16,6 +16,8 @@ struct PluginApi {
   std::vector<BodyDiagnostic> (*checkUserFunBody)(std::string_view prelude,
                                                   std::string_view signature,
                                                   std::string_view body, Dialect dialect);
+  CProgram (*lowerUserFunBody)(std::string_view prelude, std::string_view signature,
+                               std::string_view body, Dialect dialect);
 };
 
 }  // namespace fftc::compiler::clang_helpers

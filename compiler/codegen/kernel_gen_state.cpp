@@ -193,7 +193,12 @@ ViewPtr KernelGen::allocate(const Type& t, std::optional<MemSpace> space) {
     int64_t count = 1;
     for (const auto& s : t.shape()) {
       auto c = s.constant();
-      if (!c) fail("a private array of symbolic size " + t.str());
+      // Private arrays are registers or stack with a size fixed when the kernel is compiled.
+      if (!c)
+        fail("a private array of symbolic size " + t.str() +
+             ": arrays made and used inside one work-item need constant sizes; fix the size "
+             "with -D, or fuse the loop that makes the array with the one that reads it "
+             "(reduceMapFusion, mapFusion)");
       count *= *c;
     }
     auto m = std::make_shared<Memory>();

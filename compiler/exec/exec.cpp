@@ -11,6 +11,7 @@
 
 #include "backends/common/median.h"
 #include "compiler/codegen/memory.h"
+#include "compiler/codegen/userfun_interp.h"
 
 namespace fftc::compiler::exec {
 
@@ -415,6 +416,8 @@ CheckResult checkWithRunner(const Runner& run, const ir::LambdaPtr& kernel,
   if (!reference) return r;
   ir::InterpreterOptions o = interp;
   for (const auto& [id, v] : bound) o.sizes[id] = v;
+  // Userfuns the caller gave no C++ for run from their C bodies, parsed in the target's dialect.
+  codegen::addUserFunBodies(kernel, o, compiled.target);
   r.reference = ir::interpretCall(kernel, r.inputs, o);
   r.comparison = compareValues(r.device, r.reference, defaultTolerance(compiled.usesDouble));
   return r;

@@ -477,4 +477,53 @@ TEST(Cli, HugeSizesGetWideLoops) {
   }
 }
 
+// Issue 26, item 3: exec --check runs userfun bodies in the interpreter. The example's kernels
+// pass; a body the interpreter cannot run is exit 1 at its position in the .fdl file; without
+// the clang plugin the reason is given.
+TEST(Cli, ExecCheckRunsUserfunBodies) {
+  if (!FFTC_CLI_HAS_CLANG) GTEST_SKIP() << "built without LLVM: userfun bodies need clang";
+  for (const char* k : {"saxpy", "power", "distances"}) {
+    auto r = fftc("exec " + kExamples + "userfun.fdl --kernel " + k + " -D N=33 --check");
+    EXPECT_EQ(r.status, 0) << k << ": " << r.out;
+    EXPECT_NE(r.out.find("(ok)"), std::string::npos) << r.out;
+  }
+  auto path = writeTemp("ufptr.fdl",
+                        "userfun f(a: float): float = \"float s = a;\n  float* q = &s;\n"
+                        "  return *q;\"\n"
+                        "kernel k(x: [float]8) = map(f) <<: x\n");
+  auto r = fftc("exec " + path + " --check");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("ufptr.fdl:1:9: error: in line 2, column 10 of the body of userfun f: "
+                       "the interpreter does not run a pointer"),
+            std::string::npos)
+      << r.out;
+  auto off = fftc("exec " + kExamples + "userfun.fdl --kernel saxpy -D N=8 --check",
+                  "FFTC_CLANG_PLUGIN=off");
+  EXPECT_EQ(off.status, 1) << off.out;
+  EXPECT_NE(off.out.find("the interpreter runs userfun bodies through clang"), std::string::npos)
+      << off.out;
+}
+
+// Issue 26, item 2: explore ranks variants of a kernel (each checked against the interpreter)
+// with lowerDefault alone first; --json has the fields CLI.md lists.
+TEST(Cli, ExploreRanksCheckedVariants) {
+  auto r = fftc("explore " + kExamples + "dot.fdl -D N=4096 --depth 1 --max-variants 3 "
+                "--rules splitReduce,mapGlobal --params 1,8 --repeat 1 --warmup 0 --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto o = boost::json::parse(r.out).as_object();
+  EXPECT_EQ(o.at("kernel").as_string(), "dot");
+  EXPECT_GT(o.at("baseline_ms").as_double(), 0.0);
+  EXPECT_GT(o.at("best_ms").as_double(), 0.0);
+  EXPECT_LE(o.at("best_ms").as_double(), o.at("baseline_ms").as_double());
+  const auto& vs = o.at("variants").as_array();
+  ASSERT_EQ(static_cast<int64_t>(vs.size()), o.at("evaluated").as_int64());
+  ASSERT_GE(vs.size(), 2u) << r.out;  // lowerDefault and splitReduce(8) at the root
+  EXPECT_EQ(vs[0].as_object().at("strategy").as_string(), "lowerDefault");
+  EXPECT_EQ(vs[1].as_object().at("strategy").as_string(), "splitReduce(8); lowerDefault");
+  for (const auto& v : vs) EXPECT_TRUE(v.as_object().at("ok").as_bool()) << r.out;
+  auto bad = fftc("explore " + kExamples + "dot.fdl --json");
+  EXPECT_EQ(bad.status, 1) << bad.out;
+  EXPECT_NE(bad.out.find("give N with -D"), std::string::npos) << bad.out;
+}
+
 }  // namespace

@@ -25,6 +25,7 @@ inline const std::vector<ExampleBinding>& exampleBindings() {
       {"stockham.fdl", {}, {"fft"}},  // its kernel bitrev is only a permutation: a copy
       {"dot_lowlevel.fdl", {{"N", 256}}},
       {"matvec_lowlevel.fdl", {{"N", 24}, {"K", 40}}},
+      {"gemm.fdl", {{"M", 8}, {"K", 12}, {"N", 16}}, {"gemm"}},
       {"gemm_naive.fdl", {{"M", 8}, {"K", 12}, {"N", 16}}},
       {"gemm_tiled.fdl", {{"M", 8}, {"K", 12}, {"N", 16}}},
       {"stencil1d.fdl", {{"N", 37}}},
@@ -33,6 +34,7 @@ inline const std::vector<ExampleBinding>& exampleBindings() {
       {"stockham_pass_lowlevel.fdl", {{"R", 2}, {"L", 8}, {"N", 64}}},
       {"stockham_pass.fdl", {{"R", 4}, {"L", 16}, {"N", 64}}, {"pass"}},
       {"stockham_lowlevel.fdl", {}},
+      {"userfun.fdl", {{"N", 33}}, {"saxpy", "softplusMap", "power", "distances"}},
   };
   return rows;
 }

@@ -1,0 +1,294 @@
+// fftc explore: enumerates rewrite sequences of a kernel (rewrites/explore.h), compiles each
+// variant (finished by lowerDefault), checks it against the interpreter, times it on a device,
+// and ranks the variants against lowerDefault alone (CLI.md, docs/rewrites.md).
+#include <algorithm>
+#include <boost/json.hpp>
+#include <chrono>
+#include <fmt/format.h>
+#include <optional>
+
+#ifdef FFTC_HAVE_CUDA
+#include "compiler/exec/cuda_exec.h"
+#endif
+
+#include "backends/common/device_error.h"
+#include "compiler/exec/exec.h"
+#include "compiler/pipeline/pipeline.h"
+#include "driver/commands.h"
+#include "driver/options.h"
+#include "rewrites/explore.h"
+#include "rewrites/ir_util.h"
+#include "rewrites/named_strategies.h"
+
+namespace fftc::driver {
+namespace {
+
+// The rules tried by default: layout (split-join, interchange), fusion, the partial
+// reduction, and parallel maps in another dimension.
+constexpr const char* kDefaultRules =
+    "splitJoin,mapFusion,reduceMapFusion,splitReduce,splitMap,mapMapInterchange,mapGlobal";
+
+// "splitJoin(2) @ 0.1" -> "at([0, 1], splitJoin(2))"; "rule @ root" -> "rule".
+std::string replayStep(const std::string& step) {
+  const size_t at = step.rfind(" @ ");
+  const std::string rule = step.substr(0, at), path = step.substr(at + 3);
+  if (path == "root") return rule;
+  std::string list;
+  for (const std::string& i : splitList([&] {
+         std::string p = path;
+         std::replace(p.begin(), p.end(), '.', ',');
+         return p;
+       }()))
+    list += (list.empty() ? "" : ", ") + i;
+  return "at([" + list + "], " + rule + ")";
+}
+
+// The strategy that rebuilds a variant from the kernel as written.
+std::string strategyOf(const std::vector<std::string>& steps) {
+  std::string s;
+  for (const std::string& step : steps) s += replayStep(step) + "; ";
+  return s + "lowerDefault";
+}
+
+struct Entry {
+  std::string strategy;
+  std::vector<std::string> steps;
+  std::optional<double> ms;  // timed and correct
+  bool checked = false;      // ran and compared with the interpreter
+  bool ok = false;           // and matched
+  double maxError = 0;
+  std::string error;         // why it was not timed (compile error, check failure)
+};
+
+// Runs compiled kernels on the chosen device (OpenCL or CUDA) with `timing`.
+class DeviceRunner {
+ public:
+  DeviceRunner(Target target, const std::string& device, compiler::exec::TimingOptions timing)
+      : target_(target), timing_(timing) {
+    if (target == Target::Cuda) {
+#ifdef FFTC_HAVE_CUDA
+      cuda_.emplace(backends::cuda::Context::open(device.empty() ? "cuda:0" : device));
+      name_ = cuda_->device().name;
+#else
+      throw backends::UserError("explore --target cuda: this fftc was built without CUDA");
+#endif
+    } else {
+      cl_.emplace(backends::opencl::Context::fromSelector(device));
+      name_ = cl_->device().name;
+    }
+  }
+  const std::string& name() const { return name_; }
+
+  compiler::exec::Runner runner(const compiler::codegen::CompiledKernel& k) {
+    const std::map<std::string, int64_t> sizes;  // every size is fixed by -D
+    if (target_ == Target::Cuda) {
+#ifdef FFTC_HAVE_CUDA
+      compiler::exec::checkDevice(cuda_->device(), k);
+      return [this, &k, sizes](const std::vector<ir::Value>& in) {
+        return compiler::exec::runCompiled(*cuda_, k, in, sizes, timing_);
+      };
+#endif
+    }
+    compiler::exec::checkDevice(cl_->device(), k);
+    return [this, &k, sizes](const std::vector<ir::Value>& in) {
+      return compiler::exec::runCompiled(*cl_, k, in, sizes, timing_);
+    };
+  }
+
+ private:
+  Target target_;
+  compiler::exec::TimingOptions timing_;
+  std::string name_;
+  std::optional<backends::opencl::Context> cl_;
+#ifdef FFTC_HAVE_CUDA
+  std::optional<backends::cuda::Context> cuda_;
+#endif
+};
+
+// Compiles, runs, checks and times one variant. Errors of the variant itself (code generation
+// cannot do it, the device refuses its work-group) are recorded; a device that fails is not.
+Entry evaluate(const compiler::frontend::Kernel& k, Target target, DeviceRunner& device,
+               Entry e, uint64_t seed) {
+  try {
+    auto built = compiler::pipeline::build(k, e.strategy, target, {});
+    auto r = compiler::exec::checkWithRunner(device.runner(built.compiled), k.lambda,
+                                             built.compiled, {}, seed);
+    e.checked = true;
+    e.ok = r.comparison.ok;
+    e.maxError = r.comparison.maxError;
+    if (e.ok)
+      e.ms = r.run.totalMs;
+    else
+      e.error = "check failed: " + r.comparison.firstMismatch;
+  } catch (const ir::CompileError& x) {
+    e.error = x.message();
+  } catch (const backends::UserError& x) {
+    e.error = x.what();
+  } catch (const rewrites::RewriteError& x) {
+    e.error = std::string("rewrite: ") + x.what();
+  }
+  return e;
+}
+
+// The rules to enumerate: each parametric rule once per value of `params` it accepts (a
+// dimension rule too, unlike instantiateRules, which gives it its default dimension only);
+// chunk sizes below 2 (a split into single elements or one chunk) are left out.
+std::vector<rewrites::Rule> exploreRules(const std::vector<std::string>& names,
+                                         const std::vector<int64_t>& params) {
+  std::vector<rewrites::Rule> out;
+  for (const std::string& n : names) {
+    const rewrites::RuleInfo* info = rewrites::findRule(n);
+    if (!info) throw backends::UserError(fmt::format("--rules: unknown rule '{}'", n));
+    if (info->maxParams == 0) {
+      out.push_back(*rewrites::makeRule(n, {}));
+      continue;
+    }
+    for (int64_t v : params) {
+      if (info->group == "algorithmic" && v < 2) continue;
+      if (auto r = rewrites::makeRule(n, {v})) out.push_back(*r);
+    }
+  }
+  return out;
+}
+
+boost::json::object entryJson(const Entry& e) {
+  boost::json::object o;
+  o["strategy"] = e.strategy;
+  boost::json::array steps;
+  for (const auto& s : e.steps) steps.push_back(boost::json::value(s));
+  o["steps"] = std::move(steps);
+  o["ms"] = e.ms ? boost::json::value(*e.ms) : boost::json::value(nullptr);
+  o["checked"] = e.checked;
+  o["ok"] = e.ok;
+  if (e.checked) compiler::exec::setNumber(o, "max_error", e.maxError);
+  if (!e.error.empty()) o["error"] = e.error;
+  return o;
+}
+
+}  // namespace
+
+int runExplore(const Args& args) {
+  std::string file, kernel, device, target = "opencl", precision = "f32";
+  std::string rulesText = kDefaultRules, paramsText = "0,1,4,16,64";
+  std::vector<std::string> defines;
+  double budget = 60;
+  int depth = 2;
+  size_t maxVariants = 64;
+  uint64_t seed = 1;
+  bool json = false;
+  compiler::exec::TimingOptions timing{1, 5};
+  po::options_description desc("fftc explore options");
+  desc.add_options()
+      ("file", po::value(&file)->required(), "the .fdl program")
+      ("kernel", po::value(&kernel), "the kernel to explore (needed when there are several)")
+      (",D", po::value(&defines)->composing(), "NAME=VALUE: fix a size or a def (int or list)")
+      ("target", po::value(&target)->default_value(target), "opencl | cuda")
+      ("precision", po::value(&precision)->default_value(precision), "f32 | f64")
+      ("device", po::value(&device), "opencl:P:D, opencl:NAME or cuda:N")
+      ("budget", po::value(&budget)->default_value(budget),
+       "seconds for evaluating variants (lowerDefault is always evaluated)")
+      ("depth", po::value(&depth)->default_value(depth), "rewrite steps per sequence")
+      ("rules", po::value(&rulesText)->default_value(rulesText), "rules to enumerate")
+      ("params", po::value(&paramsText)->default_value(paramsText),
+       "values for the rules' integer parameter (split sizes, dimensions)")
+      ("max-variants", po::value(&maxVariants)->default_value(maxVariants),
+       "distinct variants to enumerate at most (the input counts)")
+      ("seed", po::value(&seed)->default_value(seed), "seed of the random inputs")
+      ("repeat", po::value(&timing.repeat)->default_value(timing.repeat),
+       "timed runs per variant after the cold one (the median is its time)")
+      ("warmup", po::value(&timing.warmup)->default_value(timing.warmup),
+       "untimed runs between the cold run and the timed ones")
+      ("json", po::bool_switch(&json), "print one JSON object");
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  po::variables_map vm;
+  if (!parseOptions(args, "fftc explore FILE.fdl [options]", desc, &pos, vm)) return kSuccess;
+  const Target tgt = parseTarget(target);
+  if (timing.repeat < 1 || timing.warmup < 0 || depth < 0 || maxVariants < 1 || !(budget >= 0))
+    throw backends::UserError(
+        "--repeat and --max-variants must be at least 1; --warmup, --depth and --budget at "
+        "least 0");
+  std::vector<int64_t> params;
+  for (const std::string& p : splitList(paramsText)) {
+    try {
+      params.push_back(std::stoll(p));
+    } catch (const std::exception&) {
+      throw backends::UserError(fmt::format("--params {}: expected integers", paramsText));
+    }
+  }
+  const std::vector<rewrites::Rule> rules = exploreRules(splitList(rulesText), params);
+
+  compiler::frontend::ElaborateOptions elaborate;
+  elaborate.precision = parsePrecision(precision);
+  elaborate.defines = parseDefines(defines);
+  if (!kernel.empty()) elaborate.kernels = {kernel};
+  auto program = compiler::frontend::parseFile(file, elaborate);
+  warnIfUserFunsUnchecked(program);
+  const auto& k = onlyKernel(program, kernel);
+  if (!k.sizeVarNames.empty())
+    throw backends::UserError(fmt::format("explore times the kernel at fixed sizes: give {} with -D",
+                                          k.sizeVarNames.front()));
+
+  rewrites::ExploreOptions eo;
+  eo.rules = rules;
+  eo.maxDepth = depth;
+  eo.maxVariants = maxVariants;
+  eo.finish = rewrites::lowerDefault();
+  const rewrites::ExploreResult found = rewrites::explore(k.lambda->body(), eo);
+
+  DeviceRunner dev(tgt, device, timing);
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<Entry> entries;
+  for (const rewrites::Variant& v : found.variants) {
+    const double spent =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!entries.empty() && spent > budget) break;
+    Entry e;
+    e.steps = v.steps;
+    e.strategy = strategyOf(v.steps);
+    entries.push_back(evaluate(k, tgt, dev, std::move(e), seed));
+  }
+  const Entry& baseline = entries.front();
+  std::vector<const Entry*> ranked;
+  for (const Entry& e : entries)
+    if (e.ms) ranked.push_back(&e);
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const Entry* a, const Entry* b) { return *a->ms < *b->ms; });
+  const size_t wrong = static_cast<size_t>(std::count_if(
+      entries.begin(), entries.end(), [](const Entry& e) { return e.checked && !e.ok; }));
+
+  if (json) {
+    boost::json::object o;
+    o["kernel"] = k.name;
+    o["target"] = target;
+    o["device"] = dev.name();
+    o["baseline_ms"] = baseline.ms ? boost::json::value(*baseline.ms) : boost::json::value(nullptr);
+    o["best_ms"] = ranked.empty() ? boost::json::value(nullptr) : boost::json::value(*ranked[0]->ms);
+    o["best_strategy"] = ranked.empty() ? boost::json::value(nullptr)
+                                        : boost::json::value(ranked[0]->strategy);
+    o["enumerated"] = found.variants.size();
+    o["evaluated"] = entries.size();
+    o["capped"] = found.capped;
+    boost::json::array vs;
+    for (const Entry& e : entries) vs.push_back(entryJson(e));
+    o["variants"] = std::move(vs);
+    fmt::print("{}\n", boost::json::serialize(o));
+  } else {
+    fmt::print("{}: {} variant(s) enumerated, {} evaluated on {}\n", k.name, found.variants.size(),
+               entries.size(), dev.name());
+    for (size_t i = 0; i < ranked.size(); ++i) {
+      const double speedup = baseline.ms ? *baseline.ms / *ranked[i]->ms : 0;
+      fmt::print("{:>3}. {:10.4f} ms  {:5.2f}x  {}\n", i + 1, *ranked[i]->ms, speedup,
+                 ranked[i]->strategy);
+    }
+    for (const Entry& e : entries)
+      if (!e.ms) fmt::print("  not timed: {}: {}\n", e.strategy, e.error);
+  }
+  if (wrong > 0)
+    throw CheckFailed(fmt::format("{} variant(s) differ from the interpreter (see the list)", wrong));
+  if (!baseline.ms)
+    throw backends::UserError(fmt::format("lowerDefault: {}", baseline.error));
+  return kSuccess;
+}
+
+}  // namespace fftc::driver

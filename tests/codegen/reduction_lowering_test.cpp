@@ -1,0 +1,123 @@
+// The default lowering of reductions: a dot product becomes a two-level reduction (n/k partial
+// sums in parallel, then their sum) with no n-element temporary; a reduce of a map of scalars
+// is one loop; a map of reductions is not fused into one work-item. Each kernel is checked
+// against the interpreter on the program as written.
+#include "compiler/pipeline/pipeline.h"
+#include "tests/codegen/codegen_support.h"
+
+namespace fftc::codegen_test {
+namespace {
+
+// The largest temporary buffer of a compiled kernel, in elements (0: none).
+int64_t largestTemp(const cg::CompiledKernel& ck) {
+  int64_t most = 0;
+  for (const auto& b : ck.buffers)
+    if (b.role == "temp") most = std::max(most, b.count.constant().value_or(-1));
+  return most;
+}
+
+struct Lowered {
+  cg::CompiledKernel ck;
+  ex::CheckResult check;
+};
+
+Lowered lowerAndRun(const std::string& text, const std::string& name,
+                    const std::map<std::string, int64_t>& defines) {
+  fe::ElaborateOptions eo;
+  for (const auto& [k, v] : defines) eo.defines[k] = v;
+  fe::Program p = fe::compileSource(text, "test.fdl", eo);
+  const fe::Kernel* k = p.kernel(name);
+  auto lowered = compiler::pipeline::lower(*k, "lowerDefault");
+  cg::CodegenOptions o = options();
+  o.sizes = defines;
+  Lowered out{cg::compileKernel(lowered.kernel, o), {}};
+  out.check = ex::checkAgainstInterpreter(context(), k->lambda, out.ck, defines, 11);
+  return out;
+}
+
+const char* const kDot =
+    "kernel dot(x: [float]N, y: [float]N) = reduce(add, 0.0f) <<: map(mult) <<: zip(x, y)\n";
+
+TEST(ReductionLowering, DotIsTwoLevelsWithoutAnNElementTemporary) {
+  // 4096 = 64 chunks of 64: 64 partial sums in a mapGlobal stage, then their sum
+  Lowered l = lowerAndRun(kDot, "dot", {{"N", 4096}});
+  EXPECT_MATCHES(l.check);
+  EXPECT_EQ(l.ck.stages.size(), 2u) << l.ck.source;
+  EXPECT_EQ(largestTemp(l.ck), 64) << l.ck.source;
+  ASSERT_FALSE(l.ck.stages.empty());
+  EXPECT_EQ(l.ck.stages[0].global.at(0).constant().value_or(0), 64) << l.ck.source;
+}
+
+TEST(ReductionLowering, ChunksAreTheLargestDivisorUpToTheSquareRoot) {
+  // 1000: chunks of 25 (40 partial sums); 4 * 41 = 164: chunks of 4
+  EXPECT_EQ(largestTemp(lowerAndRun(kDot, "dot", {{"N", 1000}}).ck), 40);
+  Lowered l = lowerAndRun(kDot, "dot", {{"N", 164}});
+  EXPECT_MATCHES(l.check);
+  EXPECT_EQ(largestTemp(l.ck), 41);
+}
+
+TEST(ReductionLowering, SmallAndPrimeSizesStayOneLoopWithoutATemporary) {
+  // 37 is prime and 16 is small: one sequential loop over the fused map, nothing stored
+  for (int64_t n : {37, 16}) {
+    Lowered l = lowerAndRun(kDot, "dot", {{"N", n}});
+    EXPECT_MATCHES(l.check);
+    EXPECT_EQ(l.ck.stages.size(), 1u) << l.ck.source;
+    EXPECT_EQ(largestTemp(l.ck), 0) << l.ck.source;
+  }
+}
+
+TEST(ReductionLowering, RowReductionsFuseWithTheirMapsAndStayParallel) {
+  // matvec: one work-item per row, each a fused loop (no private row temporary)
+  const char* matvec =
+      "kernel mv(m: [[float]K]N, v: [float]K) =\n"
+      "  map(λ(row => reduce(add, 0.0f) <<: map(mult) <<: zip(row, v))) <<: m\n";
+  Lowered l = lowerAndRun(matvec, "mv", {{"N", 8}, {"K", 16}});
+  EXPECT_MATCHES(l.check);
+  EXPECT_EQ(l.ck.stages.size(), 1u) << l.ck.source;
+  EXPECT_EQ(l.ck.stages[0].global.at(0).constant().value_or(0), 8) << l.ck.source;
+  EXPECT_EQ(l.ck.source.find("[16]"), std::string::npos) << "a private row temporary:\n"
+                                                          << l.ck.source;
+  // a written two-level sum keeps its parallel partial sums (the map has a loop: not fused)
+  const char* twoLevel =
+      "kernel s(x: [float]N) = reduce(add, 0.0f) <<: map(reduce(add, 0.0f)) <<: split(8) <<: x\n";
+  Lowered t = lowerAndRun(twoLevel, "s", {{"N", 32}});
+  EXPECT_MATCHES(t.check);
+  EXPECT_EQ(t.ck.stages.size(), 2u) << t.ck.source;
+  EXPECT_EQ(largestTemp(t.ck), 4) << t.ck.source;
+}
+
+// Issue 26, item 4: GEMM with a symbolic K lowers (its dot products fuse: no private [float]K),
+// and a program that does need a private array of symbolic size gets a located, explained error.
+TEST(ReductionLowering, SymbolicSizesLowerOrFailWithAnExplanation) {
+  const char* gemm =
+      "kernel gemm(a: [[float]K]M, b: [[float]N]K) =\n"
+      "  map(λ(row => map(λ(col => reduce(add, 0.0f) <<: map(mult) <<: zip(row, col))) <<:\n"
+      "    transpose(b))) <<: a\n";
+  fe::ElaborateOptions eo;
+  eo.defines = {{"M", int64_t{4}}, {"N", int64_t{6}}};
+  fe::Program p = fe::compileSource(gemm, "gemm.fdl", eo);
+  const fe::Kernel* k = p.kernel("gemm");
+  auto lowered = compiler::pipeline::lower(*k, "lowerDefault");
+  cg::CompiledKernel ck = cg::compileKernel(lowered.kernel, options());
+  EXPECT_MATCHES(ex::checkAgainstInterpreter(context(), k->lambda, ck, {{"K", 7}}, 3));
+
+  const char* scaled =
+      "kernel scaled(m: [[float]K]N) =\n"
+      "  map(λ(row => reduce(add, 0.0f) <<:\n"
+      "    map(λ(x => x * (reduce(add, 0.0f) <<: row))) <<: row)) <<: m\n";
+  fe::Program q = fe::compileSource(scaled, "scaled.fdl", {});
+  const fe::Kernel* s = q.kernel("scaled");
+  auto ls = compiler::pipeline::lower(*s, "lowerDefault");
+  try {
+    (void)cg::compileKernel(ls.kernel, options());
+    ADD_FAILURE() << "compiled a private array of symbolic size";
+  } catch (const ir::CompileError& e) {
+    EXPECT_TRUE(e.loc().known()) << e.what();
+    EXPECT_NE(e.message().find("private array of symbolic size [float]K"), std::string::npos)
+        << e.what();
+    EXPECT_NE(e.message().find("fix the size with -D"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace fftc::codegen_test
