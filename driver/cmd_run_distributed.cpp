@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "compiler/exec/exec.h"
+#include "driver/commands.h"
 #include "driver/exit_status.h"
 #include "fftlib/distributed/distributed_plan.h"
 #include "fftlib/distributed/mpi_transport.h"
@@ -153,7 +154,8 @@ Errors checkGathered(dist::Transport& transport, const dist::DistributedPlan& pl
   transport.gatherv(out.data(), static_cast<int64_t>(out.size()), packed.data(), counts, offsets,
                     sizeof(std::complex<T>), 0);
   Errors e;
-  if (transport.rank() == 0) {
+  std::exception_ptr failure;
+  if (transport.rank() == 0) try {
     const auto& dims = layout.dims;
     const dist::Box all{std::vector<int64_t>(dims.size(), 0), dims};
     std::vector<int> order(dims.size());
@@ -170,7 +172,10 @@ Errors checkGathered(dist::Transport& transport, const dist::DistributedPlan& pl
       for (auto& v : ref) v /= static_cast<long double>(global.size());
     e.l2 = fl::l2Error(std::span<const std::complex<T>>(y), ref);
     e.linf = fl::linfError(std::span<const std::complex<T>>(y), ref);
+  } catch (...) {
+    failure = std::current_exception();
   }
+  dist::agree(transport, failure);
   transport.broadcast(&e, sizeof e, 0);
   return e;
 }
@@ -218,10 +223,7 @@ Report runOn(dist::MpiTransport& transport, dist::DistributedPlan& plan,
   return r;
 }
 
-}  // namespace
-
-int runDistributed(const FftOptions& fft, const DistributedRunOptions& o) {
-  MpiSession session;
+int runSession(const FftOptions& fft, const DistributedRunOptions& o) {
   dist::MpiTransport transport(MPI_COMM_WORLD);
   const auto request = together(transport, [&] { return makeDistributedRequest(fft, o); });
   const Target target = together(transport, [&] { return parseTarget(fft.target); });
@@ -295,11 +297,30 @@ int runDistributed(const FftOptions& fft, const DistributedRunOptions& o) {
     }
     std::fflush(stdout);
   }
-  if (o.check && !(r.errors.linf <= tolerance))
-    throw CheckFailed(fmt::format("distributed {}: linf_error {:.3g} above the tolerance {:.3g}",
-                                  dist::decompositionName(request.decomposition), r.errors.linf,
-                                  tolerance));
+  if (o.check && !(r.errors.linf <= tolerance))  // every rank has the broadcast errors
+    dist::raiseAgreed(std::make_exception_ptr(CheckFailed(
+        fmt::format("distributed {}: linf_error {:.3g} above the tolerance {:.3g}",
+                    dist::decompositionName(request.decomposition), r.errors.linf, tolerance))));
   return kSuccess;
+}
+
+}  // namespace
+
+int runDistributed(const FftOptions& fft, const DistributedRunOptions& o) {
+  MpiSession session;
+  try {
+    return runSession(fft, o);
+  } catch (...) {
+    // Printed here, before MPI_Finalize (whose fence every rank reaches after printing): mpirun
+    // ends the job when the first rank exits non-zero, which could cut the others' line off.
+    const auto failure = std::current_exception();
+    const int status = reportCurrentException();
+    if (!dist::wasAgreed(failure)) {  // only this rank failed: the others cannot be told
+      std::fflush(stderr);
+      MPI_Abort(MPI_COMM_WORLD, status);
+    }
+    return status;
+  }
 }
 
 #endif

@@ -91,11 +91,15 @@ struct DistributedPlan::Impl {
   Impl(Transport& t, const DistributedRequest& r) : transport(t), request(r) {}
   [[nodiscard]] std::size_t last() const { return layout.stages.size() - 1; }
   [[nodiscard]] bool hasFft(std::size_t s) const { return !layout.stages[s].fftAxes.empty(); }
-  void build(const LocalFftFactory& factory);
+  void build();  // the layout, the exchanges, the buffers
+  // Whether no lower rank has a block of this rank's shape in stage s (the same local plan).
+  [[nodiscard]] bool firstWithShape(std::size_t s) const;
+  // The local plans of the first turn (firstWithShape) or the second.
+  void planLocal(const LocalFftFactory& factory, bool firstTurn);
   void exchange(std::size_t s, const std::byte* stageOut, std::byte* next);
 };
 
-void DistributedPlan::Impl::build(const LocalFftFactory& factory) {
+void DistributedPlan::Impl::build() {
   layout = makeLayout(request.dims, request.decomposition, transport.size(), request.grid,
                       request.direction == fftlib::Direction::Inverse, request.output);
   rank = transport.rank();
@@ -109,8 +113,6 @@ void DistributedPlan::Impl::build(const LocalFftFactory& factory) {
     const Box box = layout.box(s, rank);
     most = std::max(most, static_cast<std::size_t>(box.count()));
     local.emplace_back();
-    if (hasFft(s) && box.count() > 0)
-      local.back() = factory(localRequest(request, stage, box, s == 0, s == last()));
     if (s < last()) {
       exchanges.push_back(makeExchange(layout, s, rank));
       sendMost = std::max(sendMost, static_cast<std::size_t>(exchanges.back().sendTotal()));
@@ -121,6 +123,27 @@ void DistributedPlan::Impl::build(const LocalFftFactory& factory) {
   fftOut.resize(most * elemBytes);
   send.resize(sendMost * elemBytes);
   recv.resize(recvMost * elemBytes);
+}
+
+bool DistributedPlan::Impl::firstWithShape(std::size_t s) const {
+  std::vector<int64_t> mine;
+  const Box b = layout.box(s, rank);
+  for (std::size_t a = 0; a < b.lo.size(); ++a) mine.push_back(b.extent(a));
+  for (int q = 0; q < rank; ++q) {
+    const Box o = layout.box(s, q);
+    bool same = true;
+    for (std::size_t a = 0; a < o.lo.size(); ++a) same = same && o.extent(a) == mine[a];
+    if (same) return false;
+  }
+  return true;
+}
+
+void DistributedPlan::Impl::planLocal(const LocalFftFactory& factory, bool firstTurn) {
+  for (std::size_t s = 0; s <= last(); ++s) {
+    const Box box = layout.box(s, rank);
+    if (!hasFft(s) || box.count() == 0 || firstWithShape(s) != firstTurn) continue;
+    local[s] = factory(localRequest(request, layout.stages[s], box, s == 0, s == last()));
+  }
 }
 
 void DistributedPlan::Impl::exchange(std::size_t s, const std::byte* stageOut, std::byte* next) {
@@ -153,11 +176,22 @@ DistributedPlan DistributedPlan::create(Transport& transport, const DistributedR
   auto impl = std::make_shared<Impl>(transport, request);
   std::exception_ptr failure;
   try {
-    impl->build(localFft);
+    impl->build();
   } catch (...) {
     failure = std::current_exception();
   }
   agree(transport, failure);
+  // Two turns: first the lowest rank of each block shape plans (compiles, fills the disk caches
+  // of plans and device binaries), then the others, which on the same host (or a shared
+  // cache directory) load what it compiled instead of compiling the same kernels at once.
+  for (const bool firstTurn : {true, false}) {
+    try {
+      impl->planLocal(localFft, firstTurn);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    agree(transport, failure);
+  }
   return DistributedPlan(impl);
 }
 

@@ -48,11 +48,28 @@ void agree(Transport& transport, const std::exception_ptr& failure) {
   transport.broadcast(message, static_cast<int>(first));
   if (failed < p) message = fmt::format("rank {}: {}", first, message);
   switch (static_cast<FailureKind>(kindValue)) {
-    case FailureKind::User: throw backends::UserError(message);
-    case FailureKind::Device: throw backends::DeviceError(message);
-    case FailureKind::OutOfMemory: throw std::bad_alloc();
-    default: throw std::runtime_error(message);
+    case FailureKind::User: raiseAgreed(std::make_exception_ptr(backends::UserError(message)));
+    case FailureKind::Device:
+      raiseAgreed(std::make_exception_ptr(backends::DeviceError(message)));
+    case FailureKind::OutOfMemory: raiseAgreed(std::make_exception_ptr(std::bad_alloc()));
+    default: raiseAgreed(std::make_exception_ptr(std::runtime_error(message)));
   }
+}
+
+namespace {
+std::exception_ptr& lastAgreed() {
+  static std::exception_ptr e;
+  return e;
+}
+}  // namespace
+
+void raiseAgreed(const std::exception_ptr& failure) {
+  lastAgreed() = failure;
+  std::rethrow_exception(failure);  // the same object: current_exception() compares equal
+}
+
+bool wasAgreed(const std::exception_ptr& failure) {
+  return failure && failure == lastAgreed();
 }
 
 void agreeOnRequest(Transport& transport, const std::string& description) {
@@ -64,9 +81,9 @@ void agreeOnRequest(Transport& transport, const std::string& description) {
   if (other == p) return;
   std::string theirs = description;
   transport.broadcast(theirs, static_cast<int>(other));
-  throw backends::UserError(fmt::format("the ranks disagree on the request: rank 0 has {}, rank "
-                                        "{} has {}",
-                                        first, other, theirs));
+  raiseAgreed(std::make_exception_ptr(backends::UserError(
+      fmt::format("the ranks disagree on the request: rank 0 has {}, rank {} has {}", first,
+                  other, theirs))));
 }
 
 void SelfTransport::alltoallv(const void* send, const std::vector<int64_t>& sendCounts,

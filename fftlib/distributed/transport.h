@@ -55,6 +55,12 @@ enum class FailureKind : int64_t { User = 1, Device = 2, Internal = 4, OutOfMemo
 // the next exchange.
 void agree(Transport& transport, const std::exception_ptr& failure);
 
+// Throws `failure`, recording it as raised on every rank alike (agree() throws this way), so
+// that a handler can tell an agreed failure, after which every rank may finalize together,
+// from one that only this rank raised (then MPI_Abort is the last resort): wasAgreed.
+[[noreturn]] void raiseAgreed(const std::exception_ptr& failure);
+[[nodiscard]] bool wasAgreed(const std::exception_ptr& failure);
+
 // Collective. UserError on every rank unless every rank passes the same `description`
 // (a request's text): "the ranks disagree on the request: rank 0 has ..., rank R has ...".
 void agreeOnRequest(Transport& transport, const std::string& description);

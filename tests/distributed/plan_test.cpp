@@ -52,29 +52,27 @@ double planError(const Case& c, Precision precision) {
 }
 
 TEST(DistributedPlanSelf, MatchesFftw) {
-  const std::vector<Case> cases = {
-      {{6, 10}, Decomposition::Slab, Direction::Forward, OutputDistribution::Transposed, false},
-      {{5, 6, 7}, Decomposition::Slab, Direction::Inverse, OutputDistribution::Transposed, false},
-      {{4, 6, 5}, Decomposition::Pencil, Direction::Forward, OutputDistribution::SameAsInput,
-       true},
-      {{3, 4, 7}, Decomposition::Pencil, Direction::Inverse, OutputDistribution::Transposed,
-       false},
-  };
-  for (const auto& c : cases) {
-    const double e = planError<float>(c, Precision::F32);
-    EXPECT_LE(e, fftlib::fftTolerance(fftlib::product(c.dims), Precision::F32))
-        << decompositionName(c.decomposition) << " " << c.dims.size() << "D";
-  }
-  const Case f64{{6, 5, 4}, Decomposition::Slab, Direction::Forward,
-                 OutputDistribution::SameAsInput, false};
-  EXPECT_LE(planError<double>(f64, Precision::F64), fftlib::fftTolerance(120, Precision::F64));
+  // Few plans (PoCL compiles each): the pencil's permuted storage and its exchange back to the
+  // input's blocks; the inverse slab's strided first stage and 2D last stage, in f64.
+  const Case pencil{{4, 6, 5}, Decomposition::Pencil, Direction::Forward,
+                    OutputDistribution::SameAsInput, true};
+  EXPECT_LE(planError<float>(pencil, Precision::F32), fftlib::fftTolerance(120, Precision::F32));
+  const Case slab{{6, 5, 4}, Decomposition::Slab, Direction::Inverse,
+                  OutputDistribution::Transposed, false};
+  EXPECT_LE(planError<double>(slab, Precision::F64), fftlib::fftTolerance(120, Precision::F64));
 }
 
 TEST(DistributedPlanSelf, WrongLengthOrPrecisionIsAUserError) {
   SelfTransport self;
   DistributedRequest r;
   r.dims = {4, 4};
-  auto plan = DistributedPlan::create(self, r, openClLocalFft(fftc::testing::openclContext()));
+  // The lengths are checked before any transform: local plans that must not run (no compile).
+  struct NeverRun final : LocalFft {
+    void execute(const void*, void*) override { throw std::logic_error("ran"); }
+  };
+  auto plan = DistributedPlan::create(self, r, [](const fftlib::FftRequest&) {
+    return std::unique_ptr<LocalFft>(new NeverRun);
+  });
   std::vector<std::complex<float>> x(15), y(16);
   EXPECT_THROW(plan.execute<float>(x, y), backends::UserError);
   std::vector<std::complex<double>> xd(16), yd(16);
