@@ -23,6 +23,9 @@
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/device_io.h"
 #include "fftlib/plan/plan_request.h"
+#ifdef FFTC_HAVE_CUDA
+#include "backends/cuda/device.h"
+#endif
 #endif
 
 namespace fftc::driver {
@@ -59,7 +62,8 @@ struct MpiSession {
   MpiSession& operator=(const MpiSession&) = delete;
 };
 
-// The rank among the processes of its host: the default CUDA device (one GPU per rank).
+// The rank among the processes of its host: its default CUDA device is this rank modulo the
+// host's devices (one GPU per rank when there are as many ranks as GPUs).
 int localRank() {
   MPI_Comm node;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
@@ -236,7 +240,9 @@ int runSession(const FftOptions& fft, const DistributedRunOptions& o) {
     if (target == Target::Cuda) {
 #ifdef FFTC_HAVE_CUDA
       cuContext = std::make_unique<backends::cuda::Context>(backends::cuda::Context::open(
-          o.device.empty() ? fmt::format("cuda:{}", node) : o.device));
+          o.device.empty()
+              ? fmt::format("cuda:{}", node % std::max(1, backends::cuda::deviceCount()))
+              : o.device));
       return cuContext->device().name;
 #else
       throw backends::UserError("run --target cuda: this fftc was built without CUDA");
