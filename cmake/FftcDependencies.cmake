@@ -41,3 +41,19 @@ if(FFTC_WITH_CLANG)
       "(scripts/install-deps) or configure with -DFFTC_WITH_CLANG=OFF")
   endif()
 endif()
+
+# MPI (Open MPI from Debian: libopenmpi-dev, openmpi-bin): the distributed FFT's transport
+# (fftlib/distributed/mpi_transport.h), `fftc run --distributed` and the tests labelled mpi.
+# Without it everything else builds; the distributed plan itself needs no MPI.
+set(FFTC_MPI_FOUND OFF)
+if(FFTC_WITH_MPI)
+  find_package(MPI COMPONENTS C)
+  find_program(FFTC_MPIEXEC NAMES mpirun mpiexec)
+  if(MPI_C_FOUND AND FFTC_MPIEXEC)
+    set(FFTC_MPI_FOUND ON)
+    message(STATUS "fftc: MPI ${MPI_C_VERSION} (${FFTC_MPIEXEC}): distributed FFTs on MPI")
+  else()
+    message(STATUS "fftc: MPI not found (scripts/install-deps installs Open MPI): fftc run "
+      "--distributed and the mpi tests are left out; everything else builds")
+  endif()
+endif()

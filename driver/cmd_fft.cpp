@@ -14,6 +14,7 @@
 #include "driver/emit.h"
 #include "driver/fft_options.h"
 #include "driver/options.h"
+#include "driver/run_distributed.h"
 #include "compiler/exec/exec.h"
 #include "compiler/pipeline/phase_times.h"
 #include "fftlib/fftw_reference.h"
@@ -221,9 +222,17 @@ int runRun(const Args& args) {
   int repeat = 20, warmup = 5;
   uint64_t seed = 1;
   int64_t checkElements = 0;  // signed: a negative value is refused, not wrapped around
+  DistributedRunOptions distributed;  // --distributed (run_distributed.h, docs/distributed.md)
   po::options_description desc("fftc run options");
   addFftOptions(desc, o, false);
   desc.add_options()
+      ("distributed", po::value(&distributed.decomposition),
+       "slab | pencil: a 2D/3D FFT distributed over the MPI processes (mpirun -np P fftc run "
+       "...; docs/distributed.md)")
+      ("grid", po::value(&distributed.grid),
+       "P0xP1: the process grid of --distributed pencil (default: near-square)")
+      ("distributed-output", po::value(&distributed.output)->default_value(distributed.output),
+       "transposed (the last stage's blocks) | input (exchanged back to the input's blocks)")
       ("device", po::value(&device),
        "opencl:P:D, opencl:NAME or cuda:N (default: cuda:0 for --target cuda; else the first "
        "OpenCL GPU, else the first OpenCL device)")
@@ -240,6 +249,19 @@ int runRun(const Args& args) {
       ("json", po::bool_switch(&json), "print the report as one JSON object");
   po::variables_map vm;
   if (!parseOptions(args, "fftc run --size N [options]", desc, nullptr, vm)) return kSuccess;
+  if (vm.count("distributed")) {
+    if (inPlace || vm.count("check-elements"))
+      throw backends::UserError("--distributed runs out of place and checks every element");
+    distributed.device = device;
+    distributed.check = check;
+    distributed.json = json;
+    distributed.repeat = repeat;
+    distributed.warmup = warmup;
+    distributed.seed = seed;
+    if (repeat < 1 || warmup < 0)
+      throw backends::UserError("--repeat must be at least 1 and --warmup at least 0");
+    return runDistributed(o, distributed);
+  }
   auto request = makeRequest(o);
   request.format = false;  // nothing is written: skip the layout of the source (faster)
   if (repeat < 1 || warmup < 0)

@@ -17,4 +17,8 @@ int runFft(const Args& args);
 int runRun(const Args& args);
 int runTune(const Args& args);
 
+// Inside a catch block: prints the exception's one-line error (CLI.md) on stderr and returns
+// its exit status. main() uses it, and `run --distributed` to report before MPI_Finalize.
+int reportCurrentException();
+
 }  // namespace fftc::driver

@@ -70,10 +70,11 @@ int dispatch(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+// The one-line report of the exception being handled, and its exit status (commands.h).
+int fftc::driver::reportCurrentException() {
   using namespace fftc::driver;
   try {
-    return dispatch(argc, argv);
+    throw;
   } catch (const fftc::ir::CompileError& e) {
     fmt::print(stderr, "{}", fftc::compiler::frontend::formatError(e));
     return kUserError;
@@ -119,5 +120,13 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     fmt::print(stderr, "fftc: internal error: {}\n", e.what());
     return kInternalError;
+  }
+}
+
+int main(int argc, char** argv) {
+  try {
+    return dispatch(argc, argv);
+  } catch (...) {
+    return fftc::driver::reportCurrentException();
   }
 }

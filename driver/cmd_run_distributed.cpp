@@ -1,0 +1,334 @@
+// fftc run --distributed (run_distributed.h, docs/distributed.md): options agreed across ranks,
+// one checked execution (FFTW on rank 0 over the gathered blocks), then the timed ones.
+#include "driver/run_distributed.h"
+
+#include "backends/common/device_error.h"
+
+#ifdef FFTC_HAVE_MPI
+#include <algorithm>
+#include <boost/json.hpp>
+#include <cmath>
+#include <complex>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <memory>
+#include <optional>
+
+#include "compiler/exec/exec.h"
+#include "driver/commands.h"
+#include "driver/exit_status.h"
+#include "fftlib/distributed/distributed_plan.h"
+#include "fftlib/distributed/mpi_transport.h"
+#include "fftlib/distributed/reshape.h"
+#include "fftlib/fftw_reference.h"
+#include "fftlib/plan/device_io.h"
+#include "fftlib/plan/plan_request.h"
+#ifdef FFTC_HAVE_CUDA
+#include "backends/cuda/device.h"
+#endif
+#endif
+
+namespace fftc::driver {
+
+#ifndef FFTC_HAVE_MPI
+
+int runDistributed(const FftOptions&, const DistributedRunOptions&) {
+  throw backends::UserError("--distributed: this fftc was built without MPI (scripts/install-deps "
+                            "installs Open MPI; then reconfigure)");
+}
+
+#else
+
+namespace {
+
+namespace dist = distributed;
+namespace fl = fftlib;
+namespace cl = backends::opencl;
+
+// MPI_Init here, MPI_Finalize when the command ends (also by an exception that every rank
+// raised after agreeing on it: each rank then finalizes, none is left waiting).
+struct MpiSession {
+  MpiSession() {
+    int ready = 0;
+    MPI_Initialized(&ready);
+    if (!ready) MPI_Init(nullptr, nullptr);
+  }
+  ~MpiSession() {
+    int done = 0;
+    MPI_Finalized(&done);
+    if (!done) MPI_Finalize();
+  }
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+};
+
+// The rank among the processes of its host: its default CUDA device is this rank modulo the
+// host's devices (one GPU per rank when there are as many ranks as GPUs).
+int localRank() {
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int r = 0;
+  MPI_Comm_rank(node, &r);
+  MPI_Comm_free(&node);
+  return r;
+}
+
+dist::DistributedRequest makeDistributedRequest(const FftOptions& f,
+                                                const DistributedRunOptions& o) {
+  dist::DistributedRequest r;
+  r.dims = fl::parseDims(f.size, "--size");
+  if (r.dims.size() < 2 || r.dims.size() > 3)
+    throw backends::UserError(fmt::format("--distributed: --size {} has {} dimensions; a "
+                                          "distributed FFT has 2 or 3 (NxM, NxMxK)",
+                                          f.size, r.dims.size()));
+  r.decomposition = dist::parseDecomposition(o.decomposition);
+  if (!o.grid.empty()) {
+    for (int64_t g : fl::parseDims(o.grid, "--grid")) r.grid.push_back(static_cast<int>(g));
+    if (r.decomposition != dist::Decomposition::Pencil || r.grid.size() != 2)
+      throw backends::UserError("--grid P0xP1 goes with --distributed pencil");
+  }
+  if (o.output != "transposed" && o.output != "input")
+    throw backends::UserError(
+        fmt::format("--distributed-output '{}': expected transposed or input", o.output));
+  r.output = o.output == "input" ? dist::OutputDistribution::SameAsInput
+                                 : dist::OutputDistribution::Transposed;
+  r.precision = fl::parsePrecision(f.precision);
+  r.direction = fl::parseDirection(f.direction);
+  r.scale = f.scale;
+  // What the local planner chooses per stage, or what a distributed transform does not have.
+  if (f.batch != 1 || f.real || f.variant != "auto" || !f.radices.empty() || f.levels != 0 ||
+      !f.levelSizes.empty() || !f.inembed.empty() || !f.onembed.empty() || f.istride != 1 ||
+      f.idist != 0 || f.ostride != 1 || f.odist != 0 || !f.rewrite.empty())
+    throw backends::UserError("--distributed takes --size, --precision, --direction, --scale, "
+                              "--target and --device (the local plans are the planner's; "
+                              "--batch, --real, --variant, --radices and layouts are not "
+                              "distributed)");
+  return r;
+}
+
+// Every rank runs `step`; a failure on any is raised on all (dist::agree).
+template <typename F>
+auto together(dist::Transport& transport, F&& step) {
+  std::exception_ptr failure;
+  std::optional<decltype(step())> result;
+  try {
+    result.emplace(step());
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  dist::agree(transport, failure);
+  return std::move(*result);
+}
+
+struct Errors {
+  double l2 = 0, linf = 0;
+};
+
+// The global input: every rank draws the whole array from the seed and keeps its block (the
+// check needs the same array on rank 0; timing runs draw only their block).
+template <typename T>
+std::vector<std::complex<T>> blockOf(const std::vector<std::complex<T>>& global,
+                                     const std::vector<int64_t>& dims, const dist::Box& box) {
+  std::vector<std::complex<T>> x(static_cast<std::size_t>(box.count()));
+  const dist::Box all{std::vector<int64_t>(dims.size(), 0), dims};
+  std::vector<int> order(dims.size());
+  for (std::size_t a = 0; a < order.size(); ++a) order[a] = static_cast<int>(a);
+  dist::copyRegion(reinterpret_cast<const std::byte*>(global.data()), all, order,
+                   reinterpret_cast<std::byte*>(x.data()), box, order, box, sizeof(x[0]));
+  return x;
+}
+
+// Rank 0 gathers every rank's output block into the global array and compares it with FFTW
+// in long double; the errors are broadcast so that every rank decides alike.
+template <typename T>
+Errors checkGathered(dist::Transport& transport, const dist::DistributedPlan& plan,
+                     const std::vector<std::complex<T>>& global,
+                     const std::vector<std::complex<T>>& out) {
+  const auto& layout = plan.layout();
+  const std::size_t last = layout.stages.size() - 1;
+  const int p = transport.size();
+  std::vector<int64_t> counts, offsets;
+  int64_t at = 0;
+  for (int q = 0; q < p; ++q) {
+    counts.push_back(layout.box(last, q).count());
+    offsets.push_back(at);
+    at += counts.back();
+  }
+  std::vector<std::complex<T>> packed(transport.rank() == 0 ? static_cast<std::size_t>(at) : 0);
+  transport.gatherv(out.data(), static_cast<int64_t>(out.size()), packed.data(), counts, offsets,
+                    sizeof(std::complex<T>), 0);
+  Errors e;
+  std::exception_ptr failure;
+  if (transport.rank() == 0) try {
+    const auto& dims = layout.dims;
+    const dist::Box all{std::vector<int64_t>(dims.size(), 0), dims};
+    std::vector<int> order(dims.size());
+    for (std::size_t a = 0; a < order.size(); ++a) order[a] = static_cast<int>(a);
+    std::vector<std::complex<T>> y(global.size());
+    for (int q = 0; q < p; ++q) {
+      const dist::Box b = layout.box(last, q);
+      dist::copyRegion(reinterpret_cast<const std::byte*>(packed.data() + offsets[q]), b, order,
+                       reinterpret_cast<std::byte*>(y.data()), all, order, b, sizeof(y[0]));
+    }
+    auto ref = fl::referenceDft(fl::toLongDouble(std::span<const std::complex<T>>(global)), dims,
+                                1, plan.request().direction);
+    if (plan.request().scale)
+      for (auto& v : ref) v /= static_cast<long double>(global.size());
+    e.l2 = fl::l2Error(std::span<const std::complex<T>>(y), ref);
+    e.linf = fl::linfError(std::span<const std::complex<T>>(y), ref);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  dist::agree(transport, failure);
+  transport.broadcast(&e, sizeof e, 0);
+  return e;
+}
+
+struct Report {
+  double timeMs = 0, exchangeMs = 0, localMs = 0, packMs = 0;
+  Errors errors;
+};
+
+template <typename T>
+Report runOn(dist::MpiTransport& transport, dist::DistributedPlan& plan,
+             const DistributedRunOptions& o) {
+  Report r;
+  const auto& dims = plan.layout().dims;
+  const auto total = static_cast<std::size_t>(fl::product(dims));
+  std::vector<std::complex<T>> global, in, out(static_cast<std::size_t>(plan.outputBox().count()));
+  if (o.check) {
+    global = fl::uniformInput<T>(total, o.seed);
+    in = blockOf(global, dims, plan.inputBox());
+  } else {
+    in = fl::uniformInput<T>(static_cast<std::size_t>(plan.inputBox().count()),
+                             o.seed + static_cast<uint64_t>(transport.rank()));
+  }
+  plan.execute<T>(in, out);
+  if (o.check) r.errors = checkGathered<T>(transport, plan, global, out);
+  std::vector<double> total_, exchange, local, pack;
+  for (int k = 0; k < o.warmup + o.repeat; ++k) {
+    plan.execute<T>(in, out);
+    if (k < o.warmup) continue;
+    const auto& t = plan.lastTimes();
+    total_.push_back(t.total * 1e3);
+    exchange.push_back(t.exchange * 1e3);
+    local.push_back(t.local * 1e3);
+    pack.push_back((t.pack + t.unpack) * 1e3);
+  }
+  // The slowest rank's medians (in ns, for the integer reduction).
+  auto slowest = [&](std::vector<double>& v) {
+    const auto ns = static_cast<int64_t>(std::llround(fl::median(v) * 1e6));
+    return static_cast<double>(transport.allreduce(ns, dist::ReduceOp::Max)) * 1e-6;
+  };
+  r.timeMs = slowest(total_);
+  r.exchangeMs = slowest(exchange);
+  r.localMs = slowest(local);
+  r.packMs = slowest(pack);
+  return r;
+}
+
+int runSession(const FftOptions& fft, const DistributedRunOptions& o) {
+  dist::MpiTransport transport(MPI_COMM_WORLD);
+  const auto request = together(transport, [&] { return makeDistributedRequest(fft, o); });
+  const Target target = together(transport, [&] { return parseTarget(fft.target); });
+  const int node = localRank();
+  std::unique_ptr<cl::Context> clContext;
+#ifdef FFTC_HAVE_CUDA
+  std::unique_ptr<backends::cuda::Context> cuContext;
+#endif
+  std::string deviceName = together(transport, [&]() -> std::string {
+    if (target == Target::Cuda) {
+#ifdef FFTC_HAVE_CUDA
+      cuContext = std::make_unique<backends::cuda::Context>(backends::cuda::Context::open(
+          o.device.empty()
+              ? fmt::format("cuda:{}", node % std::max(1, backends::cuda::deviceCount()))
+              : o.device));
+      return cuContext->device().name;
+#else
+      throw backends::UserError("run --target cuda: this fftc was built without CUDA");
+#endif
+    }
+    clContext = std::make_unique<cl::Context>(cl::Context::fromSelector(o.device));
+    return clContext->device().name;
+  });
+  dist::LocalFftFactory factory;
+#ifdef FFTC_HAVE_CUDA
+  if (cuContext) factory = dist::cudaLocalFft(*cuContext);
+#endif
+  if (clContext) factory = dist::openClLocalFft(*clContext);
+  auto plan = dist::DistributedPlan::create(transport, request, factory);
+  const Report r = request.precision == fl::Precision::F64 ? runOn<double>(transport, plan, o)
+                                                           : runOn<float>(transport, plan, o);
+  const auto n = fl::product(request.dims);
+  const double tolerance = fl::fftTolerance(n, request.precision);
+  const double gflops = 5.0 * static_cast<double>(n) * std::log2(static_cast<double>(n)) /
+                        (r.timeMs * 1e-3) * 1e-9;
+  if (transport.rank() == 0) {
+    if (o.json) {
+      boost::json::object j;
+      boost::json::array d;
+      for (int64_t x : request.dims) d.emplace_back(x);
+      j["size"] = d;
+      j["distributed"] = dist::decompositionName(request.decomposition);
+      boost::json::array g;
+      for (int x : plan.layout().grid) g.emplace_back(x);
+      j["grid"] = g;
+      j["ranks"] = transport.size();
+      j["precision"] = fl::precisionName(request.precision);
+      j["direction"] = fl::directionName(request.direction);
+      j["target"] = compiler::pipeline::targetName(target);
+      j["device"] = deviceName;
+      compiler::exec::setNumber(j, "time_ms", r.timeMs);
+      compiler::exec::setNumber(j, "exchange_ms", r.exchangeMs);
+      compiler::exec::setNumber(j, "local_ms", r.localMs);
+      compiler::exec::setNumber(j, "pack_ms", r.packMs);
+      compiler::exec::setNumber(j, "gflops", gflops);
+      if (o.check) {
+        compiler::exec::setNumber(j, "l2_error", r.errors.l2);
+        compiler::exec::setNumber(j, "linf_error", r.errors.linf);
+      }
+      fmt::print("{}\n", boost::json::serialize(j));
+    } else {
+      fmt::print("{}", plan.describe());
+      fmt::print("ranks: {}, device (rank 0): {}\n", transport.size(), deviceName);
+      fmt::print("time per transform: {:.4f} ms (slowest rank's median of {} after {} warm-up): "
+                 "local FFTs {:.4f} ms, pack/unpack {:.4f} ms, all-to-all {:.4f} ms; {:.2f} "
+                 "GFLOP/s\n",
+                 r.timeMs, o.repeat, o.warmup, r.localMs, r.packMs, r.exchangeMs, gflops);
+      if (o.check)
+        fmt::print("error against FFTW (long double) on the gathered result: l2 {:.3g}, linf "
+                   "{:.3g} (tolerance {:.3g}): {}\n",
+                   r.errors.l2, r.errors.linf, tolerance,
+                   r.errors.linf <= tolerance ? "ok" : "FAILED");
+    }
+    std::fflush(stdout);
+  }
+  if (o.check && !(r.errors.linf <= tolerance))  // every rank has the broadcast errors
+    dist::raiseAgreed(std::make_exception_ptr(CheckFailed(
+        fmt::format("distributed {}: linf_error {:.3g} above the tolerance {:.3g}",
+                    dist::decompositionName(request.decomposition), r.errors.linf, tolerance))));
+  return kSuccess;
+}
+
+}  // namespace
+
+int runDistributed(const FftOptions& fft, const DistributedRunOptions& o) {
+  MpiSession session;
+  try {
+    return runSession(fft, o);
+  } catch (...) {
+    // Printed here, before MPI_Finalize (whose fence every rank reaches after printing): mpirun
+    // ends the job when the first rank exits non-zero, which could cut the others' line off.
+    const auto failure = std::current_exception();
+    const int status = reportCurrentException();
+    if (!dist::wasAgreed(failure)) {  // only this rank failed: the others cannot be told
+      std::fflush(stderr);
+      MPI_Abort(MPI_COMM_WORLD, status);
+    }
+    return status;
+  }
+}
+
+#endif
+
+}  // namespace fftc::driver

@@ -1,0 +1,101 @@
+// A distributed 2D/3D complex FFT over the processes of a transport (MPI): slab or pencil
+// decomposition, local transforms by fftc's planner, global transposes by all-to-all.
+//
+//   MpiTransport transport(MPI_COMM_WORLD);
+//   cl::Context context = cl::Context::fromSelector("");
+//   DistributedRequest request;  request.dims = {64, 48, 35};   // global, outermost first
+//   request.decomposition = Decomposition::Pencil;
+//   DistributedPlan plan = DistributedPlan::create(transport, request, openClLocalFft(context));
+//   Box in = plan.inputBox(), out = plan.outputBox();            // this rank's blocks
+//   std::vector<std::complex<float>> x(in.count()), y(out.count());
+//   plan.execute<float>(x, y);                                   // collective
+//
+// FFTW-MPI's model: every rank holds one block of the global row-major array, the last axis
+// contiguous, given by its lo/hi on each axis (FFTW's local_n0/local_0_start generalized to
+// every axis, heFFTe's box). Collective calls: every rank of the transport makes them, in the
+// same order; a failure on one rank is raised on every rank (transport.h, agree).
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "fftlib/distributed/decomposition.h"
+#include "fftlib/distributed/local_fft.h"
+#include "fftlib/distributed/transport.h"
+#include "fftlib/plan/plan_request.h"
+
+namespace fftc::distributed {
+
+struct DistributedRequest {
+  std::vector<int64_t> dims;  // the global array, 2 or 3 dimensions, outermost first
+  Decomposition decomposition = Decomposition::Slab;
+  std::vector<int> grid;  // pencil: {P0, P1} with P0 * P1 = P; empty: near-square (pencilGrid)
+  fftlib::Precision precision = fftlib::Precision::F32;
+  fftlib::Direction direction = fftlib::Direction::Forward;
+  bool scale = false;  // multiply by 1 / prod(dims)
+  OutputDistribution output = OutputDistribution::Transposed;
+  // The text every rank must agree on: "64x48x35 pencil 2x2 f32 forward transposed".
+  [[nodiscard]] std::string describe(int ranks) const;
+};
+
+// Seconds of the last execute(), per phase, on this rank. The exchange includes waiting for
+// the slowest rank to arrive (the all-to-all is a synchronization).
+struct PhaseTimes {
+  double local = 0;     // local transforms, with their host <-> device copies
+  double pack = 0;      // packing the messages on the host
+  double exchange = 0;  // the all-to-alls
+  double unpack = 0;    // unpacking them into the next stage's order
+  double total = 0;
+};
+
+class DistributedPlan {
+ public:
+  // Collective. Agrees on the request across ranks (UserError on every rank when they differ),
+  // makes the layout and this rank's local plans (none where its block is empty); a failure on
+  // any rank is raised on all (agree). UserError for a Device transport (packing is on the host).
+  [[nodiscard]] static DistributedPlan create(Transport& transport,
+                                              const DistributedRequest& request,
+                                              const LocalFftFactory& localFft);
+
+  [[nodiscard]] const DistributedRequest& request() const;
+  [[nodiscard]] const Layout& layout() const;
+  // This rank's input and output blocks (row-major in global axis order). Forward with the
+  // transposed output: the input is split on axis 0 (slab) or axes 0, 1 (pencil), the output
+  // on axis 1 (slab) or axes 1, 2 (pencil); the inverse the reverse; SameAsInput: both the first.
+  [[nodiscard]] Box inputBox() const;
+  [[nodiscard]] Box outputBox() const;
+
+  // Collective: `in` holds inputBox().count() elements, `out` receives outputBox().count().
+  // T: float for f32 requests, double for f64 (UserError otherwise, or for wrong lengths).
+  template <typename T>
+  void execute(std::span<const std::complex<T>> in, std::span<std::complex<T>> out) {
+    executeBytes(in.data(), in.size(), out.data(), out.size(), sizeof(std::complex<T>));
+  }
+  template <typename T>
+  void execute(const std::vector<std::complex<T>>& in, std::vector<std::complex<T>>& out) {
+    execute<T>(std::span<const std::complex<T>>(in), std::span<std::complex<T>>(out));
+  }
+  [[nodiscard]] const PhaseTimes& lastTimes() const;
+  // The layout, the grid and this rank's local plans, for `fftc run`.
+  [[nodiscard]] std::string describe() const;
+
+  struct Impl;
+
+ private:
+  explicit DistributedPlan(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  void executeBytes(const void* in, std::size_t inCount, void* out, std::size_t outCount,
+                    std::size_t elemBytes);
+  std::shared_ptr<Impl> impl_;
+};
+
+// The local FFT request of `stage` on a rank whose block is `box`: the stage's axes
+// transformed, the rest batched; strided (FFTW's stride/dist) on a side that is in global
+// order rather than the stage's (the first stage's input, the last's output).
+fftlib::FftRequest localRequest(const DistributedRequest& request, const Stage& stage,
+                                const Box& box, bool globalOrderIn, bool globalOrderOut);
+
+}  // namespace fftc::distributed

@@ -1,0 +1,98 @@
+// The distributed plan (fftlib/distributed/distributed_plan.h) in one process (SelfTransport,
+// P = 1) on OpenCL (PoCL here): every stage's local plan, its strided sides and the storage
+// permutations of the exchanges, against FFTW's N-D DFT in long double. Several ranks: the mpi
+// tests (tests/distributed/CMakeLists.txt) run `fftc run --distributed` under mpirun.
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <stdexcept>
+
+#include "backends/common/device_error.h"
+#include "fftlib/distributed/distributed_plan.h"
+#include "fftlib/fftw_reference.h"
+#include "fftlib/plan/plan_request.h"
+#include "tests/support/opencl_device.h"
+
+namespace fftc::distributed::test {
+namespace {
+
+using fftlib::Direction;
+using fftlib::Precision;
+
+struct Case {
+  std::vector<int64_t> dims;
+  Decomposition decomposition;
+  Direction direction;
+  OutputDistribution output;
+  bool scale;
+};
+
+template <typename T>
+double planError(const Case& c, Precision precision) {
+  SelfTransport self;
+  DistributedRequest r;
+  r.dims = c.dims;
+  r.decomposition = c.decomposition;
+  r.direction = c.direction;
+  r.output = c.output;
+  r.scale = c.scale;
+  r.precision = precision;
+  auto plan =
+      DistributedPlan::create(self, r, openClLocalFft(fftc::testing::openclContext()));
+  const auto n = static_cast<std::size_t>(fftlib::product(c.dims));
+  EXPECT_EQ(plan.inputBox().count(), static_cast<int64_t>(n));
+  const auto x = fftlib::uniformInput<T>(n, 3 + n);
+  std::vector<std::complex<T>> y(n);
+  plan.execute<T>(x, y);
+  auto ref = fftlib::referenceDft(fftlib::toLongDouble(std::span<const std::complex<T>>(x)),
+                                  c.dims, 1, c.direction);
+  if (c.scale)
+    for (auto& v : ref) v /= static_cast<long double>(n);
+  return fftlib::linfError(std::span<const std::complex<T>>(y), ref);
+}
+
+TEST(DistributedPlanSelf, MatchesFftw) {
+  // Few plans (PoCL compiles each): the pencil's permuted storage and its exchange back to the
+  // input's blocks; the inverse slab's strided first stage and 2D last stage, in f64.
+  const Case pencil{{4, 6, 5}, Decomposition::Pencil, Direction::Forward,
+                    OutputDistribution::SameAsInput, true};
+  EXPECT_LE(planError<float>(pencil, Precision::F32), fftlib::fftTolerance(120, Precision::F32));
+  const Case slab{{6, 5, 4}, Decomposition::Slab, Direction::Inverse,
+                  OutputDistribution::Transposed, false};
+  EXPECT_LE(planError<double>(slab, Precision::F64), fftlib::fftTolerance(120, Precision::F64));
+}
+
+TEST(DistributedPlanSelf, WrongLengthOrPrecisionIsAUserError) {
+  SelfTransport self;
+  DistributedRequest r;
+  r.dims = {4, 4};
+  // The lengths are checked before any transform: local plans that must not run (no compile).
+  struct NeverRun final : LocalFft {
+    void execute(const void*, void*) override { throw std::logic_error("ran"); }
+  };
+  auto plan = DistributedPlan::create(self, r, [](const fftlib::FftRequest&) {
+    return std::unique_ptr<LocalFft>(new NeverRun);
+  });
+  std::vector<std::complex<float>> x(15), y(16);
+  EXPECT_THROW(plan.execute<float>(x, y), backends::UserError);
+  std::vector<std::complex<double>> xd(16), yd(16);
+  EXPECT_THROW(plan.execute<double>(xd, yd), backends::UserError);
+}
+
+// agree() re-raises a rank's failure with its kind (one rank: no "rank R:" prefix).
+TEST(Agree, ReRaisesTheKind) {
+  SelfTransport self;
+  EXPECT_NO_THROW(agree(self, nullptr));
+  try {
+    agree(self, std::make_exception_ptr(backends::DeviceError("no device")));
+    FAIL() << "no exception";
+  } catch (const backends::DeviceError& e) {
+    EXPECT_STREQ(e.what(), "no device");
+  }
+  EXPECT_THROW(agree(self, std::make_exception_ptr(backends::UserError("bad"))),
+               backends::UserError);
+  EXPECT_THROW(agree(self, std::make_exception_ptr(std::logic_error("bug"))), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace fftc::distributed::test
