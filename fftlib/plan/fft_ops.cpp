@@ -35,9 +35,9 @@ Op opOf(const ir::FunCall& c, int sign) {
     throw UserError(fmt::format("{}: expects a [complex]n, got {}", name, t.str()));
   auto n = t.size().constant();
   if (!n)
-    throw UserError(fmt::format("{} of a [complex]{}: the size of a transform must be known at "
-                                "compile time (give it with -D)",
-                                name, t.size().str()));
+    throw UserError(fmt::format("{} of a {}: the size of a transform must be known at compile "
+                                "time (give it with -D)",
+                                name, t.str()));
   return {sign, *n, t.element().scalarKind()};
 }
 
