@@ -85,6 +85,18 @@ std::vector<Op> collectOps(const ir::ExprPtr& e) {
   return ops;
 }
 
+// An operation passed as a function (`map(fft)`, `iterate(2, fft)`) as fun v => fft(v), so that
+// every operation is a call whose argument's type gives its size.
+class EtaOps : public ir::IRMutator {
+ public:
+  using IRMutator::mutate;
+  ir::FunPtr mutateFunChild(const ir::FunDecl& parent, const ir::FunPtr& child) override {
+    if (!fftOperationSign(*child)) return IRMutator::mutateFunChild(parent, child);
+    auto v = ir::Param::make("v", {}, child->loc());
+    return ir::Lambda::make({v}, ir::FunCall::make(child, {v}, child->loc()), child->loc());
+  }
+};
+
 compiler::frontend::Kernel withBody(const compiler::frontend::Kernel& k, ir::ExprPtr body) {
   compiler::frontend::Kernel out = k;
   out.lambda = ir::inferTypes(ir::Lambda::make(k.lambda->params(), std::move(body), k.loc));
@@ -115,8 +127,20 @@ bool hasFftOps(const compiler::frontend::Kernel& kernel) {
   return compiler::frontend::containsFftOperation(kernel.lambda->body());
 }
 
-ExpandedFftOps expandFftOps(const compiler::frontend::Kernel& kernel, const FftRequest& limits) {
+namespace {
+
+// The kernel with every operation a call (EtaOps), typed.
+compiler::frontend::Kernel etaOps(const compiler::frontend::Kernel& k) {
+  EtaOps eta;
+  const ir::ExprPtr body = eta.mutate(k.lambda->body());
+  return body == k.lambda->body() ? k : withBody(k, body);
+}
+
+}  // namespace
+
+ExpandedFftOps expandFftOps(const compiler::frontend::Kernel& original, const FftRequest& limits) {
   ExpandedFftOps out;
+  const compiler::frontend::Kernel kernel = etaOps(original);
   const ir::ExprPtr body = kernel.lambda->body();
   // The one-kernel form: body = map(g) <<: rows, every operation in g, all of one size n.
   const auto* top = body->as<ir::FunCall>();
@@ -181,7 +205,8 @@ compiler::pipeline::Built buildExpanded(const ExpandedFftOps& expanded, std::str
   return compiler::pipeline::build(expanded.kernel, s, target, std::move(options));
 }
 
-compiler::frontend::Kernel referenceFftOps(const compiler::frontend::Kernel& kernel) {
+compiler::frontend::Kernel referenceFftOps(const compiler::frontend::Kernel& original) {
+  const compiler::frontend::Kernel kernel = etaOps(original);
   ReplaceOps replace([](const Op& op) {
     return libraryFft(op, fmt::format("fftStockham({}, {})", radixList(chooseRadices(op.n)), op.sign));
   });
