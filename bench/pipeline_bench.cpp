@@ -106,7 +106,7 @@ struct Pointwise {
   Pointwise(const cu::Context& context, const fe::Kernel& k, const std::vector<fftc::ir::Value>& in)
       : compiled(fftc::compiler::pipeline::build(k, "", Target::Cuda, {}).compiled),
         prepared(ex::prepareRun(compiled, in, {})),
-        module(context.load(fl::compileCuda(compiled, context.arch()))) {
+        module(context.load(ex::compileCuda(compiled, context.arch()))) {
     for (const auto& b : prepared.buffers) {
       cu::DeviceBuffer buf = context.allocate(b.bytes);
       if (!b.initial.empty()) buf.copyFromHost(b.initial.data(), b.initial.size());
