@@ -138,58 +138,91 @@ compiler::frontend::Kernel etaOps(const compiler::frontend::Kernel& k) {
 
 }  // namespace
 
+namespace {
+
+// The one-kernel form of a row map (fft_ops.h): map(g) <<: rows, every operation in g, all of
+// one size n, rows of a constant count B, when the planner plans B transforms of n as
+// stockhamLocal: rowsInGroups(F, B, mapWorkgroup(0, mapLocal(1, g'))) <<: rows (common.fdl),
+// g' with the planner's radices. Null otherwise.
+ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, ExpandedFftOps& out) {
+  const auto* map = call.f()->as<ir::Map>();
+  const auto* g = map ? map->f()->as<ir::Lambda>() : nullptr;
+  if (!g || call.args().size() != 1) return nullptr;
+  const ir::ExprPtr& rows = call.arg(0);
+  if (compiler::frontend::containsFftOperation(rows) || !rows->type().isArray() ||
+      !rows->type().size().constant())
+    return nullptr;
+  const std::vector<Op> ops = collectOps(g->body());
+  if (ops.empty() || !plannedByRadices(ops[0].n) ||
+      !std::all_of(ops.begin(), ops.end(), [&](const Op& o) {
+        return o.n == ops[0].n && o.precision == ops[0].precision;
+      }))
+    return nullptr;
+  FftRequest r = limits;
+  r.size = ops[0].n;
+  r.dims.clear();
+  r.batch = *rows->type().size().constant();
+  r.precision = ops[0].precision == ir::ScalarKind::Double ? Precision::F64 : Precision::F32;
+  r.direction = Direction::Forward;
+  r.variant = Variant::Auto;
+  r.radices.clear();
+  r.real = false;
+  const PlanChoice choice = choosePlan(withLimits(r, PlanLimits{}));
+  const auto* local = choice.as<LocalChoice>();
+  if (choice.kernel != "stockhamLocal" || !local || local->oneArray) return nullptr;
+  const int64_t f = local->shape.fftsPerGroup, b = r.batch;
+  const std::string rs = radixList(local->radices);
+  ReplaceOps replace([&](const Op& op) {
+    out.operations.push_back(fmt::format(
+        "{} {} {}: radices {} (one kernel, {} work-items x {} rows per group)",
+        op.sign < 0 ? "fft" : "ifft", op.n, precisionName(r.precision),
+        fmt::join(local->radices, ", "), local->shape.workgroupSize, f));
+    return libraryFft(op, fmt::format("fftStockhamTwiddle({}, {})", rs, op.sign));
+  });
+  ir::FunPtr rowFun = replace.mutate(call.f()->as<ir::Map>()->f());
+  ir::FunPtr perGroup = ir::MapWorkgroup::make(0, ir::MapLocal::make(1, rowFun));
+  ir::ExprPtr in = rows;
+  const int64_t extra = b % f == 0 ? 0 : f - b % f;
+  if (extra) in = ir::FunCall::make(ir::Pad::make(0, extra, ir::PadBoundary::Clamp), {in});
+  ir::ExprPtr e = ir::FunCall::make(ir::Split::make(f), {in});
+  e = ir::FunCall::make(ir::Join::make(), {ir::FunCall::make(perGroup, {e})});
+  if (extra) e = ir::FunCall::make(ir::Crop::make(0, extra), {e});
+  out.stageLocal.insert(out.stageLocal.end(), choice.stageLocal.begin(), choice.stageLocal.end());
+  return e;
+}
+
+// The row maps of the kernel's data flow (the body and, recursively, the arguments of its
+// calls, never inside a function: a work-group cannot nest in a loop) in their one-kernel
+// form, arguments first (so stageLocal lists the shapes in the order the stages run).
+ir::ExprPtr oneKernelForms(const ir::ExprPtr& e, const FftRequest& limits, ExpandedFftOps& out,
+                           bool& changed) {
+  const auto* c = e->as<ir::FunCall>();
+  if (!c) return e;
+  std::vector<ir::ExprPtr> args;
+  bool argsChanged = false;
+  for (const auto& a : c->args()) {
+    args.push_back(oneKernelForms(a, limits, out, argsChanged));
+    argsChanged = argsChanged || args.back() != a;
+  }
+  changed = changed || argsChanged;
+  // typed arguments (a rebuilt one keeps its type: FunCall::rebuild)
+  const ir::ExprPtr call = argsChanged ? c->rebuild(c->f(), args, e->type()) : e;
+  if (ir::ExprPtr form = oneKernelForm(*call->as<ir::FunCall>(), limits, out)) {
+    changed = true;
+    return form;
+  }
+  return call;
+}
+
+}  // namespace
+
 ExpandedFftOps expandFftOps(const compiler::frontend::Kernel& original, const FftRequest& limits) {
   ExpandedFftOps out;
   const compiler::frontend::Kernel kernel = etaOps(original);
-  const ir::ExprPtr body = kernel.lambda->body();
-  // The one-kernel form: body = map(g) <<: rows, every operation in g, all of one size n.
-  const auto* top = body->as<ir::FunCall>();
-  const auto* map = top ? top->f()->as<ir::Map>() : nullptr;
-  if (map && top->args().size() == 1 && !compiler::frontend::containsFftOperation(top->arg(0)) &&
-      top->arg(0)->type().isArray() && top->arg(0)->type().size().constant()) {
-    const auto* g = map->f()->as<ir::Lambda>();
-    const std::vector<Op> ops = g ? collectOps(g->body()) : std::vector<Op>{};
-    const bool oneSize = !ops.empty() && std::all_of(ops.begin(), ops.end(), [&](const Op& o) {
-      return o.n == ops[0].n && o.precision == ops[0].precision;
-    });
-    if (oneSize && plannedByRadices(ops[0].n)) {
-      FftRequest r = limits;
-      r.size = ops[0].n;
-      r.dims.clear();
-      r.batch = *top->arg(0)->type().size().constant();
-      r.precision = ops[0].precision == ir::ScalarKind::Double ? Precision::F64 : Precision::F32;
-      r.direction = Direction::Forward;
-      r.variant = Variant::Auto;
-      r.radices.clear();
-      r.real = false;
-      const PlanChoice choice = choosePlan(withLimits(r, PlanLimits{}));
-      const auto* local = choice.as<LocalChoice>();
-      if (choice.kernel == "stockhamLocal" && local && !local->oneArray) {
-        const int64_t f = local->shape.fftsPerGroup, b = r.batch;
-        const std::string rs = radixList(local->radices);
-        ReplaceOps replace([&](const Op& op) {
-          out.operations.push_back(fmt::format(
-              "{} {} {}: radices {} (one kernel, {} work-items x {} rows per group)",
-              op.sign < 0 ? "fft" : "ifft", op.n, precisionName(r.precision),
-              fmt::join(local->radices, ", "), local->shape.workgroupSize, f));
-          return libraryFft(op, fmt::format("fftStockhamTwiddle({}, {})", rs, op.sign));
-        });
-        // rowsInGroups(F, B, mapWorkgroup(0, mapLocal(1, g))) <<: rows (common.fdl)
-        ir::FunPtr rowFun = replace.mutate(map->f());
-        ir::FunPtr perGroup = ir::MapWorkgroup::make(0, ir::MapLocal::make(1, rowFun));
-        ir::ExprPtr rows = top->arg(0);
-        const int64_t extra = b % f == 0 ? 0 : f - b % f;
-        if (extra) rows = ir::FunCall::make(ir::Pad::make(0, extra, ir::PadBoundary::Clamp), {rows});
-        ir::ExprPtr e = ir::FunCall::make(ir::Split::make(f), {rows});
-        e = ir::FunCall::make(ir::Join::make(), {ir::FunCall::make(perGroup, {e})});
-        if (extra) e = ir::FunCall::make(ir::Crop::make(0, extra), {e});
-        out.kernel = withBody(kernel, e);
-        out.oneKernel = true;
-        out.stageLocal = choice.stageLocal;
-        return out;
-      }
-    }
-  }
+  bool changed = false;
+  ir::ExprPtr body = oneKernelForms(kernel.lambda->body(), limits, out, changed);
+  out.oneKernel = changed;
+  // the operations left: passes over global memory
   ReplaceOps replace([&](const Op& op) { return libraryFft(op, globalCall(op, out.operations)); });
   out.kernel = withBody(kernel, replace.mutate(body));
   return out;

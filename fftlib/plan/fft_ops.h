@@ -4,9 +4,10 @@
 //   kernel conv(x: [[complex]N]B, h: [complex]N) =
 //     map(fun row => ifft <<: map(mult) <<: zip(fft(row), h)) <<: x
 //
-// When the operations sit in the function of the kernel's outermost map over B rows (each row
-// one transform of size n, the rest of the row's work pointwise around them) and the planner
-// plans a batch of B transforms of n as the one-kernel local-memory FFT (fft.fdl's
+// When the operations sit in the function of a map over B rows (each row one transform of size
+// n, the rest of the row's work pointwise around them) that is in the kernel's data flow (the
+// body or, recursively, an argument of a call in it; not inside another function) and the
+// planner plans a batch of B transforms of n as the one-kernel local-memory FFT (fft.fdl's
 // stockhamLocal), the whole row function runs in that kernel's form: a work-group per F rows,
 // rowsInGroups(F, B, mapWorkgroup(0, mapLocal(1, row function))), each fft the twiddle-table
 // Stockham FFT with the planner's radices, so the maps before, between and after the
@@ -26,9 +27,10 @@ namespace fftc::fftlib {
 
 struct ExpandedFftOps {
   compiler::frontend::Kernel kernel;  // typed; no fft operation left
-  bool oneKernel = false;             // the one-kernel local-memory form was chosen
-  // The one-kernel form's work-group shape (CodegenOptions::stageLocal): {work-items per
-  // row, rows per group}, as the planner's Local plan; empty otherwise.
+  bool oneKernel = false;  // a row map is in the one-kernel local-memory form
+  // The one-kernel forms' work-group shapes (CodegenOptions::stageLocal) in the order they
+  // run: {work-items per row, rows per group}, as the planner's Local plans. Code generation
+  // applies them when they are as many as the stages (every stage one such form).
   std::vector<std::vector<int64_t>> stageLocal;
   // One line per operation: "fft 1024 f32: radices 16, 16, 4 (one kernel, 1 row per group)".
   std::vector<std::string> operations;
