@@ -2,6 +2,7 @@
 // IR and view dumps on stdout (CLI.md).
 #include <filesystem>
 #include <fmt/format.h>
+#include <optional>
 #include <set>
 
 #include "backends/common/device_error.h"
@@ -9,6 +10,7 @@
 #include "driver/emit.h"
 #include "driver/options.h"
 #include "compiler/pipeline/pipeline.h"
+#include "fftlib/plan/fft_ops.h"
 #include "ir/printer.h"
 
 namespace fftc::driver {
@@ -97,17 +99,29 @@ int runCompile(const Args& args) {
     bool needsCode = kinds.count("source") || kinds.count("manifest") || kinds.count("header") ||
                      kinds.count("views");
     if (!needsCode && !kinds.count("lowered")) continue;
-    auto lowered = compiler::pipeline::lower(*k, rewrite);
+    // fft(x) and ifft(x): the planner's algorithm in the program, lowered by lowerFft as the
+    // planner's kernels are (fftlib/plan/fft_ops.h, buildExpanded)
+    auto options = compiler::pipeline::codegenOptions(tgt);
+    std::optional<fftlib::ExpandedFftOps> expanded;
+    std::string strategy = rewrite;
+    if (fftlib::hasFftOps(*k)) {
+      fftlib::FftRequest limits;
+      limits.target = tgt;
+      expanded = fftlib::expandFftOps(*k, limits);
+      if (strategy.empty()) strategy = "lowerFft";
+      options.constantTableMaxBytes = 0;
+      if (strategy == "lowerFft") options.stageLocal = expanded->stageLocal;
+    }
+    auto lowered = compiler::pipeline::lower(expanded ? expanded->kernel : *k, strategy);
     if (lowered.rewritten && lowered.info.budgetHit)
       fmt::print(stderr, "fftc: warning: {}\n", lowered.info.report());
     if (kinds.count("lowered"))
       text(k->name + ".lowered.ir",
            fmt::format("// kernel {} lowered{}:\n{}\n", k->name,
-                       lowered.rewritten ? " by " + (rewrite.empty() ? "lowerDefault" : rewrite)
+                       lowered.rewritten ? " by " + (strategy.empty() ? "lowerDefault" : strategy)
                                          : "",
                        ir::print(ir::FunPtr(lowered.kernel.lambda))));
     if (!needsCode) continue;
-    auto options = compiler::pipeline::codegenOptions(tgt);
     auto compiled = compiler::codegen::compileKernel(lowered.kernel, options);
     if (kinds.count("views")) {
       if (textToFiles)

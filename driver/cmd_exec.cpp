@@ -13,6 +13,7 @@
 #include "driver/options.h"
 #include "compiler/exec/exec.h"
 #include "compiler/pipeline/pipeline.h"
+#include "fftlib/plan/fft_ops.h"
 
 namespace fftc::driver {
 
@@ -58,7 +59,18 @@ int runExec(const Args& args) {
   auto program = compiler::frontend::parseFile(file, elaborate);
   warnIfUserFunsUnchecked(program);
   const auto& k = onlyKernel(program, kernel);
-  auto built = compiler::pipeline::build(k, rewrite, tgt, {});
+  // fft(x) and ifft(x): the planner's algorithm in the program (fftlib/plan/fft_ops.h), checked
+  // against the interpreter running another FFT algorithm (referenceFftOps)
+  const bool fftOps = fftlib::hasFftOps(k);
+  std::optional<fftlib::ExpandedFftOps> expanded;
+  if (fftOps) {
+    fftlib::FftRequest limits;
+    limits.target = tgt;
+    expanded = fftlib::expandFftOps(k, limits);
+  }
+  auto built = fftOps ? fftlib::buildExpanded(*expanded, rewrite, tgt)
+                      : compiler::pipeline::build(k, rewrite, tgt, {});
+  const ir::LambdaPtr reference = fftOps ? fftlib::referenceFftOps(k).lambda : k.lambda;
 
   std::map<std::string, int64_t> sizes;  // all sizes are fixed by -D at elaboration
   std::string deviceName;
@@ -89,10 +101,10 @@ int runExec(const Args& args) {
       return compiler::exec::runCompiled(*clContext, built.compiled, inputs, sizes, timing);
     };
   }
-  // The reference is the program as written (before rewriting): the check covers the
-  // rewrites as well as code generation.
+  // The reference is the program as written (before rewriting; its fft operations by another
+  // FFT algorithm): the check covers the rewrites and the expansion as well as code generation.
   compiler::exec::CheckResult r =
-      compiler::exec::checkWithRunner(runner, k.lambda, built.compiled, sizes, seed, {}, check);
+      compiler::exec::checkWithRunner(runner, reference, built.compiled, sizes, seed, {}, check);
   if (json) {
     auto o = compiler::exec::reportJson(r, sizes, check);
     o["device"] = deviceName;

@@ -73,6 +73,11 @@ void addFftOptions(po::options_description& desc, FftOptions& o, bool withOutput
       ("onembed", po::value(&o.onembed), "N,M,...: the output's embedding array")
       ("ostride", po::value(&o.ostride)->default_value(o.ostride), "the output's stride")
       ("odist", po::value(&o.odist)->default_value(o.odist), "the output's distance")
+      ("pre", po::value(&o.pre),
+       "FILE:NAME: a load callback, the function NAME (complex -> complex) of the .fdl file "
+       "FILE applied to every input element before the transform")
+      ("post", po::value(&o.post),
+       "FILE:NAME: a store callback, applied to every output element after the transform")
       ("rewrite", po::value(&o.rewrite),
        "rewrite strategy (default lowerFft; lowerDefault when it fails)")
       ("wisdom", po::value(&o.wisdom),
@@ -120,6 +125,8 @@ fl::FftRequest makeRequest(const FftOptions& o) {
   r.inLayout.dist = o.idist;
   r.outLayout.stride = o.ostride;
   r.outLayout.dist = o.odist;
+  if (!o.pre.empty()) r.pre = fl::loadCallback(o.pre, "--pre");
+  if (!o.post.empty()) r.post = fl::loadCallback(o.post, "--post");
   return r;
 }
 

@@ -221,6 +221,9 @@ int runTune(const Args& args) {
   po::variables_map vm;
   if (!parseOptions(args, "fftc tune --size N [options]", desc, nullptr, vm)) return kSuccess;
   auto request = makeRequest(o);
+  // a plan with callbacks is the planner's program around them (fft_callbacks.h): nothing to search
+  if (!request.pre.empty() || !request.post.empty())
+    throw backends::UserError("tune: --pre and --post are not tuned (fft and run take them)");
   request.format = false;
   if (t.repeat < 1 || t.warmup < 0)
     throw backends::UserError("--repeat must be at least 1 and --warmup at least 0");

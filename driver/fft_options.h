@@ -23,6 +23,7 @@ struct FftOptions {
   // FFTW's plan_many layouts (--inembed, --istride, --idist and the same for the output)
   std::string inembed, onembed;
   int64_t istride = 1, idist = 0, ostride = 1, odist = 0;
+  std::string pre, post;  // --pre FILE:NAME, --post FILE:NAME: load and store callbacks
 };
 
 void addFftOptions(po::options_description& desc, FftOptions& o, bool withOutput);

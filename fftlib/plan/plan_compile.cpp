@@ -64,6 +64,7 @@ void fillStages(CompiledFft& p) {
 }
 
 std::shared_ptr<const CompiledFft> compileChoice(const FftRequest& r, const PlanChoice& choice) {
+  if (!r.pre.empty() || !r.post.empty()) return compileWithCallbacks(r, choice, kernelName(r));
   auto p = std::make_shared<CompiledFft>();
   p->request = r;
   p->choice = choice;

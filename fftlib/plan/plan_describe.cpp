@@ -118,6 +118,11 @@ std::string CompiledFft::describe() const {
       s += fmt::format("\n{} layout: {} ({} elements in the buffer)", input ? "input" : "output",
                        layoutText(r, input),
                        compiled.buffer(input ? inputBuffer : outputBuffer)->count.str());
+  // callbacks: the plan is the program around them, its fft expanded in the variant's form
+  if (!r.pre.empty() || !r.post.empty())
+    s += fmt::format("\ncallbacks: load {}, store {} (fused: map(store) o fft o map(load))",
+                     r.pre.empty() ? "none" : r.pre.name + " of " + r.pre.file,
+                     r.post.empty() ? "none" : r.post.name + " of " + r.post.file);
   s += fmt::format(
       "\nlowered by {}{}\n", strategy,
       fallbackReason.empty()

@@ -128,7 +128,9 @@ std::string FftRequest::key() const {
          (dims.size() >= 2 ? fmt::format(" dims={} groups={}", listText(dims), listText(passGroups))
                            : "") +
          (real ? " real" : "") + (inLayout.isDefault() ? "" : " in: " + layoutText(*this, true)) +
-         (outLayout.isDefault() ? "" : " out: " + layoutText(*this, false));
+         (outLayout.isDefault() ? "" : " out: " + layoutText(*this, false)) +
+         (pre.empty() ? "" : " pre=" + callbackKey(pre)) +
+         (post.empty() ? "" : " post=" + callbackKey(post));
 }
 
 FftRequest withLimits(const FftRequest& request, const PlanLimits& limits) {

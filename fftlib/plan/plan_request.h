@@ -12,6 +12,7 @@
 #include "compiler/codegen/codegen.h"
 #include "compiler/pipeline/pipeline.h"
 #include "fftlib/fftw_reference.h"
+#include "fftlib/plan/fft_callbacks.h"
 
 namespace fftc::fftlib {
 
@@ -104,6 +105,10 @@ struct FftRequest {
   // The rewrite strategy (strategy-language text); empty: lowerFft. When it fails to lower or
   // compile, the plan falls back to lowerDefault and records why.
   std::string strategy;
+  // Load and store callbacks (fft_callbacks.h): applied to every input element before the
+  // transform and to every output element after it (after the scaling), fused into the
+  // transform's first and last pass. 1D complex transforms with dense layouts only.
+  FftCallback pre, post;
 
   // A stable text of everything above: the key of the plan cache.
   std::string key() const;

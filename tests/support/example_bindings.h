@@ -16,6 +16,10 @@ struct ExampleBinding {
   std::map<std::string, int64_t> defines;  // -D bindings (also the size arguments)
   // Kernels written with high-level patterns: the default lowering must rewrite them.
   std::set<std::string> highLevel = {};
+  // Kernels with fft/ifft (docs/language.md, "The FFT"): they are compiled by fftlib's
+  // expansion (fftc compile/exec), so the generic example suites leave them to
+  // tests/cli/fft_ops_cli_test.cpp (exec --check on PoCL) and tests/fftplan/fft_ops_test.cpp.
+  bool fftOps = false;
 };
 
 inline const std::vector<ExampleBinding>& exampleBindings() {
@@ -35,6 +39,10 @@ inline const std::vector<ExampleBinding>& exampleBindings() {
       {"stockham_pass.fdl", {{"R", 4}, {"L", 16}, {"N", 64}}, {"pass"}},
       {"stockham_lowlevel.fdl", {}},
       {"userfun.fdl", {{"N", 33}}, {"saxpy", "softplusMap", "power", "distances"}},
+      {"convolution.fdl", {{"N", 64}, {"B", 3}}, {}, true},
+      {"stft.fdl", {{"N", 64}, {"H", 32}, {"L", 512}}, {}, true},
+      {"conv2d.fdl", {{"M", 4}, {"N", 8}}, {}, true},
+      {"callbacks.fdl", {{"N", 64}, {"B", 2}}, {}, true},
   };
   return rows;
 }

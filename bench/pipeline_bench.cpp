@@ -1,0 +1,320 @@
+// pipeline_bench: the FFT inside larger programs (issue 24) against what users do today with
+// cuFFT, on one GPU in one process, on the same inputs:
+//   conv  batched 1D circular convolution with a filter spectrum (examples/convolution.fdl):
+//         fftc's program (one kernel where the FFT fits one block) against cuFFT forward, a
+//         pointwise kernel (y .* H / N), cuFFT inverse;
+//   stft  window, FFT, |X|^2 over frames N/2 apart (examples/stft.fdl): fftc's program against
+//         a window kernel, cuFFT forward, a magnitude kernel.
+// The pointwise kernels of the cuFFT pipelines are compiled by fftc from .fdl (one coalesced
+// element per thread, what a hand-written kernel does). Times: CUDA events, the median of
+// --repeat runs after --warmup, the whole pipeline; the two results compared with each other
+// (relative max difference). One CSV row per pipeline and size; a failure is a row with an
+// error. bench/README.md says how to run it.
+#include <cuda_runtime.h>
+#include <cufft.h>
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <complex>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "backends/common/device_error.h"
+#include "backends/cuda/context.h"
+#include "compiler/exec/cuda_exec.h"
+#include "compiler/exec/exec.h"
+#include "compiler/frontend/frontend.h"
+#include "fftlib/plan/cuda_plan.h"
+#include "fftlib/plan/fft_ops.h"
+
+namespace {
+
+namespace fl = fftc::fftlib;
+namespace cu = fftc::backends::cuda;
+namespace ex = fftc::compiler::exec;
+namespace fe = fftc::compiler::frontend;
+namespace po = boost::program_options;
+using fftc::compiler::pipeline::Target;
+using C = std::complex<float>;
+
+struct Options {
+  std::string out = "pipeline_bench.csv", device = "cuda:0", examples = "examples";
+  std::string pipelines = "conv,stft";
+  int log2Total = 24;  // elements per run (f32)
+  int warmup = 5, repeat = 20;
+};
+
+void checkCuda(cudaError_t e, const char* what) {
+  if (e != cudaSuccess)
+    throw fftc::backends::DeviceError(fmt::format("{}: {}", what, cudaGetErrorString(e)));
+}
+void checkCufft(cufftResult r, const char* what) {
+  if (r != CUFFT_SUCCESS)
+    throw fftc::backends::DeviceError(fmt::format("{}: cufftResult {}", what, static_cast<int>(r)));
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// `work` on the default stream: warmup untimed, then repeat timed with events; the median (ms).
+double timeWithEvents(const std::function<void()>& work, int warmup, int repeat) {
+  for (int i = 0; i < warmup; ++i) work();
+  std::vector<cudaEvent_t> ev(2 * static_cast<size_t>(repeat));
+  for (auto& e : ev) checkCuda(cudaEventCreate(&e), "cudaEventCreate");
+  for (int i = 0; i < repeat; ++i) {
+    checkCuda(cudaEventRecord(ev[2 * i], nullptr), "cudaEventRecord");
+    work();
+    checkCuda(cudaEventRecord(ev[2 * i + 1], nullptr), "cudaEventRecord");
+  }
+  checkCuda(cudaEventSynchronize(ev.back()), "cudaEventSynchronize");
+  std::vector<double> ms;
+  for (int i = 0; i < repeat; ++i) {
+    float t = 0;
+    checkCuda(cudaEventElapsedTime(&t, ev[2 * i], ev[2 * i + 1]), "cudaEventElapsedTime");
+    ms.push_back(t);
+  }
+  for (auto& e : ev) cudaEventDestroy(e);
+  return median(ms);
+}
+
+fe::Kernel kernelOf(const std::string& text, const std::string& file, const std::string& name,
+                    std::map<std::string, fe::DefineValue> defines) {
+  fe::ElaborateOptions opts;
+  opts.defines = std::move(defines);
+  opts.kernels = {name};
+  auto program = text.empty() ? fe::parseFile(file, opts) : fe::compileSource(text, file, opts);
+  return *program.kernel(name);
+}
+
+// A kernel compiled for CUDA and loaded, its buffers allocated: the pointwise kernels of the
+// cuFFT pipelines, launched on buffers named by the caller.
+struct Pointwise {
+  fftc::compiler::codegen::CompiledKernel compiled;
+  ex::PreparedRun prepared;
+  cu::Module module;
+  std::map<std::string, cu::DeviceBuffer> buffers;
+  std::vector<cu::Launch> launches;
+
+  Pointwise(const cu::Context& context, const fe::Kernel& k, const std::vector<fftc::ir::Value>& in)
+      : compiled(fftc::compiler::pipeline::build(k, "", Target::Cuda, {}).compiled),
+        prepared(ex::prepareRun(compiled, in, {})),
+        module(context.load(ex::compileCuda(compiled, context.arch()))) {
+    for (const auto& b : prepared.buffers) {
+      cu::DeviceBuffer buf = context.allocate(b.bytes);
+      if (!b.initial.empty()) buf.copyFromHost(b.initial.data(), b.initial.size());
+      buffers.emplace(b.info->name, std::move(buf));
+    }
+    for (const auto& s : prepared.stages) {
+      cu::Launch l;
+      l.kernel = module.kernel(s.info->kernel);
+      for (const auto& a : s.args)
+        if (!a.buffer.empty())
+          l.args.add(buffers.at(a.buffer));
+        else
+          l.args.add(a.value);
+      l.config = ex::cudaLaunchConfig(s);
+      launches.push_back(std::move(l));
+    }
+  }
+  cu::DeviceBuffer& input() { return buffers.at(prepared.buffers.front().info->name); }
+  cu::DeviceBuffer& output() { return buffers.at(prepared.output->name); }
+  void launch() const {
+    for (const auto& l : launches) l.kernel.launch(l.config, l.args);
+  }
+};
+
+struct Row {
+  std::string pipeline;
+  int64_t n = 0, batch = 0;
+  int64_t fftcStages = 0;
+  double fftcMs = 0, cufftMs = 0, difference = 0;
+  std::string error;
+};
+
+std::vector<C> randomComplex(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-0.5f, 0.5f);
+  std::vector<C> v(n);
+  for (auto& c : v) c = {u(rng), u(rng)};
+  return v;
+}
+
+double relDifference(const std::vector<std::complex<double>>& a,
+                     const std::vector<std::complex<double>>& b) {
+  double err = 0, scale = 1e-30;
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+    err = std::max(err, std::abs(a[i] - b[i]));
+    scale = std::max(scale, std::abs(b[i]));
+  }
+  return a.size() == b.size() ? err / scale : 1.0 / 0.0;
+}
+
+// fftc's program: expanded by the planner under the device's limits, run by runCompiled.
+ex::RunResult runFftc(const cu::Context& context, const fe::Kernel& k,
+                      const std::vector<fftc::ir::Value>& in, const Options& o, Row& row) {
+  fl::FftRequest limits;
+  limits.target = Target::Cuda;
+  limits.localMemoryBytes = fl::cudaPlanLimits(context.device()).localMemoryBytes;
+  fftc::compiler::codegen::CodegenOptions options;
+  options.format = false;
+  const auto built = fl::buildExpanded(fl::expandFftOps(k, limits), "", Target::Cuda, options);
+  row.fftcStages = static_cast<int64_t>(built.compiled.stages.size());
+  ex::TimingOptions timing;
+  timing.warmup = o.warmup;
+  timing.repeat = o.repeat;
+  return ex::runCompiled(context, built.compiled, in, {}, timing);
+}
+
+std::vector<std::complex<double>> download(const cu::DeviceBuffer& b, size_t count) {
+  std::vector<C> host(count);
+  b.copyToHost(host.data(), count * sizeof(C));
+  return {host.begin(), host.end()};
+}
+
+Row benchConv(const cu::Context& context, int64_t n, const Options& o) {
+  Row row{"conv", n, std::max<int64_t>(1, (int64_t{1} << o.log2Total) / n)};
+  const int64_t b = row.batch;
+  const auto x = randomComplex(static_cast<size_t>(n * b), 1);
+  const auto h = randomComplex(static_cast<size_t>(n), 2);
+  std::vector<std::complex<double>> xd(x.begin(), x.end()), hd(h.begin(), h.end());
+  const std::vector<fftc::ir::Value> in = {
+      fftc::ir::Value::complexArray(xd, fftc::ir::ScalarKind::Float, {b, n}),
+      fftc::ir::Value::complexArray(hd, fftc::ir::ScalarKind::Float, {n})};
+  const auto fftc = runFftc(context,
+                            kernelOf("", o.examples + "/convolution.fdl", "conv",
+                                     {{"N", n}, {"B", b}}),
+                            in, o, row);
+  row.fftcMs = fftc.totalMs;
+
+  // cuFFT: X -> Y forward, OUT = Y .* H / N (pointwise), OUT inverse in place
+  Pointwise mul(context,
+                kernelOf("kernel mul(y: [[complex]N]B, H: [complex]N) = map(fun row => "
+                         "map(fun (a, s) => a * s * (1.0 / N)) <<: zip(row, H)) <<: y\n",
+                         "mul.fdl", "mul", {{"N", n}, {"B", b}}),
+                in);
+  cu::DeviceBuffer dx = context.allocate(x.size() * sizeof(C));
+  dx.copyFromHost(x.data(), x.size() * sizeof(C));
+  cufftHandle plan = 0;
+  int dims[] = {static_cast<int>(n)};
+  checkCufft(cufftPlanMany(&plan, 1, dims, nullptr, 1, static_cast<int>(n), nullptr, 1,
+                           static_cast<int>(n), CUFFT_C2C, static_cast<int>(b)),
+             "cufftPlanMany");
+  auto* px = reinterpret_cast<cufftComplex*>(dx.pointer());
+  auto* py = reinterpret_cast<cufftComplex*>(mul.input().pointer());
+  auto* pout = reinterpret_cast<cufftComplex*>(mul.output().pointer());
+  auto pipeline = [&] {
+    checkCufft(cufftExecC2C(plan, px, py, CUFFT_FORWARD), "cufftExecC2C");
+    mul.launch();
+    checkCufft(cufftExecC2C(plan, pout, pout, CUFFT_INVERSE), "cufftExecC2C");
+  };
+  pipeline();
+  checkCuda(cudaDeviceSynchronize(), "the cuFFT pipeline");
+  row.difference = relDifference(fftc.output.toComplexVector(), download(mul.output(), x.size()));
+  row.cufftMs = timeWithEvents(pipeline, o.warmup, o.repeat);
+  cufftDestroy(plan);
+  return row;
+}
+
+Row benchStft(const cu::Context& context, int64_t n, const Options& o) {
+  const int64_t hop = n / 2, l = int64_t{1} << o.log2Total;
+  Row row{"stft", n, (l - n + hop) / hop};
+  const auto x = randomComplex(static_cast<size_t>(l), 3);
+  std::vector<std::complex<double>> xd(x.begin(), x.end());
+  const std::vector<fftc::ir::Value> in = {
+      fftc::ir::Value::complexArray(xd, fftc::ir::ScalarKind::Float, {l})};
+  const std::map<std::string, fe::DefineValue> d = {{"N", n}, {"H", hop}, {"L", l}};
+  const auto fftc = runFftc(context, kernelOf("", o.examples + "/stft.fdl", "stft", d), in, o, row);
+  row.fftcMs = fftc.totalMs;
+
+  // cuFFT: the frames windowed (a kernel), transformed in place, reduced to |X|^2 (a kernel)
+  const std::string hann = "def hann(n) = array(n, fun j => 0.5 - 0.5 * cos(2.0 * pi * j / n))\n";
+  Pointwise window(context,
+                   kernelOf(hann + "kernel win(x: [complex]L) = map(fun f => map(mult) <<: "
+                                   "zip(f, hann(N))) <<: slide(N, H) <<: x\n",
+                            "win.fdl", "win", d),
+                   in);
+  const std::vector<fftc::ir::Value> frames = {fftc::ir::Value::complexArray(
+      std::vector<std::complex<double>>(static_cast<size_t>(row.batch * n)),
+      fftc::ir::ScalarKind::Float, {row.batch, n})};
+  Pointwise power(context,
+                  kernelOf("kernel pow(y: [[complex]N]F) = map(map(fun c => re(c) * re(c) + "
+                           "im(c) * im(c))) <<: y\n",
+                           "pow.fdl", "pow", {{"N", n}, {"F", row.batch}}),
+                  frames);
+  cufftHandle plan = 0;
+  int dims[] = {static_cast<int>(n)};
+  checkCufft(cufftPlanMany(&plan, 1, dims, nullptr, 1, static_cast<int>(n), nullptr, 1,
+                           static_cast<int>(n), CUFFT_C2C, static_cast<int>(row.batch)),
+             "cufftPlanMany");
+  auto* pw = reinterpret_cast<cufftComplex*>(window.output().pointer());
+  auto* pp = reinterpret_cast<cufftComplex*>(power.input().pointer());
+  auto pipeline = [&] {
+    window.launch();
+    checkCufft(cufftExecC2C(plan, pw, pp, CUFFT_FORWARD), "cufftExecC2C");
+    power.launch();
+  };
+  pipeline();
+  checkCuda(cudaDeviceSynchronize(), "the cuFFT pipeline");
+  std::vector<float> p(static_cast<size_t>(row.batch * n));
+  power.output().copyToHost(p.data(), p.size() * sizeof(float));
+  const auto got = fftc.output.toRealVector();
+  row.difference = relDifference(std::vector<std::complex<double>>(got.begin(), got.end()),
+                                 std::vector<std::complex<double>>(p.begin(), p.end()));
+  row.cufftMs = timeWithEvents(pipeline, o.warmup, o.repeat);
+  cufftDestroy(plan);
+  return row;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  po::options_description desc("pipeline_bench options");
+  desc.add_options()("help", "this text")
+      ("out", po::value(&o.out)->default_value(o.out), "the CSV file")
+      ("device", po::value(&o.device)->default_value(o.device), "cuda:N")
+      ("examples", po::value(&o.examples)->default_value(o.examples), "the examples folder")
+      ("pipelines", po::value(&o.pipelines)->default_value(o.pipelines), "conv,stft")
+      ("log2-total", po::value(&o.log2Total)->default_value(o.log2Total),
+       "log2 of the elements per run")
+      ("warmup", po::value(&o.warmup)->default_value(o.warmup), "untimed runs")
+      ("repeat", po::value(&o.repeat)->default_value(o.repeat), "timed runs (the median)");
+  po::variables_map vm;
+  po::store(po::parse_command_line(argc, argv, desc), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << desc << "\n";
+    return 0;
+  }
+  const cu::Context context = cu::Context::open(o.device);
+  std::ofstream csv(o.out);
+  csv << "device,pipeline,N,batch,fftc_stages,fftc_ms,cufft_pipeline_ms,speedup,difference,error\n";
+  for (const std::string pipeline : {"conv", "stft"}) {
+    if (o.pipelines.find(pipeline) == std::string::npos) continue;
+    for (int64_t n = 256; n <= (pipeline == "conv" ? 8192 : 4096); n *= 2) {
+      Row r{pipeline, n};
+      try {
+        r = pipeline == "conv" ? benchConv(context, n, o) : benchStft(context, n, o);
+      } catch (const std::exception& e) {
+        r.error = e.what();
+        std::replace(r.error.begin(), r.error.end(), ',', ';');
+        std::replace(r.error.begin(), r.error.end(), '\n', ' ');
+      }
+      const std::string line = fmt::format(
+          "{},{},{},{},{},{:.4f},{:.4f},{:.2f},{:.2e},{}", context.device().name, r.pipeline, r.n,
+          r.batch, r.fftcStages, r.fftcMs, r.cufftMs, r.fftcMs > 0 ? r.cufftMs / r.fftcMs : 0.0,
+          r.difference, r.error);
+      csv << line << "\n" << std::flush;
+      std::cout << line << "\n" << std::flush;
+    }
+  }
+  return 0;
+}

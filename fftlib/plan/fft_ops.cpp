@@ -1,0 +1,249 @@
+// fft(x) / ifft(x) inside a program -> the FFT library's algorithm, chosen by the planner
+// (fft_ops.h).
+#include "fftlib/plan/fft_ops.h"
+
+#include <algorithm>
+#include <functional>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "backends/common/device_error.h"
+#include "compiler/frontend/fft_op.h"
+#include "fftlib/plan/library_sources.h"
+#include "fftlib/plan/plan_choice.h"
+#include "ir/infer.h"
+#include "ir/traversal.h"
+
+namespace fftc::fftlib {
+namespace {
+
+using backends::UserError;
+using compiler::frontend::fftOperationSign;
+
+struct Op {
+  int sign = -1;
+  int64_t n = 1;
+  ir::ScalarKind precision = ir::ScalarKind::Float;
+};
+
+// The operation a call applies, read from its typed argument ([complex]n, n constant).
+Op opOf(const ir::FunCall& c, int sign) {
+  const ir::Type& t = c.arg(0)->type();
+  const char* name = sign < 0 ? "fft" : "ifft";
+  if (!t.isArray() || !t.element().isComplex())
+    throw UserError(fmt::format("{}: expects a [complex]n, got {}", name, t.str()));
+  auto n = t.size().constant();
+  if (!n)
+    throw UserError(fmt::format("{} of a {}: the size of a transform must be known at compile "
+                                "time (give it with -D)",
+                                name, t.str()));
+  return {sign, *n, t.element().scalarKind()};
+}
+
+// The library's FFT of op.n as a typed function [complex]n -> [complex]n: `algorithm` is a
+// common.fdl call taking the radix list and the sign, e.g. "fftStockhamTwiddle({}, {})".
+ir::FunPtr libraryFft(const Op& op, const std::string& call) {
+  compiler::frontend::ElaborateOptions opts;
+  opts.precision = op.precision;
+  opts.importReader = libraryImportReader();
+  const std::string text =
+      fmt::format("import \"common.fdl\"\nkernel op(x: [complex]{}) = {} <<: x\n", op.n, call);
+  auto program = compiler::frontend::compileSource(text, "fft_op.fdl", opts);
+  return program.kernels.at(0).lambda;
+}
+
+std::string radixList(const std::vector<int64_t>& rs) { return fmt::format("[{}]", fmt::join(rs, ", ")); }
+
+// Each operation of e replaced by replacement(op) applied to its argument (types kept where
+// nothing changed; the caller re-infers).
+class ReplaceOps : public ir::IRMutator {
+ public:
+  using IRMutator::mutate;
+  explicit ReplaceOps(std::function<ir::FunPtr(const Op&)> replacement)
+      : replacement_(std::move(replacement)) {}
+  ir::ExprPtr mutate(const ir::ExprPtr& e) override {
+    const auto* c = e->as<ir::FunCall>();
+    const int sign = c && c->args().size() == 1 ? fftOperationSign(*c->f()) : 0;
+    if (!sign) return mutateChildren(e);
+    const Op op = opOf(*c, sign);
+    return ir::FunCall::make(replacement_(op), {mutate(c->arg(0))}, e->loc());
+  }
+
+ private:
+  std::function<ir::FunPtr(const Op&)> replacement_;
+};
+
+// The operations of e, outermost first.
+std::vector<Op> collectOps(const ir::ExprPtr& e) {
+  std::vector<Op> ops;
+  ReplaceOps collect([&](const Op& op) {
+    ops.push_back(op);
+    return ir::Id::make();
+  });
+  collect.mutate(e);
+  return ops;
+}
+
+// An operation passed as a function (`map(fft)`, `iterate(2, fft)`) as fun v => fft(v), so that
+// every operation is a call whose argument's type gives its size.
+class EtaOps : public ir::IRMutator {
+ public:
+  using IRMutator::mutate;
+  ir::FunPtr mutateFunChild(const ir::FunDecl& parent, const ir::FunPtr& child) override {
+    if (!fftOperationSign(*child)) return IRMutator::mutateFunChild(parent, child);
+    auto v = ir::Param::make("v", {}, child->loc());
+    return ir::Lambda::make({v}, ir::FunCall::make(child, {v}, child->loc()), child->loc());
+  }
+};
+
+compiler::frontend::Kernel withBody(const compiler::frontend::Kernel& k, ir::ExprPtr body) {
+  compiler::frontend::Kernel out = k;
+  out.lambda = ir::inferTypes(ir::Lambda::make(k.lambda->params(), std::move(body), k.loc));
+  return out;
+}
+
+// The radices of an operation outside the one-kernel form, and the library call.
+std::string globalCall(const Op& op, std::vector<std::string>& lines) {
+  const char* name = op.sign < 0 ? "fft" : "ifft";
+  const char* prec = op.precision == ir::ScalarKind::Double ? "f64" : "f32";
+  if (plannedByRadices(op.n)) {
+    const auto rs = chooseRadices(op.n);
+    lines.push_back(fmt::format("{} {} {}: radices {} (passes over global memory)", name, op.n,
+                                prec, fmt::join(rs, ", ")));
+    return fmt::format("fftStockhamTwiddle({}, {})", radixList(rs), op.sign);
+  }
+  const Precision p = op.precision == ir::ScalarKind::Double ? Precision::F64 : Precision::F32;
+  const auto rsM = chooseRadices(bluesteinSize(op.n, p));
+  lines.push_back(fmt::format("{} {} {}: Bluestein, M = {}, radices {} (passes over global memory)",
+                              name, op.n, prec, product(rsM), fmt::join(rsM, ", ")));
+  return fmt::format("fftBluesteinRange({}, {}, 0, {}, {})", op.n, radixList(rsM), rsM.size(),
+                     op.sign);
+}
+
+}  // namespace
+
+bool hasFftOps(const compiler::frontend::Kernel& kernel) {
+  return compiler::frontend::containsFftOperation(kernel.lambda->body());
+}
+
+namespace {
+
+// The kernel with every operation a call (EtaOps), typed.
+compiler::frontend::Kernel etaOps(const compiler::frontend::Kernel& k) {
+  EtaOps eta;
+  const ir::ExprPtr body = eta.mutate(k.lambda->body());
+  return body == k.lambda->body() ? k : withBody(k, body);
+}
+
+}  // namespace
+
+namespace {
+
+// The one-kernel form of a row map (fft_ops.h): map(g) <<: rows, every operation in g, all of
+// one size n, rows of a constant count B, when the planner plans B transforms of n as
+// stockhamLocal: rowsInGroups(F, B, mapWorkgroup(0, mapLocal(1, g'))) <<: rows (common.fdl),
+// g' with the planner's radices. Null otherwise.
+ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, ExpandedFftOps& out) {
+  const auto* map = call.f()->as<ir::Map>();
+  const auto* g = map ? map->f()->as<ir::Lambda>() : nullptr;
+  if (!g || call.args().size() != 1) return nullptr;
+  const ir::ExprPtr& rows = call.arg(0);
+  if (compiler::frontend::containsFftOperation(rows) || !rows->type().isArray() ||
+      !rows->type().size().constant())
+    return nullptr;
+  const std::vector<Op> ops = collectOps(g->body());
+  if (ops.empty() || !plannedByRadices(ops[0].n) ||
+      !std::all_of(ops.begin(), ops.end(), [&](const Op& o) {
+        return o.n == ops[0].n && o.precision == ops[0].precision;
+      }))
+    return nullptr;
+  FftRequest r = limits;
+  r.size = ops[0].n;
+  r.dims.clear();
+  r.batch = *rows->type().size().constant();
+  r.precision = ops[0].precision == ir::ScalarKind::Double ? Precision::F64 : Precision::F32;
+  r.direction = Direction::Forward;
+  r.variant = Variant::Auto;
+  r.radices.clear();
+  r.real = false;
+  const PlanChoice choice = choosePlan(withLimits(r, PlanLimits{}));
+  const auto* local = choice.as<LocalChoice>();
+  if (choice.kernel != "stockhamLocal" || !local || local->oneArray) return nullptr;
+  const int64_t f = local->shape.fftsPerGroup, b = r.batch;
+  const std::string rs = radixList(local->radices);
+  ReplaceOps replace([&](const Op& op) {
+    out.operations.push_back(fmt::format(
+        "{} {} {}: radices {} (one kernel, {} work-items x {} rows per group)",
+        op.sign < 0 ? "fft" : "ifft", op.n, precisionName(r.precision),
+        fmt::join(local->radices, ", "), local->shape.workgroupSize, f));
+    return libraryFft(op, fmt::format("fftStockhamTwiddle({}, {})", rs, op.sign));
+  });
+  ir::FunPtr rowFun = replace.mutate(call.f()->as<ir::Map>()->f());
+  ir::FunPtr perGroup = ir::MapWorkgroup::make(0, ir::MapLocal::make(1, rowFun));
+  ir::ExprPtr in = rows;
+  const int64_t extra = b % f == 0 ? 0 : f - b % f;
+  if (extra) in = ir::FunCall::make(ir::Pad::make(0, extra, ir::PadBoundary::Clamp), {in});
+  ir::ExprPtr e = ir::FunCall::make(ir::Split::make(f), {in});
+  e = ir::FunCall::make(ir::Join::make(), {ir::FunCall::make(perGroup, {e})});
+  if (extra) e = ir::FunCall::make(ir::Crop::make(0, extra), {e});
+  out.stageLocal.insert(out.stageLocal.end(), choice.stageLocal.begin(), choice.stageLocal.end());
+  return e;
+}
+
+// The row maps of the kernel's data flow (the body and, recursively, the arguments of its
+// calls, never inside a function: a work-group cannot nest in a loop) in their one-kernel
+// form, arguments first (so stageLocal lists the shapes in the order the stages run).
+ir::ExprPtr oneKernelForms(const ir::ExprPtr& e, const FftRequest& limits, ExpandedFftOps& out,
+                           bool& changed) {
+  const auto* c = e->as<ir::FunCall>();
+  if (!c) return e;
+  std::vector<ir::ExprPtr> args;
+  bool argsChanged = false;
+  for (const auto& a : c->args()) {
+    args.push_back(oneKernelForms(a, limits, out, argsChanged));
+    argsChanged = argsChanged || args.back() != a;
+  }
+  changed = changed || argsChanged;
+  // typed arguments (a rebuilt one keeps its type: FunCall::rebuild)
+  const ir::ExprPtr call = argsChanged ? c->rebuild(c->f(), args, e->type()) : e;
+  if (ir::ExprPtr form = oneKernelForm(*call->as<ir::FunCall>(), limits, out)) {
+    changed = true;
+    return form;
+  }
+  return call;
+}
+
+}  // namespace
+
+ExpandedFftOps expandFftOps(const compiler::frontend::Kernel& original, const FftRequest& limits) {
+  ExpandedFftOps out;
+  const compiler::frontend::Kernel kernel = etaOps(original);
+  bool changed = false;
+  ir::ExprPtr body = oneKernelForms(kernel.lambda->body(), limits, out, changed);
+  out.oneKernel = changed;
+  // the operations left: passes over global memory
+  ReplaceOps replace([&](const Op& op) { return libraryFft(op, globalCall(op, out.operations)); });
+  out.kernel = withBody(kernel, replace.mutate(body));
+  return out;
+}
+
+compiler::pipeline::Built buildExpanded(const ExpandedFftOps& expanded, std::string_view strategy,
+                                        compiler::pipeline::Target target,
+                                        compiler::codegen::CodegenOptions options) {
+  options.constantTableMaxBytes = 0;
+  const std::string_view s = strategy.empty() ? "lowerFft" : strategy;
+  // the shapes are those of lowerFft's kernel (the planner drops them for another strategy)
+  if (s == "lowerFft") options.stageLocal = expanded.stageLocal;
+  return compiler::pipeline::build(expanded.kernel, s, target, std::move(options));
+}
+
+compiler::frontend::Kernel referenceFftOps(const compiler::frontend::Kernel& original) {
+  const compiler::frontend::Kernel kernel = etaOps(original);
+  ReplaceOps replace([](const Op& op) {
+    return libraryFft(op, fmt::format("fftStockham({}, {})", radixList(chooseRadices(op.n)), op.sign));
+  });
+  return withBody(kernel, replace.mutate(kernel.lambda->body()));
+}
+
+}  // namespace fftc::fftlib

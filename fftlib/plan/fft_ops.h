@@ -1,0 +1,61 @@
+// The FFT inside larger programs: a kernel's `fft(x)` / `ifft(x)` operations (front end,
+// compiler/frontend/fft_op.h) replaced by the FFT library's algorithm the planner chooses.
+//
+//   kernel conv(x: [[complex]N]B, h: [complex]N) =
+//     map(fun row => ifft <<: map(mult) <<: zip(fft(row), h)) <<: x
+//
+// When the operations sit in the function of a map over B rows (each row one transform of size
+// n, the rest of the row's work pointwise around them) that is in the kernel's data flow (the
+// body or, recursively, an argument of a call in it; not inside another function) and the
+// planner plans a batch of B transforms of n as the one-kernel local-memory FFT (fft.fdl's
+// stockhamLocal), the whole row function runs in that kernel's form: a work-group per F rows,
+// rowsInGroups(F, B, mapWorkgroup(0, mapLocal(1, row function))), each fft the twiddle-table
+// Stockham FFT with the planner's radices, so the maps before, between and after the
+// transforms fuse into the transforms' first and last passes (one stage). Otherwise each
+// operation becomes the twiddle-table Stockham FFT in place, lowered to passes over global
+// memory (sizes with a prime factor above kLargestDirectPrime: Bluestein's FFT).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler/frontend/frontend.h"
+#include "compiler/pipeline/pipeline.h"
+#include "fftlib/plan/plan_request.h"
+
+namespace fftc::fftlib {
+
+struct ExpandedFftOps {
+  compiler::frontend::Kernel kernel;  // typed; no fft operation left
+  bool oneKernel = false;  // a row map is in the one-kernel local-memory form
+  // The one-kernel forms' work-group shapes (CodegenOptions::stageLocal) in the order they
+  // run: {work-items per row, rows per group}, as the planner's Local plans. Code generation
+  // applies them when they are as many as the stages (every stage one such form).
+  std::vector<std::vector<int64_t>> stageLocal;
+  // One line per operation: "fft 1024 f32: radices 16, 16, 4 (one kernel, 1 row per group)".
+  std::vector<std::string> operations;
+};
+
+// Whether the kernel holds fft or ifft operations.
+bool hasFftOps(const compiler::frontend::Kernel& kernel);
+
+// The kernel with its operations replaced (see above). `limits` gives the target and the local
+// memory budget (FftRequest::target, localMemoryBytes; the rest is ignored). Throws
+// backends::UserError for an operation whose size is not a constant (give it by -D) or whose
+// argument is not a [complex]n.
+ExpandedFftOps expandFftOps(const compiler::frontend::Kernel& kernel, const FftRequest& limits = {});
+
+// An expanded kernel lowered by `strategy` (empty: lowerFft, as the planner's kernels) and
+// compiled with the expansion's work-group shapes and, as the planner's plans, twiddle tables
+// as buffers (a __constant table read at indices that differ across a warp serializes on
+// NVIDIA): what `fftc compile` and `fftc exec` do with a kernel that has operations.
+compiler::pipeline::Built buildExpanded(const ExpandedFftOps& expanded, std::string_view strategy,
+                                        compiler::pipeline::Target target,
+                                        compiler::codegen::CodegenOptions options = {});
+
+// The kernel with each operation replaced by the paper's Stockham FFT with the DFT-matrix
+// butterflies (common.fdl fftStockham, radices chooseRadices(n)): the reference that `fftc exec
+// --check` runs on the interpreter, an algorithm other than the one expandFftOps emits.
+compiler::frontend::Kernel referenceFftOps(const compiler::frontend::Kernel& kernel);
+
+}  // namespace fftc::fftlib

@@ -1,0 +1,109 @@
+// The FFT inside larger programs from the command line (issue 24, docs/language.md "The FFT"):
+// the examples convolution.fdl, stft.fdl and conv2d.fdl run by `fftc exec --check` on the
+// OpenCL device (PoCL here) against the interpreter running another FFT algorithm, at cheap
+// sizes; the convolution is one stage; `compile` emits the expanded kernel; errors are one line.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include "cli_helpers.h"
+
+namespace {
+
+using namespace fftc_cli_test;
+
+boost::json::object execJson(const std::string& args) {
+  auto r = fftc("exec " + args + " --check --json");
+  EXPECT_EQ(r.status, 0) << r.out;
+  if (r.status != 0) return {};
+  auto o = boost::json::parse(r.out).as_object();
+  EXPECT_TRUE(o.at("ok").as_bool()) << r.out;
+  EXPECT_GT(o.at("elements").as_int64(), 0) << r.out;
+  return o;
+}
+
+// The issue's "done when" at a cheaper batch: forward FFT, product, inverse FFT in one kernel.
+TEST(FftOpsCli, ConvolutionIsOneStageAndChecks) {
+  auto o = execJson(kExamples + "convolution.fdl --kernel conv -D N=1024 -D B=4");
+  if (o.empty()) return;
+  EXPECT_EQ(o.at("stages").as_array().size(), 1U) << boost::json::serialize(o);
+}
+
+TEST(FftOpsCli, ConvolutionOfAPartialWorkGroupChecks) {
+  // 64-point rows: several rows per work-group, the last group partial
+  auto o = execJson(kExamples + "convolution.fdl --kernel conv -D N=64 -D B=7 --precision f64");
+  if (o.empty()) return;
+  EXPECT_EQ(o.at("stages").as_array().size(), 1U) << boost::json::serialize(o);
+}
+
+TEST(FftOpsCli, StftChecks) {
+  auto o = execJson(kExamples + "stft.fdl --kernel stft -D N=64 -D H=32 -D L=512");
+  if (o.empty()) return;
+  EXPECT_EQ(o.at("stages").as_array().size(), 1U) << boost::json::serialize(o);
+}
+
+// three passes, each a one-kernel FFT of its lines: rows, columns with the product, rows
+TEST(FftOpsCli, Conv2dWithZeroPaddingIsThreeStagesAndChecks) {
+  auto o = execJson(kExamples + "conv2d.fdl --kernel conv2d -D M=16 -D N=32");
+  if (o.empty()) return;
+  EXPECT_EQ(o.at("stages").as_array().size(), 3U) << boost::json::serialize(o);
+  // lines too short for the one-kernel form (16 points: one radix) are passes over global memory
+  execJson(kExamples + "conv2d.fdl --kernel conv2d -D M=4 -D N=8");
+}
+
+TEST(FftOpsCli, CompileWritesTheExpandedKernel) {
+  auto r = fftc("compile " + kExamples +
+                "convolution.fdl --kernel conv -D N=256 -D B=2 --emit ir,lowered");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("map(fft)"), std::string::npos) << r.out;  // the ir: the operation
+  EXPECT_NE(r.out.find("lowered by lowerFft"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("mapWorkgroup"), std::string::npos) << r.out;
+}
+
+TEST(FftOpsCli, ASymbolicSizeIsOneLineExit1) {
+  auto path = writeTemp("fft_symbolic.fdl", "kernel k(x: [complex]N) = fft(x)\n");
+  auto r = fftc("compile " + path + " --emit source -o " + tempDir().string());
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_EQ(lineCount(r.out), 1) << r.out;
+  EXPECT_NE(r.out.find("must be known at compile time"), std::string::npos) << r.out;
+}
+
+}  // namespace
+
+namespace {
+
+using namespace fftc_cli_test;
+
+// --pre/--post (issue 24): the callbacks fused into the one-kernel FFT, checked against FFTW
+// with the same functions applied by the interpreter.
+TEST(FftOpsCli, RunWithCallbacksChecksAgainstFftw) {
+  const std::string cb = kExamples + "callbacks.fdl";
+  for (const std::string size : {"256 --batch 3", "30 --batch 2 --direction inverse --scale"}) {
+    auto r = fftc("run --size " + size + " --pre " + cb + ":gain --post " + cb +
+                  ":power --check --repeat 1 --warmup 0 --json");
+    ASSERT_EQ(r.status, 0) << r.out;
+    auto o = boost::json::parse(r.out).as_object();  // exit 0: within FFTW's tolerance
+    EXPECT_TRUE(o.at("linf_error").is_double()) << r.out;
+    EXPECT_EQ(o.at("stages").as_int64(), 1) << r.out;  // the callbacks fused into the one kernel
+  }
+  // a callback changes the result: the same run without the store callback is another output
+  auto a = fftc("fft --size 64 --pre " + cb + ":gain -o " + (tempDir() / "cb1").string());
+  auto b = fftc("fft --size 64 -o " + (tempDir() / "cb2").string());
+  ASSERT_EQ(a.status, 0) << a.out;
+  ASSERT_EQ(b.status, 0) << b.out;
+  EXPECT_NE(readFile(tempDir() / "cb1" / "fft_64_f32.cl"), readFile(tempDir() / "cb2" / "fft_64_f32.cl"));
+}
+
+TEST(FftOpsCli, BadCallbacksAreOneLineExit1) {
+  const std::vector<std::string> bads = {"--pre nofile.fdl:gain",
+                                         "--post " + kExamples + "callbacks.fdl", "--pre x --real"};
+  for (const std::string& bad : bads) {
+    auto r = fftc("fft --size 64 " + bad + " -o " + tempDir().string());
+    EXPECT_EQ(r.status, 1) << bad << r.out;
+    EXPECT_EQ(lineCount(r.out), 1) << bad << r.out;
+  }
+  auto t = fftc("tune --size 64 --pre " + kExamples + "callbacks.fdl:gain --dry-run");
+  EXPECT_EQ(t.status, 1) << t.out;
+}
+
+}  // namespace

@@ -1,0 +1,265 @@
+// fft(x) / ifft(x) inside programs (fftlib/plan/fft_ops.h, issue 24): the expansion by the
+// planner's algorithm, before and after lowerFft, on random pointwise programs around the
+// transforms, checked on the interpreter against FFTW (long double); the one-kernel form's
+// shape; the global form; the reference; errors.
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "backends/common/device_error.h"
+#include "compiler/frontend/fft_op.h"
+#include "fftlib/fftw_reference.h"
+#ifdef FFTC_HAVE_CUDA
+#include "compiler/exec/cuda_exec.h"
+#endif
+#include "fftlib/plan/fft_ops.h"
+#include "ir/diagnostic.h"
+#include "ir/interpreter.h"
+
+namespace fftc::fftlib::test {
+namespace {
+
+using C = std::complex<double>;
+using compiler::frontend::Kernel;
+
+Kernel compileKernel(const std::string& text, std::map<std::string, compiler::frontend::DefineValue> d,
+                     ir::ScalarKind precision = ir::ScalarKind::Double) {
+  compiler::frontend::ElaborateOptions opts;
+  opts.precision = precision;
+  opts.defines = std::move(d);
+  auto program = compiler::frontend::compileSource(text, "ops.fdl", opts);
+  return program.kernels.at(0);
+}
+
+std::vector<C> randomVector(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<C> v(n);
+  for (auto& c : v) c = {u(rng), u(rng)};
+  return v;
+}
+
+// The unnormalized DFT of each of the rows of x (n elements each) by FFTW.
+std::vector<C> dftRows(const std::vector<C>& x, int64_t n, Direction d) {
+  std::vector<ComplexL> in(x.begin(), x.end());
+  auto out = referenceDft1d(in, n, static_cast<int64_t>(x.size()) / n, d);
+  return {out.begin(), out.end()};
+}
+
+double maxRelError(const std::vector<C>& got, const std::vector<C>& want) {
+  double err = 0, scale = 1e-300;
+  for (const auto& w : want) scale = std::max(scale, std::abs(w));
+  for (size_t i = 0; i < want.size(); ++i) err = std::max(err, std::abs(got.at(i) - want[i]));
+  return err / scale;
+}
+
+std::vector<C> run(const ir::LambdaPtr& f, const std::vector<ir::Value>& args) {
+  return ir::interpretCall(f, args).toComplexVector();
+}
+
+// ---- random pointwise programs around one transform of each row
+
+struct Pointwise {
+  std::string text;                      // a function on a row, as .fdl
+  std::function<C(C, C)> apply;          // on an element and w's element at the same index
+};
+
+const std::vector<Pointwise>& pointwiseOps() {
+  static const std::vector<Pointwise> ops = {
+      {"map(fun y => y * 0.5)", [](C y, C) { return y * 0.5; }},
+      {"map(conj)", [](C y, C) { return std::conj(y); }},
+      {"map(mult) <<: zip(w)", [](C y, C w) { return y * w; }},
+      {"map(add) <<: zip(w)", [](C y, C w) { return y + w; }},
+      {"map(fun y => {re(y) * re(y) + im(y) * im(y), 0.0})",
+       [](C y, C) { return C(std::norm(y), 0.0); }},
+  };
+  return ops;
+}
+
+TEST(FftOps, RandomPointwiseProgramsAroundATransformMatchFftw) {
+  std::mt19937 rng(24);
+  const int64_t sizes[] = {8, 12, 16, 30, 64, 128};
+  const int64_t batches[] = {1, 3, 4};
+  int oneKernel = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const int64_t n = sizes[rng() % std::size(sizes)], b = batches[rng() % std::size(batches)];
+    const bool inverse = rng() % 2;
+    std::vector<const Pointwise*> pre, post;
+    for (unsigned k = rng() % 3; k-- > 0;) pre.push_back(&pointwiseOps()[rng() % pointwiseOps().size()]);
+    for (unsigned k = rng() % 3; k-- > 0;) post.push_back(&pointwiseOps()[rng() % pointwiseOps().size()]);
+    // zip(w) applied to a row is zip(row, w): written out in the text
+    auto chain = [](const std::vector<const Pointwise*>& ops, std::string inner) {
+      for (const auto* op : ops) {
+        std::string t = op->text;
+        if (auto at = t.find("zip(w)"); at != std::string::npos) {
+          t.replace(at, 6, "zip(" + inner + ", w)");
+          inner = t;
+        } else {
+          inner = t + " <<: " + inner;
+        }
+      }
+      return inner;
+    };
+    const std::string body =
+        chain(post, fmt::format("{}({})", inverse ? "ifft" : "fft", chain(pre, "row")));
+    const std::string text = fmt::format(
+        "kernel k(x: [[complex]N]B, w: [complex]N) = map(fun row => {}) <<: x\n", body);
+    SCOPED_TRACE(fmt::format("N={} B={}: {}", n, b, text));
+    const Kernel k = compileKernel(text, {{"N", n}, {"B", b}});
+    ASSERT_TRUE(hasFftOps(k));
+
+    const auto x = randomVector(static_cast<size_t>(n * b), 100 + trial);
+    const auto w = randomVector(static_cast<size_t>(n), 200 + trial);
+    std::vector<C> want = x;
+    auto applyAll = [&](const std::vector<const Pointwise*>& ops) {
+      for (const auto* op : ops)
+        for (size_t i = 0; i < want.size(); ++i) want[i] = op->apply(want[i], w[i % n]);
+    };
+    applyAll(pre);
+    want = dftRows(want, n, inverse ? Direction::Inverse : Direction::Forward);
+    applyAll(post);
+
+    const std::vector<ir::Value> args = {
+        ir::Value::complexArray(x, ir::ScalarKind::Double, {b, n}),
+        ir::Value::complexArray(w, ir::ScalarKind::Double, {n})};
+    const ExpandedFftOps e = expandFftOps(k);
+    ASSERT_FALSE(compiler::frontend::containsFftOperation(e.kernel.lambda->body()));
+    oneKernel += e.oneKernel;
+    EXPECT_LT(maxRelError(run(e.kernel.lambda, args), want), 1e-12);
+    const auto built = buildExpanded(e, "", compiler::pipeline::Target::OpenCL);
+    EXPECT_LT(maxRelError(run(built.lowered.kernel.lambda, args), want), 1e-12);
+    if (e.oneKernel) {
+      EXPECT_EQ(built.compiled.stages.size(), 1U);
+    }
+    EXPECT_LT(maxRelError(run(referenceFftOps(k).lambda, args), want), 1e-12);
+  }
+  EXPECT_GT(oneKernel, 0);  // the trials reach the one-kernel form
+}
+
+// ---- the convolution of examples/convolution.fdl: forward, product, inverse in one kernel
+
+constexpr const char* kConv = R"(
+kernel conv(x: [[complex]N]B, H: [complex]N) =
+  map(fun row =>
+    map(fun y => y * (1.0 / N)) <<: ifft <<: map(mult) <<: zip(fft(row), H))
+  <<: x
+)";
+
+TEST(FftOps, ConvolutionIsOneKernelOfThePlannersShape) {
+  const int64_t n = 256, b = 5;
+  const Kernel k = compileKernel(kConv, {{"N", n}, {"B", b}}, ir::ScalarKind::Float);
+  const ExpandedFftOps e = expandFftOps(k);
+  ASSERT_TRUE(e.oneKernel);
+  ASSERT_EQ(e.operations.size(), 2U);
+  EXPECT_NE(e.operations[0].find("fft 256 f32: radices"), std::string::npos) << e.operations[0];
+  EXPECT_NE(e.operations[1].find("ifft 256 f32"), std::string::npos) << e.operations[1];
+  ASSERT_EQ(e.stageLocal.size(), 1U);  // {work-items per row, rows per group}
+  const auto built = buildExpanded(e, "", compiler::pipeline::Target::OpenCL);
+  ASSERT_EQ(built.compiled.stages.size(), 1U);
+  EXPECT_EQ(built.compiled.source.find("fft("), std::string::npos);  // no marker left
+
+  // y = x ⊛ h with H = DFT(h), by FFTW
+  const auto x = randomVector(static_cast<size_t>(n * b), 1);
+  const auto h = randomVector(static_cast<size_t>(n), 2);
+  const auto hSpec = dftRows(h, n, Direction::Forward);
+  std::vector<C> want(x.size());
+  for (int64_t r = 0; r < b; ++r)
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) want[r * n + i] += x[r * n + j] * h[(i - j + n) % n];
+  const std::vector<ir::Value> args = {ir::Value::complexArray(x, ir::ScalarKind::Float, {b, n}),
+                                       ir::Value::complexArray(hSpec, ir::ScalarKind::Float, {n})};
+  EXPECT_LT(maxRelError(run(built.lowered.kernel.lambda, args), want), 1e-5);
+}
+
+#ifdef FFTC_HAVE_CUDA
+// The CUDA target: the one kernel compiles with NVRTC (no GPU needed; the run is the lead's
+// bench/pipeline_bench on the device machine).
+TEST(FftOps, ConvolutionCompilesForCuda) {
+  const Kernel k = compileKernel(kConv, {{"N", 1024}, {"B", 4}}, ir::ScalarKind::Float);
+  const auto built = buildExpanded(expandFftOps(k), "", compiler::pipeline::Target::Cuda);
+  ASSERT_EQ(built.compiled.stages.size(), 1U);
+  const auto program = compiler::exec::compileCuda(built.compiled);
+  EXPECT_FALSE(program.binary.empty());
+}
+#endif
+
+// ---- the global form: transforms that are not the row function of the outermost map
+
+TEST(FftOps, TransformsOfColumnsArePassesOverGlobalMemory) {
+  const int64_t m = 4, n = 8;
+  const Kernel k = compileKernel(
+      "kernel cols(x: [[complex]N]M) = transpose <<: map(fft) <<: transpose <<: x\n",
+      {{"N", n}, {"M", m}});
+  const ExpandedFftOps e = expandFftOps(k);
+  EXPECT_FALSE(e.oneKernel);
+  ASSERT_EQ(e.operations.size(), 1U);
+  EXPECT_NE(e.operations[0].find("passes over global memory"), std::string::npos);
+  const auto x = randomVector(static_cast<size_t>(m * n), 3);
+  std::vector<C> xt(x.size()), want(x.size());
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) xt[j * m + i] = x[i * n + j];
+  const auto yt = dftRows(xt, m, Direction::Forward);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) want[i * n + j] = yt[j * m + i];
+  const auto built = buildExpanded(e, "", compiler::pipeline::Target::OpenCL);
+  EXPECT_LT(maxRelError(run(built.lowered.kernel.lambda,
+                            {ir::Value::complexArray(x, ir::ScalarKind::Double, {m, n})}),
+                        want),
+            1e-12);
+}
+
+// map(fft): the operation passed as a function, here the one kernel's row function itself
+TEST(FftOps, AnOperationPassedAsAFunctionIsExpanded) {
+  const Kernel k = compileKernel("kernel rows(x: [[complex]N]B) = map(ifft) <<: x\n",
+                                 {{"N", 64}, {"B", 2}});
+  const ExpandedFftOps e = expandFftOps(k);
+  EXPECT_TRUE(e.oneKernel);  // 64 = [8, 8]: stockhamLocal (one radix, N <= 16, is another kernel)
+  ASSERT_EQ(e.operations.size(), 1U);
+  const auto x = randomVector(128, 5);
+  const auto built = buildExpanded(e, "", compiler::pipeline::Target::OpenCL);
+  EXPECT_LT(maxRelError(run(built.lowered.kernel.lambda,
+                            {ir::Value::complexArray(x, ir::ScalarKind::Double, {2, 64})}),
+                        dftRows(x, 64, Direction::Inverse)),
+            1e-12);
+}
+
+TEST(FftOps, APrimeSizeAboveTheDirectRadicesIsBluestein) {
+  const Kernel k = compileKernel("kernel p(x: [complex]N) = fft(x)\n", {{"N", 37}});
+  const ExpandedFftOps e = expandFftOps(k);
+  ASSERT_EQ(e.operations.size(), 1U);
+  EXPECT_NE(e.operations[0].find("Bluestein"), std::string::npos) << e.operations[0];
+  const auto x = randomVector(37, 4);
+  EXPECT_LT(maxRelError(run(e.kernel.lambda, {ir::Value::complexArray(x, ir::ScalarKind::Double)}),
+                        dftRows(x, 37, Direction::Forward)),
+            1e-12);
+}
+
+// ---- errors
+
+TEST(FftOps, ASymbolicSizeIsAUserError) {
+  const Kernel k = compileKernel("kernel s(x: [complex]N) = fft(x)\n", {});
+  try {
+    expandFftOps(k);
+    FAIL() << "expected an error";
+  } catch (const backends::UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("must be known at compile time"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(FftOps, ARealArgumentIsATypeError) {
+  EXPECT_THROW(compileKernel("kernel r(x: [real]N) = fft(x)\n", {{"N", 8}}), ir::CompileError);
+}
+
+TEST(FftOps, FftIsABuiltinName) {
+  EXPECT_THROW(compileKernel("def fft = id\nkernel r(x: [complex]N) = fft(x)\n", {{"N", 8}}),
+               ir::CompileError);
+}
+
+}  // namespace
+}  // namespace fftc::fftlib::test
