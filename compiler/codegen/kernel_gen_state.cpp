@@ -358,12 +358,13 @@ void KernelGen::onAccess(const Memory& m, const ArithExpr& index) {
     if (it != buffers_.end() &&
         std::find(st.used.begin(), st.used.end(), *it) == st.used.end())
       st.used.push_back(*it);
-    if (writing_) st.written.insert(&m);
+    if (writing_ && m.role != MemRole::Table) st.written.insert(&m);
   }
   traceEvent(TraceEvent::Kind::Access);
   TraceEvent& e = trace_.back();
   e.memory = std::const_pointer_cast<Memory>(m.shared_from_this());
-  e.writing = writing_;
+  // (a table is only read, also where it holds the index of a store: gather's inverse)
+  e.writing = writing_ && m.role != MemRole::Table;
   e.index = index;
   // Memory the work-items of a group share and exchange data through: local memory, and
   // global temporaries written inside a work-group.
