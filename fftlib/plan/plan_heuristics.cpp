@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -76,6 +77,14 @@ bool localKernelFits(const std::vector<int64_t>& rs, const FftRequest& request) 
   const int64_t n = product(rs);
   return !rs.empty() && localFits(n, request) &&
          n / *std::min_element(rs.begin(), rs.end()) <= 1024;
+}
+
+Radices raderRadices(int64_t n, const FftRequest& request) {
+  if (n < 31 || largestPrimeFactor(n) != n || !plannedByRadices(n - 1)) return {};
+  Radices rs = chooseRadices(n - 1);
+  const bool fits = localFits(n - 1, request, 1, 3) &&
+                    (n - 1) / *std::min_element(rs.begin(), rs.end()) <= 1024;
+  return fits ? rs : Radices{};
 }
 
 int64_t HierarchicalChoice::leastColumns() const {
@@ -475,7 +484,37 @@ bool chooseBluesteinFourStep(const FftRequest& r, BluesteinChoice& b, PlanChoice
 // the Local variant), else in three passes (bluesteinFourStep) when M splits into two halves
 // that each fit a local line kernel, else a pass over global memory per step (bluesteinGlobal:
 // M beyond local memory squared, or a request's radices that split no other way).
+// Rader (rader.fdl raderLocal) for the variant's automatic choice on a prime whose N - 1 fits
+// (raderRadices); a request that names the variant, radices or a work-group shape gets
+// Bluestein's kernels as before. F rows a work-group as the Local variant's rule
+// (rowsPerGroup), within the three local arrays of N - 1 of each row.
+std::optional<PlanChoice> chooseRaderPlan(const FftRequest& r) {
+  if (r.variant != Variant::Auto || !r.radices.empty() || r.workgroupSize > 0 ||
+      r.fftsPerGroup > 0)
+    return std::nullopt;
+  const Radices rs = raderRadices(r.size, r);
+  if (rs.empty()) return std::nullopt;
+  const int64_t m = r.size - 1, wg = workItemsPerRow(rs);
+  int64_t f = std::max<int64_t>(std::min(256 / wg, r.batch), 1);
+  while (f > 1 && !localFits(m, r, f, 3)) --f;
+  const int64_t divisor = largestFittingDivisor(m, r, r.batch, f);
+  if (2 * divisor >= f && localFits(m, r, divisor, 3)) f = divisor;
+  PlanChoice c;
+  c.variant = Variant::Bluestein;
+  c.radices = rs;
+  c.file = "rader.fdl";
+  c.kernel = "raderLocal";
+  c.defines["N"] = r.size;
+  c.defines["rs"] = rs;
+  BluesteinChoice b{.radicesM = rs, .m = m, .rader = true, .local = true,
+                    .shape = {.workgroupSize = wg, .fftsPerGroup = f}};
+  bindLocalShape(c, b.shape);
+  c.detail = std::move(b);
+  return c;
+}
+
 PlanChoice chooseBluesteinPlan(const FftRequest& r) {
+  if (auto rader = chooseRaderPlan(r)) return *rader;
   const int64_t need = 2 * r.size - 1;
   BluesteinChoice b;
   if (!r.radices.empty()) {
