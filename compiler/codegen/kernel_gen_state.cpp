@@ -273,9 +273,14 @@ int KernelGen::workgroupDepth() const {
 backends::StmtPtr KernelGen::openLoop(LoopKind kind, int dim, const ArithExpr& extent,
                                       const std::string& base, ArithExpr& var) {
   if (cur_ < 0) openStage(kind != LoopKind::Seq);
-  // A statement of the work-group: a loop directly inside the mapWorkgroup, or inside loops
-  // over its rows (mapLocal loops, one iteration each with the work sizes the manifest gives).
-  if (int wg = workgroupDepth(); wg >= 0 &&
+  // A statement of the work-group: a loop directly inside the mapWorkgroup, or a mapLocal loop
+  // inside loops over its rows (mapLocal loops, one iteration each with the work sizes the
+  // manifest gives). A sequential loop inside a mapLocal loop is part of that loop's statement:
+  // counted as one of its own, a pass whose butterflies read in one loop and write in the next
+  // (a prime radix of 17 .. 29, not unrolled) let its result take the storage it reads while
+  // other work-items still read it (local_memory.h, reusePlan).
+  if (int wg = workgroupDepth();
+      wg >= 0 && (kind == LoopKind::Local || loops_.size() == static_cast<size_t>(wg) + 1) &&
       std::all_of(loops_.begin() + wg + 1, loops_.end(),
                   [](const LoopFrame& l) { return l.kind == LoopKind::Local; }))
     ++wgStatement_;

@@ -173,11 +173,10 @@ int64_t smoothSizeAtLeast(int64_t n);  // the smallest 2,3,5,7-smooth integer >=
 // size that has one (bluesteinFourStep: three passes; f64 999983 -> 2016000 = 1400 x 1440).
 int64_t bluesteinSize(int64_t n, Precision precision);
 // The radices of Rader's convolution of a prime n (rader.fdl raderLocal, one kernel): those of
-// n - 1 when n >= 31 (smaller primes are radices of their own), n - 1 is 13-smooth (isSmooth:
-// a prime radix of 17 .. 29 in a kernel with FFTs of both signs computes wrong values today,
-// bluesteinLocal with rsM = [2, 23] too: docs/fftlib.md, "Rader") and the kernel's three local
-// arrays of n - 1 (the forward FFT's result stays for X_0 while the inverse FFT ping-pongs) fit
-// the request's budget with at most 1024 work-items; {} otherwise (Bluestein).
+// n - 1 when n >= 31 (smaller primes are radices of their own), n - 1 is planned by radices
+// (plannedByRadices: prime factors at most 29) and the kernel's three local arrays of n - 1 (the
+// forward FFT's result stays for X_0 while the inverse FFT ping-pongs) fit the request's budget
+// with at most 1024 work-items; {} otherwise (Bluestein).
 Radices raderRadices(int64_t n, const FftRequest& request);
 int64_t largestPrimeFactor(int64_t n);  // 1 for n = 1
 

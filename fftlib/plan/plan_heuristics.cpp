@@ -80,7 +80,7 @@ bool localKernelFits(const std::vector<int64_t>& rs, const FftRequest& request) 
 }
 
 Radices raderRadices(int64_t n, const FftRequest& request) {
-  if (n < 31 || largestPrimeFactor(n) != n || !isSmooth(n - 1)) return {};
+  if (n < 31 || largestPrimeFactor(n) != n || !plannedByRadices(n - 1)) return {};
   Radices rs = chooseRadices(n - 1);
   const bool fits = localFits(n - 1, request, 1, 3) &&
                     (n - 1) / *std::min_element(rs.begin(), rs.end()) <= 1024;
