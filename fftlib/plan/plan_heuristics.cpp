@@ -485,15 +485,23 @@ bool chooseBluesteinFourStep(const FftRequest& r, BluesteinChoice& b, PlanChoice
 // that each fit a local line kernel, else a pass over global memory per step (bluesteinGlobal:
 // M beyond local memory squared, or a request's radices that split no other way).
 // Rader (rader.fdl raderLocal) for the variant's automatic choice on a prime whose N - 1 fits
-// (raderRadices); a request that names the variant, radices or a work-group shape gets
-// Bluestein's kernels as before. F rows a work-group as the Local variant's rule
-// (rowsPerGroup), within the three local arrays of N - 1 of each row.
+// (raderRadices), and for a Bluestein request whose radices have the product N - 1 of a prime N
+// (the tuner's way to name it: Bluestein's M is at least 2N - 1 otherwise); a request with a
+// work-group shape, or other radices, gets Bluestein's kernels as before. F rows a work-group
+// as the Local variant's rule (rowsPerGroup), within the three local arrays of N - 1 of a row.
 std::optional<PlanChoice> chooseRaderPlan(const FftRequest& r) {
-  if (r.variant != Variant::Auto || !r.radices.empty() || r.workgroupSize > 0 ||
-      r.fftsPerGroup > 0)
-    return std::nullopt;
-  const Radices rs = raderRadices(r.size, r);
+  const bool prime = r.size >= 3 && largestPrimeFactor(r.size) == r.size;
+  const bool named = !r.radices.empty() && product(r.radices) == r.size - 1 && prime;
+  if ((r.variant != Variant::Auto || !r.radices.empty()) && !named) return std::nullopt;
+  if (r.workgroupSize > 0 || r.fftsPerGroup > 0) return std::nullopt;
+  const Radices rs = named ? r.radices : raderRadices(r.size, r);
   if (rs.empty()) return std::nullopt;
+  if (named && !(localFits(r.size - 1, r, 1, 3) &&
+                 (r.size - 1) / *std::min_element(rs.begin(), rs.end()) <= 1024))
+    throw UserError(fmt::format("rader radices {}: three local arrays of N - 1 = {} {} do not fit "
+                                "in {} bytes of local memory with at most 1024 work-items",
+                                listText(rs), r.size - 1, precisionName(r.precision),
+                                localMemoryBudget(r)));
   const int64_t m = r.size - 1, wg = workItemsPerRow(rs);
   int64_t f = std::max<int64_t>(std::min(256 / wg, r.batch), 1);
   while (f > 1 && !localFits(m, r, f, 3)) --f;
