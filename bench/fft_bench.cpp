@@ -75,9 +75,10 @@ const std::vector<int64_t> kSmooth = {
     121,   143,   169,  243,  343,   352,   625,   1000,  1001,   1287,    1331,
     2197,  2401,  3125, 6561, 6656,  8448,  10000, 14641, 16807,  20449,   28561,
     39366, 87808, 100000, 1000000};
-// Primes, small to above 2^17 (each by Bluestein or, once it exists, Rader), and the largest
-// below 10^6.
-const std::vector<int64_t> kPrimes = {17, 31, 257, 1009, 4099, 8191, 65521, 131071, 524287, 999983};
+// Primes, small to above 2^17, and the largest below 10^6: by Rader in one kernel where N - 1
+// is 29-smooth and fits (31, 61, 127, 257, 401, 1009, 1601 f32), else by Bluestein.
+const std::vector<int64_t> kPrimes = {17,   31,   61,    127,   257,    401,    1009,
+                                      1601, 4099, 8191, 65521, 131071, 524287, 999983};
 
 std::vector<std::string> split(const std::string& text) {
   std::vector<std::string> out;

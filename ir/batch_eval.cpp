@@ -274,6 +274,16 @@ BV Batched::apply(const FunDecl& f, std::vector<BV> args, const Type& result) {
                           [&](int64_t i) { return interp::padSource(p->boundary(), i, n); });
       });
     }
+    case FunKind::Gather: {  // a dense copy, element j from the input's idx[j]
+      const auto& idx = f.as<Gather>()->indices();
+      return eachArray(std::move(args[0]), [&](Arr& a, size_t d) {
+        const int64_t n = a.shape[d], len = static_cast<int64_t>(idx.size());
+        for (int64_t j : idx)
+          if (j >= n) error("gather of an index beyond the array");
+        a = batch::padded(a, d, 0, len - n,
+                          [&](int64_t j) { return idx[static_cast<size_t>(j)]; });
+      });
+    }
     case FunKind::UserFun:
     case FunKind::Slide:
       throw Unsupported{};

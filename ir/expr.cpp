@@ -124,6 +124,7 @@ std::string FunDecl::name() const {
     case FunKind::Iterate: return "iterate";
     case FunKind::Id: return "id";
     case FunKind::Get: return "get";
+    case FunKind::Gather: return "gather";
     case FunKind::Table: return "table";
     case FunKind::MapGlobal: return "mapGlobal";
     case FunKind::MapWorkgroup: return "mapWorkgroup";
@@ -328,6 +329,22 @@ std::shared_ptr<const Transpose> Transpose::make(SourceLoc loc) {
 std::shared_ptr<const Id> Id::make(SourceLoc loc) { return std::make_shared<const Id>(std::move(loc)); }
 std::shared_ptr<const Get> Get::make(size_t index, SourceLoc loc) {
   return std::make_shared<const Get>(index, std::move(loc));
+}
+
+std::shared_ptr<const Gather> Gather::make(std::vector<int64_t> indices, SourceLoc loc) {
+  const auto n = static_cast<int64_t>(indices.size());
+  std::vector<int64_t> inverse(indices.size(), -1);
+  bool permutation = true;
+  for (size_t i = 0; i < indices.size(); ++i) {
+    const int64_t j = indices[i];
+    if (j < 0) throw CompileError(loc, "gather: the index " + std::to_string(j) + " is negative");
+    if (j >= n || inverse[static_cast<size_t>(j)] >= 0) permutation = false;
+    else inverse[static_cast<size_t>(j)] = static_cast<int64_t>(i);
+  }
+  if (!permutation) inverse.clear();
+  return std::make_shared<const Gather>(
+      std::make_shared<const std::vector<int64_t>>(std::move(indices)),
+      std::make_shared<const std::vector<int64_t>>(std::move(inverse)), std::move(loc));
 }
 
 std::shared_ptr<const ArrayGen> ArrayGen::make(std::vector<ArithExpr> sizes, FunPtr f,

@@ -143,7 +143,7 @@ class FunCall final : public Expr {
 enum class FunKind : uint8_t {
   Lambda, UserFun, Builtin,
   // high-level patterns
-  Map, Reduce, Zip, Split, Join, Transpose, ArrayGen, Pad, Crop, Slide, Iterate, Id, Get,
+  Map, Reduce, Zip, Split, Join, Transpose, ArrayGen, Pad, Crop, Slide, Iterate, Id, Get, Gather,
   // a constant array computed at compile time (rewrites/fold_closed.h)
   Table,
   // low-level patterns
@@ -560,6 +560,30 @@ class Get final : public FunDecl {
 
  private:
   size_t index_;
+};
+
+// gather(idx): [a]m -> [a]n, n = len(idx): element i is the input's element idx[i], a
+// compile-time list of indices in [0, m) (LIFT's gather with an index table; Rader's generator
+// permutation x_{g^q mod p}). A view: reading element i reads the input at the table's entry i.
+// When idx is a permutation of 0 .. n-1 (m = n) it is also writable: element j of the input is
+// written at inverse()[j].
+class Gather final : public FunDecl {
+ public:
+  static bool classof(FunKind k) { return k == FunKind::Gather; }
+  // Throws CompileError when an index is negative.
+  static std::shared_ptr<const Gather> make(std::vector<int64_t> indices, SourceLoc loc = {});
+  const std::vector<int64_t>& indices() const { return *indices_; }
+  // The inverse permutation, empty when indices is not a permutation of 0 .. n-1.
+  const std::vector<int64_t>& inverse() const { return *inverse_; }
+  size_t arity() const override { return 1; }
+  std::string name() const override { return "gather"; }
+  Gather(std::shared_ptr<const std::vector<int64_t>> indices,
+         std::shared_ptr<const std::vector<int64_t>> inverse, SourceLoc loc)
+      : FunDecl(FunKind::Gather, std::move(loc)), indices_(std::move(indices)),
+        inverse_(std::move(inverse)) {}
+
+ private:
+  std::shared_ptr<const std::vector<int64_t>> indices_, inverse_;
 };
 
 // toGlobal(f), toLocal(f), toPrivate(f): f, with its result stored in that address space.

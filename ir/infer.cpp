@@ -509,6 +509,16 @@ TypedFun Inferer::applyPattern(const FunDecl& f, const std::vector<Type>& args,
         fail(loc, me + ": drops more elements than the array has (" + n.str() + ")");
       return {f.ptr(), Type::array(args[0].element(), n - c->left() - c->right())};
     }
+    case FunKind::Gather: {
+      const auto& idx = f.as<Gather>()->indices();
+      if (!args[0].isArray()) fail(loc, "gather: expects an array, got " + args[0].str());
+      const ArithExpr& n = args[0].size();
+      for (int64_t j : idx)
+        if (!provablyLess(ArithExpr(j), n))
+          fail(loc, "gather: the index " + std::to_string(j) + " is not provably below the size " +
+                        n.str() + " of the array");
+      return {f.ptr(), Type::array(args[0].element(), static_cast<int64_t>(idx.size()))};
+    }
     case FunKind::Slide: {
       const auto* s = f.as<Slide>();
       const std::string me = "slide(" + s->size().str() + ", " + s->step().str() + ")";

@@ -447,6 +447,16 @@ Value Interp::pattern(const FunDecl& f, const Value& x, const Type& result) {
       const auto& xs = x.elems();
       return Value::array(std::vector<Value>(xs.begin() + l, xs.begin() + (n - r)));
     }
+    case FunKind::Gather: {
+      const auto& xs = x.elems();
+      std::vector<Value> out;
+      out.reserve(f.as<Gather>()->indices().size());
+      for (int64_t j : f.as<Gather>()->indices()) {
+        if (j >= static_cast<int64_t>(xs.size())) error("gather of an index beyond the array");
+        out.push_back(xs[static_cast<size_t>(j)]);
+      }
+      return Value::array(std::move(out));
+    }
     case FunKind::Slide: {
       const auto* s = f.as<Slide>();
       int64_t sz = size(s->size()), st = size(s->step());

@@ -161,6 +161,12 @@ std::string Printer::fun(const FunDecl& f, int indent) {
       return "iterate(" + std::to_string(it->count()) + ", " + sub(it->f()) + ")";
     }
     case FunKind::Get: return "get(" + std::to_string(f.as<Get>()->index()) + ")";
+    case FunKind::Gather: {
+      std::string s = "gather([";
+      const auto& idx = f.as<Gather>()->indices();
+      for (size_t i = 0; i < idx.size(); ++i) s += (i ? ", " : "") + std::to_string(idx[i]);
+      return s + "])";
+    }
     default: return f.name();
   }
 }

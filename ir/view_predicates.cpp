@@ -30,7 +30,8 @@ bool isDataLayout(const FunDecl& f) {
     case FunKind::Crop:
     case FunKind::Slide:
     case FunKind::Id:
-    case FunKind::Get: return true;
+    case FunKind::Get:
+    case FunKind::Gather: return true;
     default: return false;
   }
 }
@@ -57,6 +58,8 @@ bool isViewExpr(const ExprPtr& e) {
 
 bool isWritableView(const FunDecl& f) {
   if (isWritablePattern(f.kind())) return true;
+  // a permutation is written through its inverse
+  if (const auto* g = f.as<Gather>()) return !g->inverse().empty();
   if (const auto* m = f.as<Map>()) return isWritableView(*m->f());
   const auto* l = f.as<Lambda>();
   return l && l->arity() == 1 && writableChain(l->body(), l->params()[0].get());

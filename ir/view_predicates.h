@@ -13,13 +13,14 @@ bool isDataLayout(const FunDecl& f);
 
 // A function that only rearranges its arguments, so that code generation reads it as a view
 // and emits no code for it: zip, split, join, transpose, get, slide, id, a pad that is not
-// constant, a high-level map of a view, and a Lambda whose body is a view of its Params.
+// constant, gather, a high-level map of a view, and a Lambda whose body is a view of its Params.
 bool isView(const FunDecl& f);
 // A Param, or a view applied to views.
 bool isViewExpr(const ExprPtr& e);
 
 // A view an output can be written through (the code generator inverts it onto the
-// destination): join, split, transpose, id, a high-level map of such a function, and a
+// destination): join, split, transpose, id, crop, a gather whose list is a permutation (written
+// through the inverse permutation), a high-level map of such a function, and a
 // one-Param Lambda whose body is a chain of such views applied to that Param.
 bool isWritableView(const FunDecl& f);
 

@@ -52,6 +52,10 @@ size_t attrHash(const FunDecl& f) {
       return mix(h, static_cast<size_t>(f.as<Iterate>()->count()));
     case FunKind::Get:
       return mix(h, f.as<Get>()->index());
+    case FunKind::Gather: {
+      for (int64_t j : f.as<Gather>()->indices()) h = mix(h, static_cast<size_t>(j));
+      return h;
+    }
     default:
       if (const auto* m = f.as<AbstractMap>()) return mix(h, static_cast<size_t>(m->dim() + 7));
       return h;
@@ -90,6 +94,8 @@ bool attrEqual(const FunDecl& a, const FunDecl& b) {
       return a.as<Iterate>()->count() == b.as<Iterate>()->count();
     case FunKind::Get:
       return a.as<Get>()->index() == b.as<Get>()->index();
+    case FunKind::Gather:
+      return a.as<Gather>()->indices() == b.as<Gather>()->indices();
     default:
       if (const auto* m = a.as<AbstractMap>()) return m->dim() == b.as<AbstractMap>()->dim();
       return true;

@@ -159,6 +159,7 @@ ViewPtr KernelGen::layoutView(const ir::FunDecl& f, const std::vector<ViewPtr>& 
       return cropView(a.at(0), c->left(), c->right());
     }
     case FunKind::Id: return a.at(0);
+    case FunKind::Gather: return gatherOf(a.at(0), f.as<ir::Gather>()->indices());
     case FunKind::Map: {
       FunPtr fn = f.as<ir::Map>()->f();
       Type elem = result.element();
@@ -190,6 +191,7 @@ ViewPtr KernelGen::inverseDest(const ir::FunDecl& f, const Type& at, const ViewP
     case FunKind::Join: return splitView(dest, at.element().size());
     case FunKind::Transpose: return transposeView(dest);
     case FunKind::Id: return dest;
+    case FunKind::Gather: return gatherOf(dest, f.as<ir::Gather>()->inverse());
     case FunKind::Crop: {
       const auto* c = f.as<ir::Crop>();
       return uncropView(dest, c->left(), c->right());

@@ -87,6 +87,9 @@ class KernelGen {
   std::optional<ViewPtr> makeTable(const ir::ArrayGen& g, const ir::Type& elem);
   // A table (ir::Table, folded by rewrites::foldClosed) as a memory view, one memory per node.
   ViewPtr tableView(const ir::Table& t);
+  // gather(idx) of `parent`: its index list also as an int table (one per list and direction),
+  // read where an element's index is not a constant.
+  ViewPtr gatherOf(const ViewPtr& parent, const std::vector<int64_t>& idx);
   // Memory holding `values` (literals, row-major) of an array of `elem` with sizes `n`: a
   // __constant array in the source up to constantTableMaxBytes, else a table buffer.
   ViewPtr tableMemory(const ir::Type& elem, const std::vector<int64_t>& n,
@@ -127,6 +130,11 @@ class KernelGen {
   int dryRun_ = 0;  // > 0 while folding a table: no memory accesses are recorded
   std::map<const ir::ArrayGen*, std::optional<ViewPtr>> tables_;
   std::map<const ir::Table*, ViewPtr> foldedTables_;
+  struct GatherTable {
+    std::shared_ptr<const std::vector<int64_t>> indices;
+    ViewPtr table;
+  };
+  std::map<const std::vector<int64_t>*, GatherTable> gatherTables_;
   std::map<const Memory*, std::vector<backends::CExpr>> tableData_;  // table buffers
   std::vector<MemoryPtr> locals_;      // by allocation order
   AccessTrace trace_;

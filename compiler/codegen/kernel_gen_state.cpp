@@ -278,9 +278,14 @@ int KernelGen::workgroupDepth() const {
 backends::StmtPtr KernelGen::openLoop(LoopKind kind, int dim, const ArithExpr& extent,
                                       const std::string& base, ArithExpr& var) {
   if (cur_ < 0) openStage(kind != LoopKind::Seq);
-  // A statement of the work-group: a loop directly inside the mapWorkgroup, or inside loops
-  // over its rows (mapLocal loops, one iteration each with the work sizes the manifest gives).
-  if (int wg = workgroupDepth(); wg >= 0 &&
+  // A statement of the work-group: a loop directly inside the mapWorkgroup, or a mapLocal loop
+  // inside loops over its rows (mapLocal loops, one iteration each with the work sizes the
+  // manifest gives). A sequential loop inside a mapLocal loop is part of that loop's statement:
+  // counted as one of its own, a pass whose butterflies read in one loop and write in the next
+  // (a prime radix of 17 .. 29, not unrolled) let its result take the storage it reads while
+  // other work-items still read it (local_memory.h, reusePlan).
+  if (int wg = workgroupDepth();
+      wg >= 0 && (kind == LoopKind::Local || loops_.size() == static_cast<size_t>(wg) + 1) &&
       std::all_of(loops_.begin() + wg + 1, loops_.end(),
                   [](const LoopFrame& l) { return l.kind == LoopKind::Local; }))
     ++wgStatement_;
@@ -363,12 +368,13 @@ void KernelGen::onAccess(const Memory& m, const ArithExpr& index) {
     if (it != buffers_.end() &&
         std::find(st.used.begin(), st.used.end(), *it) == st.used.end())
       st.used.push_back(*it);
-    if (writing_) st.written.insert(&m);
+    if (writing_ && m.role != MemRole::Table) st.written.insert(&m);
   }
   traceEvent(TraceEvent::Kind::Access);
   TraceEvent& e = trace_.back();
   e.memory = std::const_pointer_cast<Memory>(m.shared_from_this());
-  e.writing = writing_;
+  // (a table is only read, also where it holds the index of a store: gather's inverse)
+  e.writing = writing_ && m.role != MemRole::Table;
   e.index = index;
   // Memory the work-items of a group share and exchange data through: local memory, and
   // global temporaries written inside a work-group.

@@ -261,6 +261,19 @@ ViewPtr KernelGen::tableView(const ir::Table& t) {
   return foldedTables_[&t] = tableMemory(elem, n, std::move(values));
 }
 
+ViewPtr KernelGen::gatherOf(const ViewPtr& parent, const std::vector<int64_t>& idx) {
+  auto it = gatherTables_.find(&idx);
+  if (it == gatherTables_.end()) {
+    std::vector<CExpr> values;
+    values.reserve(idx.size());
+    for (int64_t j : idx) values.push_back(backends::cIndex(j));
+    GatherTable t{std::make_shared<const std::vector<int64_t>>(idx),
+                  tableMemory(Type::intType(), {static_cast<int64_t>(idx.size())}, values)};
+    it = gatherTables_.emplace(&idx, std::move(t)).first;
+  }
+  return gatherView(parent, it->second.indices, it->second.table);
+}
+
 ViewPtr KernelGen::tableMemory(const Type& elem, const std::vector<int64_t>& n,
                                std::vector<CExpr> values) {
   const auto total = static_cast<int64_t>(values.size());

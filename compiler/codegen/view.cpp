@@ -152,6 +152,16 @@ ViewPtr getView(const ViewPtr& parent, size_t component) {
   return v;
 }
 
+ViewPtr gatherView(const ViewPtr& parent, std::shared_ptr<const std::vector<int64_t>> indices,
+                   ViewPtr table) {
+  auto v = mk(ViewKind::Gather, Type::array(arrayType(parent, "gather").element(),
+                                            static_cast<int64_t>(indices->size())));
+  v->parent = parent;
+  v->indices = std::move(indices);
+  v->table = std::move(table);
+  return v;
+}
+
 ViewPtr mapView(const ViewPtr& parent, Type resultType, std::function<ViewPtr(const ViewPtr&)> fn) {
   auto v = mk(ViewKind::Map, std::move(resultType));
   v->parent = parent;
@@ -290,6 +300,10 @@ struct Walker {
           uncrop(v);
           v = v->parent;
           continue;
+        case ViewKind::Gather:
+          arr.push_back(gatherIndex(v, pop()));
+          v = v->parent;
+          continue;
         case ViewKind::Zip: {
           ArithExpr i = pop();
           if (tup.empty()) fail("a zipped array was read without choosing a component");
@@ -375,6 +389,29 @@ struct Walker {
     arr.push_back(i);
   }
 
+  // The parent's index of gather's element i: the list's entry when i is a constant, else the
+  // entry read from the table at run time. That read is a C expression, not an ArithExpr: it
+  // enters the index as a variable of the parent's range named by its text, an atom no
+  // simplification sees into (so the barrier pass never proves two such accesses equal).
+  ArithExpr gatherIndex(const ViewPtr& v, const ArithExpr& i) {
+    if (auto c = i.constant()) return v->indices->at(static_cast<size_t>(*c));
+    std::vector<ArithExpr> savedArr = std::move(arr);
+    std::vector<size_t> savedTup = std::move(tup);
+    CExpr* savedGuard = storeGuard;
+    arr = {i};
+    tup.clear();
+    storeGuard = nullptr;
+    CExpr e = walk(v->table);
+    arr = std::move(savedArr);
+    tup = std::move(savedTup);
+    storeGuard = savedGuard;
+    if (e->kind != backends::CExprKind::Subscript || e->args.empty() ||
+        e->args[0]->kind != backends::CExprKind::Var)
+      fail("gather: its index table is not an array in memory");
+    return ArithExpr::var(e->args[0]->name + "[" + e->index.toC() + "]", 0,
+                          v->parent->type.size());
+  }
+
   // A constant pad reads two values (inside and outside): the one place the walk recurses,
   // once per constant pad on the path (the program's nesting, which its budgets bound).
   CExpr padConstant(const ViewPtr& v) {
@@ -442,6 +479,7 @@ std::string describeView(const ViewPtr& v) {
     case ViewKind::Uncrop:
       return std::string(v->kind == ViewKind::Crop ? "crop(" : "uncrop(") + v->a.str() + ", " +
              v->b.str() + ", " + describeView(v->parent) + ")";
+    case ViewKind::Gather: return "gather(" + describeView(v->parent) + ")";
     case ViewKind::Zip: {
       std::string s = "zip(";
       for (size_t i = 0; i < v->children.size(); ++i)

@@ -27,6 +27,8 @@ enum class ViewKind : uint8_t {
   Slide,      // slide(size, step) of the parent
   Pad,        // pad(l, r, boundary) of the parent
   Crop,       // crop(l, r) of the parent: element i is the parent's i + l
+  Gather,     // gather(idx) of the parent: element i is the parent's idx[i] (`indices`; `table`
+              // holds idx in device memory, read where i is not a constant)
   Uncrop,     // the destination of crop(l, r)'s argument: element i is the parent's i - l, and
               // only l <= i < l + n is stored (a guarded store); never read
   Zip,        // zip of the children
@@ -51,6 +53,8 @@ class View {
   std::function<ViewPtr(const ViewPtr&)> fn;  // Map
   const ir::ArrayGen* gen = nullptr;      // Generator
   std::shared_ptr<Memory> mem;            // Mem
+  std::shared_ptr<const std::vector<int64_t>> indices;  // Gather
+  ViewPtr table;                          // Gather: an int table view of the indices
   backends::CExpr expr;                   // Scalar
 
   View(ViewKind k, ir::Type t) : kind(k), type(std::move(t)) {}
@@ -68,6 +72,10 @@ ViewPtr cropView(const ViewPtr& parent, ir::ArithExpr left, ir::ArithExpr right)
 // The destination of an array that crop(l, r) makes `dest`: l + n + r elements, the first l
 // and the last r of them not stored.
 ViewPtr uncropView(const ViewPtr& dest, ir::ArithExpr left, ir::ArithExpr right);
+// gather(idx): element i of the result is the parent's indices[i]; `table` is the same list as
+// an int array in memory, read for an index that is not a constant.
+ViewPtr gatherView(const ViewPtr& parent, std::shared_ptr<const std::vector<int64_t>> indices,
+                   ViewPtr table);
 ViewPtr zipView(std::vector<ViewPtr> children);
 ViewPtr getView(const ViewPtr& parent, size_t component);
 ViewPtr mapView(const ViewPtr& parent, ir::Type resultType,

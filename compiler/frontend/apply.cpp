@@ -45,7 +45,9 @@ const BuiltinInfo kBuiltins[] = {
     {"im", BuiltinId::Im, 0, 1},                  {"cispi", BuiltinId::CisPi, 0, 1},
     {"cispiRatio", BuiltinId::CisPiRatio, 0, 2},  {"complex", BuiltinId::Complex, 0, 2},
     {"len", BuiltinId::Len, 1, 0},                {"prod", BuiltinId::Prod, -1, 0},
-    {"factors", BuiltinId::Factors, 1, 0},
+    {"factors", BuiltinId::Factors, 1, 0},         {"gather", BuiltinId::Gather, 1, 1},
+    {"primitiveRoot", BuiltinId::PrimitiveRoot, 1, 0},
+    {"powMods", BuiltinId::PowMods, 3, 0},        {"discreteLogs", BuiltinId::DiscreteLogs, 2, 0},
 };
 // clang-format on
 
@@ -76,6 +78,47 @@ ir::BuiltinOp scalarOp(BuiltinId id) {
     case BuiltinId::CisPi: return ir::BuiltinOp::CisPi;
     case BuiltinId::CisPiRatio: return ir::BuiltinOp::CisPiRatio;
     default: return ir::BuiltinOp::MakeComplex;
+  }
+}
+
+// primitiveRoot, powMods, discreteLogs: compile-time number theory for Rader's algorithm
+bool isModularList(BuiltinId id) {
+  return id == BuiltinId::PrimitiveRoot || id == BuiltinId::PowMods ||
+         id == BuiltinId::DiscreteLogs;
+}
+
+// a·b mod m for 0 <= a, b < m <= 2^31 (the callers' bound): the product fits 62 bits
+int64_t mulMod(int64_t a, int64_t b, int64_t m) { return a * b % m; }
+
+bool isPrime(int64_t n) {
+  if (n < 2) return false;
+  for (int64_t d = 2; d * d <= n; ++d)
+    if (n % d == 0) return false;
+  return true;
+}
+
+// The smallest g whose powers g^0 .. g^{p-2} mod p are all of 1 .. p-1 (p prime): g^{(p-1)/q}
+// != 1 for every prime factor q of p - 1.
+int64_t smallestPrimitiveRoot(int64_t p) {
+  if (p == 2) return 1;
+  std::vector<int64_t> qs;
+  int64_t n = p - 1;
+  for (int64_t q = 2; q * q <= n; ++q)
+    if (n % q == 0) {
+      qs.push_back(q);
+      while (n % q == 0) n /= q;
+    }
+  if (n > 1) qs.push_back(n);
+  auto powMod = [p](int64_t b, int64_t e) {
+    int64_t r = 1;
+    for (b %= p; e > 0; e >>= 1, b = mulMod(b, b, p))
+      if (e & 1) r = mulMod(r, b, p);
+    return r;
+  };
+  for (int64_t g = 2;; ++g) {
+    bool root = true;
+    for (int64_t q : qs) root = root && powMod(g, (p - 1) / q) != 1;
+    if (root) return g;
   }
 }
 
@@ -260,7 +303,7 @@ ir::FunPtr Elaborator::toFun(const Value& v, const Loc& loc, const std::string& 
         fail(loc, "zip must be given its arrays (zip(x, y)); it cannot be passed as a function");
       }
       if (f.builtin == BuiltinId::Len || f.builtin == BuiltinId::Prod ||
-          f.builtin == BuiltinId::Factors) {
+          f.builtin == BuiltinId::Factors || isModularList(f.builtin)) {
         fail(loc, fmt::format("{} is evaluated at compile time; it cannot be used as a function "
                               "on runtime values", b.name));
       }
@@ -327,6 +370,18 @@ ir::FunPtr Elaborator::builtinFun(BuiltinId id, const std::vector<Value>& s, con
     }
     case BuiltinId::Slide: return ir::Slide::make(intArg(0), intArg(1), loc);
     case BuiltinId::Crop: return ir::Crop::make(intArg(0), intArg(1), loc);
+    case BuiltinId::Gather: {
+      if (s[0].kind != ValueKind::List)
+        fail(loc, fmt::format("gather needs a compile-time list of indices, got {}",
+                              describe(s[0])));
+      std::vector<int64_t> idx;
+      for (const auto& e : s[0].list) {
+        auto c = e.constant();
+        if (!c) fail(loc, "gather: the index " + e.str() + " is not a constant");
+        idx.push_back(*c);
+      }
+      return ir::Gather::make(std::move(idx), loc);
+    }
     case BuiltinId::Iterate: {
       int64_t k = constArg(0);
       if (k < 0) fail(loc, fmt::format("iterate: the count {} is negative", k));
@@ -470,6 +525,43 @@ Value Elaborator::applyBuiltin(const FunValue& f, std::vector<Value> args, const
       for (; n % p == 0; n /= p) primes.emplace_back(p);
     if (n > 1) primes.emplace_back(n);
     return Value::ofList(std::move(primes));
+  }
+  if (isModularList(f.builtin)) {
+    if (all.empty()) return Value::ofFun(makeBuiltin(f.builtin, f.loc));
+    if (all.size() != static_cast<size_t>(b.statics))
+      fail(loc, fmt::format("{} takes {} arguments, got {}", b.name, b.statics, all.size()));
+    std::vector<int64_t> a;
+    for (size_t i = 0; i < all.size(); ++i)
+      a.push_back(toConstInt(all[i], loc, fmt::format("the {} argument of {}", ordinal(i), b.name)));
+    if (f.builtin == BuiltinId::PrimitiveRoot) {
+      // primitiveRoot(p): the smallest generator of the multiplicative group mod a prime p
+      if (!isPrime(a[0]) || a[0] > (int64_t{1} << 31))
+        fail(loc, fmt::format("primitiveRoot({}): the argument must be a prime below 2^31", a[0]));
+      return Value::ofInt(ir::ArithExpr(smallestPrimitiveRoot(a[0])));
+    }
+    // powMods(g, n, m) = [g^i mod m]_{i < n}; discreteLogs(g, p) = [log_g k]_{k < p}, the
+    // exponent e < p - 1 with g^e = k mod p, and p - 1 for k = 0 (the slot after the p - 1
+    // powers: Rader's X_0), for a primitive root g of a prime p.
+    const int64_t m = f.builtin == BuiltinId::PowMods ? a[2] : a[1];
+    if (m < 1 || m > (int64_t{1} << 31) || a[0] < 0)
+      fail(loc, fmt::format("{}: the modulus {} must be in 1 .. 2^31 and the base non-negative",
+                            b.name, m));
+    const int64_t n = f.builtin == BuiltinId::PowMods ? a[1] : m - 1;
+    if (n < 0 || n > (int64_t{1} << 24))
+      fail(loc, fmt::format("{}: {} elements are not a compile-time list (0 .. 2^24)", b.name, n));
+    std::vector<int64_t> pw;
+    for (int64_t i = 0, v = 1 % m; i < n; ++i, v = mulMod(v, a[0] % m, m)) pw.push_back(v);
+    if (f.builtin == BuiltinId::PowMods)
+      return Value::ofList(std::vector<ir::ArithExpr>(pw.begin(), pw.end()));
+    std::vector<ir::ArithExpr> logs(static_cast<size_t>(m), ir::ArithExpr(-1));
+    logs[0] = ir::ArithExpr(m - 1);
+    for (int64_t e = 0; e < n; ++e) {
+      if (pw[static_cast<size_t>(e)] == 0 || logs[static_cast<size_t>(pw[static_cast<size_t>(e)])] != ir::ArithExpr(-1))
+        fail(loc, fmt::format("discreteLogs({}, {}): {} is not a primitive root of the prime {}",
+                              a[0], m, a[0], m));
+      logs[static_cast<size_t>(pw[static_cast<size_t>(e)])] = ir::ArithExpr(e);
+    }
+    return Value::ofList(std::move(logs));
   }
   if (f.builtin == BuiltinId::Len || f.builtin == BuiltinId::Prod) {
     if (all.empty()) return Value::ofFun(makeBuiltin(f.builtin, f.loc));

@@ -54,10 +54,13 @@ struct HierarchicalChoice {
 
 // Bluestein: the chirp convolution of size M >= 2N - 1 (bluestein.fdl bluesteinLocal in one
 // kernel when M fits local memory, else bluesteinFourStep in three passes when M = n1·n2 with
-// both halves fitting, else bluesteinGlobal, a pass over global memory per step).
+// both halves fitting, else bluesteinGlobal, a pass over global memory per step). For a prime N
+// whose N - 1 is planned by radices and fits one local kernel, the variant's automatic choice is
+// Rader's convolution instead (`rader`: rader.fdl raderLocal, M = N - 1, cyclic, no padding).
 struct BluesteinChoice {
   Radices radicesM;  // product M
   int64_t m = 0;
+  bool rader = false;  // rader.fdl raderLocal: M = N - 1, radicesM its radices
   bool local = false;  // bluesteinLocal
   LocalShape shape;    // bluesteinLocal's; zero otherwise
   // bluesteinFourStep: n1 = prod(radicesM[0 .. n1End)), n2 the rest (0: not four-step), and the
@@ -169,6 +172,12 @@ int64_t smoothSizeAtLeast(int64_t n);  // the smallest 2,3,5,7-smooth integer >=
 // four-step split into two local-fitting halves (fourStepSplit) gives way to the least smooth
 // size that has one (bluesteinFourStep: three passes; f64 999983 -> 2016000 = 1400 x 1440).
 int64_t bluesteinSize(int64_t n, Precision precision);
+// The radices of Rader's convolution of a prime n (rader.fdl raderLocal, one kernel): those of
+// n - 1 when n >= 31 (smaller primes are radices of their own), n - 1 is planned by radices
+// (plannedByRadices: prime factors at most 29) and the kernel's three local arrays of n - 1 (the
+// forward FFT's result stays for X_0 while the inverse FFT ping-pongs) fit the request's budget
+// with at most 1024 work-items; {} otherwise (Bluestein).
+Radices raderRadices(int64_t n, const FftRequest& request);
 int64_t largestPrimeFactor(int64_t n);  // 1 for n = 1
 
 // Whether a local-memory kernel can hold F rows of n: two arrays of F rows (or `arrays`),

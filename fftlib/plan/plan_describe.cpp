@@ -75,6 +75,11 @@ std::string describeChoice(const PlanChoice& c) {
               v.shape.workgroupSize, v.shape.fftsPerGroup,
               v.oneArray ? ", one local array (each pass reads, waits, writes)" : "");
         } else if constexpr (std::is_same_v<T, BluesteinChoice>) {
+          if (v.rader)
+            return fmt::format(
+                ", Rader's cyclic convolution of N - 1 = {} in one kernel, radices {}, {} "
+                "work-items per FFT, {} FFTs per work-group",
+                v.m, listText(v.radicesM), v.shape.workgroupSize, v.shape.fftsPerGroup);
           if (v.n1End > 0) {
             const auto cut = v.radicesM.begin() + static_cast<std::ptrdiff_t>(v.n1End);
             return fmt::format(", M = {} = n1 {} x n2 {} in three passes, {} lines per work-group",

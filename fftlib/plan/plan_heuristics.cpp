@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -76,6 +77,14 @@ bool localKernelFits(const std::vector<int64_t>& rs, const FftRequest& request) 
   const int64_t n = product(rs);
   return !rs.empty() && localFits(n, request) &&
          n / *std::min_element(rs.begin(), rs.end()) <= 1024;
+}
+
+Radices raderRadices(int64_t n, const FftRequest& request) {
+  if (n < 31 || largestPrimeFactor(n) != n || !plannedByRadices(n - 1)) return {};
+  Radices rs = chooseRadices(n - 1);
+  const bool fits = localFits(n - 1, request, 1, 3) &&
+                    (n - 1) / *std::min_element(rs.begin(), rs.end()) <= 1024;
+  return fits ? rs : Radices{};
 }
 
 int64_t HierarchicalChoice::leastColumns() const {
@@ -475,7 +484,45 @@ bool chooseBluesteinFourStep(const FftRequest& r, BluesteinChoice& b, PlanChoice
 // the Local variant), else in three passes (bluesteinFourStep) when M splits into two halves
 // that each fit a local line kernel, else a pass over global memory per step (bluesteinGlobal:
 // M beyond local memory squared, or a request's radices that split no other way).
+// Rader (rader.fdl raderLocal) for the variant's automatic choice on a prime whose N - 1 fits
+// (raderRadices), and for a Bluestein request whose radices have the product N - 1 of a prime N
+// (the tuner's way to name it: Bluestein's M is at least 2N - 1 otherwise); a request with a
+// work-group shape, or other radices, gets Bluestein's kernels as before. F rows a work-group
+// as the Local variant's rule (rowsPerGroup), within the three local arrays of N - 1 of a row.
+std::optional<PlanChoice> chooseRaderPlan(const FftRequest& r) {
+  const bool prime = r.size >= 3 && largestPrimeFactor(r.size) == r.size;
+  const bool named = !r.radices.empty() && product(r.radices) == r.size - 1 && prime;
+  if ((r.variant != Variant::Auto || !r.radices.empty()) && !named) return std::nullopt;
+  if (r.workgroupSize > 0 || r.fftsPerGroup > 0) return std::nullopt;
+  const Radices rs = named ? r.radices : raderRadices(r.size, r);
+  if (rs.empty()) return std::nullopt;
+  if (named && !(localFits(r.size - 1, r, 1, 3) &&
+                 (r.size - 1) / *std::min_element(rs.begin(), rs.end()) <= 1024))
+    throw UserError(fmt::format("rader radices {}: three local arrays of N - 1 = {} {} do not fit "
+                                "in {} bytes of local memory with at most 1024 work-items",
+                                listText(rs), r.size - 1, precisionName(r.precision),
+                                localMemoryBudget(r)));
+  const int64_t m = r.size - 1, wg = workItemsPerRow(rs);
+  int64_t f = std::max<int64_t>(std::min(256 / wg, r.batch), 1);
+  while (f > 1 && !localFits(m, r, f, 3)) --f;
+  const int64_t divisor = largestFittingDivisor(m, r, r.batch, f);
+  if (2 * divisor >= f && localFits(m, r, divisor, 3)) f = divisor;
+  PlanChoice c;
+  c.variant = Variant::Bluestein;
+  c.radices = rs;
+  c.file = "rader.fdl";
+  c.kernel = "raderLocal";
+  c.defines["N"] = r.size;
+  c.defines["rs"] = rs;
+  BluesteinChoice b{.radicesM = rs, .m = m, .rader = true, .local = true,
+                    .shape = {.workgroupSize = wg, .fftsPerGroup = f}};
+  bindLocalShape(c, b.shape);
+  c.detail = std::move(b);
+  return c;
+}
+
 PlanChoice chooseBluesteinPlan(const FftRequest& r) {
+  if (auto rader = chooseRaderPlan(r)) return *rader;
   const int64_t need = 2 * r.size - 1;
   BluesteinChoice b;
   if (!r.radices.empty()) {

@@ -296,6 +296,15 @@ FftSpace::FftSpace(const FftRequest& base, FftSpaceOptions options)
               for (auto& rs : radixSequences(m, o.radices, product(keep) == m ? keep : IntList{},
                                              o, 1))
                 all.push_back(std::move(rs));
+            // Rader's convolution of N - 1 (the planner's automatic choice for a prime whose
+            // N - 1 fits one kernel): its radices, named as Bluestein's with the product N - 1
+            FftRequest a = b;
+            a.variant = Variant::Auto;
+            a.workgroupSize = a.fftsPerGroup = 0;
+            const IntList rader = raderRadices(n, a);
+            if (!rader.empty())
+              for (auto& rs : radixSequences(n - 1, o.radices, rader, o, 1))
+                all.push_back(std::move(rs));
             return tuner::asValues(all);
           },
           "radix sequences with product N (Bluestein: M), pruned"));

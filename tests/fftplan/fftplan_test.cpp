@@ -148,7 +148,7 @@ TEST(Planner, RadixHeuristics) {
   EXPECT_EQ(bluesteinSize(4099, f32), 8232);
   EXPECT_EQ(bluesteinSize(65521, f32), 131072);  // smooth and a power of two
   EXPECT_EQ(bluesteinSize(1, f32), 1);
-  EXPECT_EQ(bluesteinM(choosePlan(req(1009))), 2048);
+  EXPECT_EQ(bluesteinM(choosePlan(req(1019))), 2048);  // (1009 - 1 is smooth: Rader)
   EXPECT_EQ(largestPrimeFactor(4099), 4099);
   EXPECT_TRUE(isSmooth(1));
   EXPECT_TRUE(isSmooth(22));   // 11 and 13 are radices (radix_11_13_test.cpp)
@@ -162,7 +162,7 @@ TEST(Planner, VariantChoice) {
   c = choosePlan(req(2048));
   EXPECT_EQ(c.variant, Variant::Local);
   EXPECT_EQ(c.kernel, "stockhamLocal");
-  c = choosePlan(req(257));
+  c = choosePlan(req(263));  // a prime whose N - 1 = 2·131 is not smooth (257: Rader)
   EXPECT_EQ(c.variant, Variant::Bluestein);
   EXPECT_EQ(bluesteinM(c), 1024);
   EXPECT_EQ(c.kernel, "bluesteinLocal");  // M in local memory: one kernel

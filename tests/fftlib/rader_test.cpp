@@ -1,0 +1,114 @@
+// Rader's FFT of a prime size (fftlib/rader.fdl: rader, the formula, and raderLocal, the kernel
+// the planner uses) through the interpreter against FFTW in long double, and the compile-time
+// number theory it is built from (primitiveRoot, powMods, discreteLogs) on hand-checked values.
+#include "tests/fftlib/fftlib_support.h"
+
+namespace fftc::fftlib::test {
+namespace {
+
+struct RaderCase {
+  int64_t p;
+  Radices rs;  // of p - 1
+  int64_t batch;
+  int64_t fftsPerGroup;  // raderLocal's F
+};
+
+FftCase raderCase(const std::string& kernel, const RaderCase& r, ir::ScalarKind prec, Direction d) {
+  FftCase c{.file = "rader.fdl",
+            .kernel = kernel,
+            .defines = {{"N", r.p}, {"rs", r.rs}},
+            .n = r.p,
+            .batch = r.batch,
+            .precision = prec,
+            .direction = d,
+            .scaled = d == Direction::Inverse};
+  if (kernel == "raderLocal") {
+    c.defines["F"] = r.fftsPerGroup;
+    c.defines["B"] = r.batch;  // rowsInGroups decides whether F divides the batch
+  }
+  return c;
+}
+
+class Rader : public ::testing::TestWithParam<RaderCase> {};
+
+// pyvkfft's tolerance undoubled (fftlib_support.h doubles it for prime factors above 13):
+// Rader's convolution is as accurate as a mixed-radix FFT of p - 1.
+TEST_P(Rader, MatchesFftw) {
+  for (const char* kernel : {"rader", "raderLocal"})
+    for (auto prec : {ir::ScalarKind::Float, ir::ScalarKind::Double})
+      for (auto d : {Direction::Forward, Direction::Inverse}) {
+        FftCase c = raderCase(kernel, GetParam(), prec, d);
+        FftResult r = runFft(c);
+        ASSERT_TRUE(r.ran) << describe(c) << "\n" << r.error;
+        ErrorSummary::get().record(kernel, c, r);
+        const double tol = largestPrimeFactor(c.n) > 13 ? r.tol / 2 : r.tol;
+        EXPECT_LT(r.linf, tol) << describe(c) << " (l2 " << r.l2 << ")";
+      }
+}
+
+// small primes (p - 1 of one radix), the first prime Bluestein took, primes whose p - 1 has
+// radices 3, 5, 7, 9 and 16, and rows per work-group that divide the batch unevenly
+INSTANTIATE_TEST_SUITE_P(Fft, Rader,
+                         ::testing::Values(RaderCase{3, {2}, 2, 1}, RaderCase{5, {4}, 3, 2},
+                                           RaderCase{7, {2, 3}, 3, 1}, RaderCase{31, {2, 3, 5}, 3, 2},
+                                           RaderCase{37, {4, 9}, 2, 1}, RaderCase{43, {6, 7}, 1, 1},
+                                           RaderCase{61, {4, 3, 5}, 3, 3},
+                                           RaderCase{257, {16, 16}, 2, 1},
+                                           RaderCase{1009, {16, 7, 9}, 1, 1}),
+                         [](const ::testing::TestParamInfo<RaderCase>& i) {
+                           return "N" + std::to_string(i.param.p) + "_B" +
+                                  std::to_string(i.param.batch) + "_F" +
+                                  std::to_string(i.param.fftsPerGroup);
+                         });
+
+// Each permutation and the X_0 slot matter: the output gathered by log_g instead of log_h, the
+// input by h's powers, or the last slot's mask dropped, and the result is wrong.
+TEST(RaderNegativeControl, PermutationsAndTheFirstOutputMatter) {
+  for (auto [from, to] :
+       {std::pair{"gather(discreteLogs(raderH(p), p))", "gather(discreteLogs(raderG(p), p))"},
+        std::pair{"gather(raderPowers(p)) <<: x", "gather(powMods(raderH(p), p - 1, p)) <<: x"},
+        std::pair{"1.0 * (i / (p - 1))", "0.0 * i"}}) {
+    FftCase c = raderCase("rader", RaderCase{31, {2, 3, 5}, 2, 1}, ir::ScalarKind::Double,
+                          Direction::Forward);
+    c.mutateFrom = from;
+    c.mutateTo = to;
+    FftResult r = runFft(c);
+    ASSERT_TRUE(r.ran) << r.error;
+    EXPECT_GT(r.linf, 1e-2) << from;
+  }
+}
+
+// The compile-time lists, checked by hand: 3 is the smallest primitive root mod 7, its powers
+// 3^0 .. 3^5 mod 7 are 1 3 2 6 4 5, so log_3 of 1 .. 6 is 0 2 1 4 5 3 (and 0 maps to 6); the
+// smallest primitive root mod 41 is 6 (2, 3, 4 and 5 are squares or have order 20 or less).
+// Read through gather from x_i = i.
+std::vector<double> gathered(const std::string& list, int64_t n) {
+  fe::ElaborateOptions opts;
+  opts.precision = ir::ScalarKind::Double;
+  const std::string text =
+      "kernel k(x: [complex]" + std::to_string(n) + ") = gather(" + list + ") <<: x\n";
+  fe::Program p = fe::compileSource(text, "lists.fdl", opts);
+  std::vector<std::complex<double>> in;
+  for (int64_t i = 0; i < n; ++i) in.emplace_back(static_cast<double>(i), 0.0);
+  ir::Value v = ir::Value::complexArray(in, ir::ScalarKind::Double, {n});
+  std::vector<double> out;
+  for (auto z : ir::interpretCall(p.kernel("k")->lambda, {v}).toComplexVector())
+    out.push_back(z.real());
+  return out;
+}
+
+TEST(RaderNumberTheory, ListsMatchHandValues) {
+  EXPECT_EQ(gathered("powMods(primitiveRoot(7), 6, 7)", 7),
+            (std::vector<double>{1, 3, 2, 6, 4, 5}));
+  EXPECT_EQ(gathered("discreteLogs(3, 7)", 7), (std::vector<double>{6, 0, 2, 1, 4, 5, 3}));
+  EXPECT_EQ(gathered("powMods(primitiveRoot(41), 2, 41)", 41), (std::vector<double>{1, 6}));
+}
+
+TEST(RaderNumberTheory, BadArgumentsAreErrors) {
+  EXPECT_THROW(gathered("discreteLogs(2, 7)", 7), ir::CompileError);  // 2 has order 3 mod 7
+  EXPECT_THROW(gathered("powMods(primitiveRoot(8), 2, 8)", 8), ir::CompileError);
+  EXPECT_THROW(gathered("powMods(3, 6, 7)", 5), ir::CompileError);  // index 6 of 5 elements
+}
+
+}  // namespace
+}  // namespace fftc::fftlib::test
