@@ -33,6 +33,7 @@
 #include "backends/cuda/context.h"
 #include "backends/opencl/runtime.h"
 #include "fftlib/fftw_reference.h"
+#include "bench/cuda_runtime_timing.h"
 #include "fftlib/plan/cuda_plan.h"
 #include "fftlib/plan/device_io.h"
 #include "fftlib/plan/fft_api.h"
@@ -234,40 +235,11 @@ std::string today() {
   return buf;
 }
 
-// ---- the CUDA runtime API (cuFFT, the copy): failures become DeviceErrors
+// ---- the CUDA runtime API (cuFFT, the copy): bench/cuda_runtime_timing.h
 
-void checkCuda(cudaError_t e, const char* what) {
-  if (e != cudaSuccess)
-    throw fftc::backends::DeviceError(fmt::format("{}: {}", what, cudaGetErrorString(e)));
-}
-void checkCufft(cufftResult r, const char* what) {
-  if (r != CUFFT_SUCCESS)
-    throw fftc::backends::DeviceError(fmt::format("{}: cufftResult {}", what, static_cast<int>(r)));
-}
-
-// Times `work` on the default stream with CUDA events: `warmup` untimed, then `repeat` timed,
-// recorded back to back and synchronized once; the median in ms.
-double timeWithEvents(const std::function<void()>& work, int warmup, int repeat) {
-  for (int i = 0; i < warmup; ++i) work();
-  std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(repeat));
-  for (auto& e : ev) checkCuda(cudaEventCreate(&e), "cudaEventCreate");
-  for (int i = 0; i < repeat; ++i) {
-    checkCuda(cudaEventRecord(ev[2 * static_cast<std::size_t>(i)], nullptr), "cudaEventRecord");
-    work();
-    checkCuda(cudaEventRecord(ev[2 * static_cast<std::size_t>(i) + 1], nullptr), "cudaEventRecord");
-  }
-  checkCuda(cudaEventSynchronize(ev.back()), "cudaEventSynchronize");
-  std::vector<double> ms;
-  for (int i = 0; i < repeat; ++i) {
-    float t = 0;
-    checkCuda(cudaEventElapsedTime(&t, ev[2 * static_cast<std::size_t>(i)],
-                                   ev[2 * static_cast<std::size_t>(i) + 1]),
-              "cudaEventElapsedTime");
-    ms.push_back(t);
-  }
-  for (auto& e : ev) cudaEventDestroy(e);
-  return fl::median(ms);
-}
+using fftc::bench::checkCuda;
+using fftc::bench::checkCufft;
+using fftc::bench::timeWithEvents;
 
 // Device-to-device cudaMemcpy of `bytes`: GB/s counting bytes read and written.
 double copyBandwidth(const cu::Context& context, std::size_t bytes, const Options& o) {

@@ -30,6 +30,7 @@
 #include "compiler/exec/cuda_exec.h"
 #include "compiler/exec/exec.h"
 #include "compiler/frontend/frontend.h"
+#include "bench/cuda_runtime_timing.h"
 #include "fftlib/plan/cuda_plan.h"
 #include "fftlib/plan/fft_ops.h"
 
@@ -50,40 +51,9 @@ struct Options {
   int warmup = 5, repeat = 20;
 };
 
-void checkCuda(cudaError_t e, const char* what) {
-  if (e != cudaSuccess)
-    throw fftc::backends::DeviceError(fmt::format("{}: {}", what, cudaGetErrorString(e)));
-}
-void checkCufft(cufftResult r, const char* what) {
-  if (r != CUFFT_SUCCESS)
-    throw fftc::backends::DeviceError(fmt::format("{}: cufftResult {}", what, static_cast<int>(r)));
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
-// `work` on the default stream: warmup untimed, then repeat timed with events; the median (ms).
-double timeWithEvents(const std::function<void()>& work, int warmup, int repeat) {
-  for (int i = 0; i < warmup; ++i) work();
-  std::vector<cudaEvent_t> ev(2 * static_cast<size_t>(repeat));
-  for (auto& e : ev) checkCuda(cudaEventCreate(&e), "cudaEventCreate");
-  for (int i = 0; i < repeat; ++i) {
-    checkCuda(cudaEventRecord(ev[2 * i], nullptr), "cudaEventRecord");
-    work();
-    checkCuda(cudaEventRecord(ev[2 * i + 1], nullptr), "cudaEventRecord");
-  }
-  checkCuda(cudaEventSynchronize(ev.back()), "cudaEventSynchronize");
-  std::vector<double> ms;
-  for (int i = 0; i < repeat; ++i) {
-    float t = 0;
-    checkCuda(cudaEventElapsedTime(&t, ev[2 * i], ev[2 * i + 1]), "cudaEventElapsedTime");
-    ms.push_back(t);
-  }
-  for (auto& e : ev) cudaEventDestroy(e);
-  return median(ms);
-}
+using fftc::bench::checkCuda;
+using fftc::bench::checkCufft;
+using fftc::bench::timeWithEvents;
 
 fe::Kernel kernelOf(const std::string& text, const std::string& file, const std::string& name,
                     std::map<std::string, fe::DefineValue> defines) {
