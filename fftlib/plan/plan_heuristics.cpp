@@ -488,7 +488,10 @@ bool chooseBluesteinFourStep(const FftRequest& r, BluesteinChoice& b, PlanChoice
 // (raderRadices), and for a Bluestein request whose radices have the product N - 1 of a prime N
 // (the tuner's way to name it: Bluestein's M is at least 2N - 1 otherwise); a request with a
 // work-group shape, or other radices, gets Bluestein's kernels as before. F rows a work-group
-// as the Local variant's rule (rowsPerGroup), within the three local arrays of N - 1 of a row.
+// as the Local variant's rule (rowsPerGroup), within the three local arrays of N - 1 of a row;
+// a row takes the widest pass's work-items, (N - 1) / min(r), not workItemsPerRow's fewer: on
+// an H200 (bench/results/2026-11-26-nvidia-h200-rader_workitems_ab.csv) 61 [4, 15] went from
+// 1.52 to 1.22x cuFFT's time (f64 1.19 -> 0.87), 31 [2, 15] from 7.9 to 6.9, the rest equal.
 std::optional<PlanChoice> chooseRaderPlan(const FftRequest& r) {
   const bool prime = r.size >= 3 && largestPrimeFactor(r.size) == r.size;
   const bool named = !r.radices.empty() && product(r.radices) == r.size - 1 && prime;
@@ -502,7 +505,7 @@ std::optional<PlanChoice> chooseRaderPlan(const FftRequest& r) {
                                 "in {} bytes of local memory with at most 1024 work-items",
                                 listText(rs), r.size - 1, precisionName(r.precision),
                                 localMemoryBudget(r)));
-  const int64_t m = r.size - 1, wg = workItemsPerRow(rs);
+  const int64_t m = r.size - 1, wg = m / *std::min_element(rs.begin(), rs.end());
   int64_t f = std::max<int64_t>(std::min(256 / wg, r.batch), 1);
   while (f > 1 && !localFits(m, r, f, 3)) --f;
   const int64_t divisor = largestFittingDivisor(m, r, r.batch, f);
