@@ -25,9 +25,6 @@
 namespace fftc::fftlib::test {
 namespace {
 
-// fftc's L2 error may be at most this many times FFTW's at the same precision.
-constexpr double kL2Bound = 1.5;
-
 // Sizes beyond 256: powers of two up to 2^16, of 3, 5 and 7, 11- and 13-smooth sizes (mixed
 // radix), and primes (257 and 1009 by Rader, 4099 and 65521 by Bluestein).
 const int64_t kLargerSizes[] = {512,  1024, 2048,  4096, 8192, 16384, 32768, 65536, 343,  625,

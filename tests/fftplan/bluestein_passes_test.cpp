@@ -18,16 +18,6 @@
 namespace fftc::fftlib::test {
 namespace {
 
-constexpr double kL2Bound = 1.5;  // accuracy_test.cpp's
-
-FftRequest bluesteinRequest(int64_t n, int64_t batch, Precision p, Direction d = Direction::Forward,
-                            bool scale = false) {
-  FftRequest r = shapeRequest({n}, batch, p);
-  r.direction = d;
-  r.scale = scale;
-  return r;
-}
-
 template <typename T>
 void expectWithinFftw(const FftRequest& r) {
   SCOPED_TRACE(r.key());
@@ -57,7 +47,7 @@ TEST(BluesteinThreePasses, ThePlannerChoosesThemBeyondLocalMemory) {
   EXPECT_EQ(bluesteinSize(999983, Precision::F64), 2016000);
   for (int64_t n : {4099, 8191, 65521, 131071, 524287, 999983}) {
     for (Precision p : {Precision::F32, Precision::F64}) {
-      const PlanChoice c = choosePlan(bluesteinRequest(n, 2, p));
+      const PlanChoice c = choosePlan(lineRequest(n, 2, p));
       SCOPED_TRACE(c.kernel);
       EXPECT_EQ(c.kernel, "bluesteinFourStep") << n;
       const auto* b = c.as<BluesteinChoice>();
@@ -66,20 +56,20 @@ TEST(BluesteinThreePasses, ThePlannerChoosesThemBeyondLocalMemory) {
       ASSERT_GT(b->n1End, 0);
       const Radices rs1(b->radicesM.begin(), b->radicesM.begin() + b->n1End),
           rs2(b->radicesM.begin() + b->n1End, b->radicesM.end());
-      const FftRequest r = bluesteinRequest(n, 2, p);
+      const FftRequest r = lineRequest(n, 2, p);
       EXPECT_TRUE(localKernelFits(rs1, r) && localKernelFits(rs2, r)) << n;
       EXPECT_EQ(c.stageLocal.size(), 3u);
     }
   }
   // (257 - 1 is smooth: rader.fdl, rader_plan_test.cpp; 263 - 1 = 2·131 is not)
-  EXPECT_EQ(choosePlan(bluesteinRequest(263, 1, Precision::F32)).kernel, "bluesteinLocal");
+  EXPECT_EQ(choosePlan(lineRequest(263, 1, Precision::F32)).kernel, "bluesteinLocal");
 }
 
 // The request's radices of M split at the largest prefix at most sqrt(M) whose halves fit; the
 // heuristic's radices given back split as it did.
 TEST(BluesteinThreePasses, GivenRadicesSplitAsTheHeuristic) {
-  const PlanChoice heuristic = choosePlan(bluesteinRequest(8191, 1, Precision::F32));
-  FftRequest r = bluesteinRequest(8191, 1, Precision::F32);
+  const PlanChoice heuristic = choosePlan(lineRequest(8191, 1, Precision::F32));
+  FftRequest r = lineRequest(8191, 1, Precision::F32);
   r.variant = Variant::Bluestein;
   r.radices = heuristic.radices;
   const PlanChoice given = choosePlan(r);
@@ -88,7 +78,7 @@ TEST(BluesteinThreePasses, GivenRadicesSplitAsTheHeuristic) {
 }
 
 TEST(BluesteinThreePasses, ThreeStagesEachReadingAndWritingMOnce) {
-  const FftRequest r = bluesteinRequest(4099, 2, Precision::F32);
+  const FftRequest r = lineRequest(4099, 2, Precision::F32);
   auto p = planFft(r);
   EXPECT_EQ(p->choice.kernel, "bluesteinFourStep");
   ASSERT_EQ(p->stages.size(), 3u);
@@ -99,22 +89,22 @@ TEST(BluesteinThreePasses, ThreeStagesEachReadingAndWritingMOnce) {
 
 // One size a TEST: ctest runs each in a process of its own (a few seconds each on PoCL).
 TEST(BluesteinThreePasses, MatchFftw4099BatchF32) {
-  expectWithinFftw<float>(bluesteinRequest(4099, 3, Precision::F32));
+  expectWithinFftw<float>(lineRequest(4099, 3, Precision::F32));
 }
 TEST(BluesteinThreePasses, MatchFftw4099InverseF64) {
-  expectWithinFftw<double>(bluesteinRequest(4099, 2, Precision::F64, Direction::Inverse));
+  expectWithinFftw<double>(lineRequest(4099, 2, Precision::F64, Direction::Inverse));
 }
 TEST(BluesteinThreePasses, MatchFftw8191InverseScaledF32) {
-  expectWithinFftw<float>(bluesteinRequest(8191, 1, Precision::F32, Direction::Inverse, true));
+  expectWithinFftw<float>(lineRequest(8191, 1, Precision::F32, Direction::Inverse, true));
 }
 TEST(BluesteinThreePasses, MatchFftw8191ScaledF64) {
-  expectWithinFftw<double>(bluesteinRequest(8191, 1, Precision::F64, Direction::Forward, true));
+  expectWithinFftw<double>(lineRequest(8191, 1, Precision::F64, Direction::Forward, true));
 }
 TEST(BluesteinThreePasses, MatchFftw65521F32) {
-  expectWithinFftw<float>(bluesteinRequest(65521, 1, Precision::F32));
+  expectWithinFftw<float>(lineRequest(65521, 1, Precision::F32));
 }
 TEST(BluesteinThreePasses, MatchFftw65521InverseF64) {
-  expectWithinFftw<double>(bluesteinRequest(65521, 1, Precision::F64, Direction::Inverse));
+  expectWithinFftw<double>(lineRequest(65521, 1, Precision::F64, Direction::Inverse));
 }
 
 }  // namespace

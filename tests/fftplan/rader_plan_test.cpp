@@ -20,23 +20,13 @@
 namespace fftc::fftlib::test {
 namespace {
 
-constexpr double kL2Bound = 1.5;  // accuracy_test.cpp's
-
-FftRequest primeRequest(int64_t n, int64_t batch, Precision p, Direction d = Direction::Forward,
-                        bool scale = false) {
-  FftRequest r = shapeRequest({n}, batch, p);
-  r.direction = d;
-  r.scale = scale;
-  return r;
-}
-
 // Primes from 31 whose N - 1 is 29-smooth and whose three local arrays of N - 1 fit 48 KiB
 // (f32: N - 1 <= 1927, f64: 963) go to Rader, in one kernel; the others stay with Bluestein
 // (83: 82 = 2·41; 4099: 4098 = 2·3·683; 2017 f32: 2016 does not fit three times); so does a
 // request that names the variant.
 TEST(RaderPlan, ThePlannerTakesRaderWhereNMinusOneFits) {
   for (int64_t n : {31, 37, 47, 59, 61, 79, 127, 257, 1009}) {
-    const PlanChoice c = choosePlan(primeRequest(n, 2, Precision::F32));
+    const PlanChoice c = choosePlan(lineRequest(n, 2, Precision::F32));
     EXPECT_EQ(c.kernel, "raderLocal") << n;
     EXPECT_EQ(c.variant, Variant::Bluestein) << n;
     const auto* b = c.as<BluesteinChoice>();
@@ -46,16 +36,16 @@ TEST(RaderPlan, ThePlannerTakesRaderWhereNMinusOneFits) {
     EXPECT_EQ(product(b->radicesM), n - 1);
     EXPECT_EQ(c.stageLocal.size(), 1u);
   }
-  EXPECT_EQ(raderRadices(257, primeRequest(257, 1, Precision::F32)), (Radices{16, 16}));
-  EXPECT_EQ(choosePlan(primeRequest(401, 1, Precision::F64)).kernel, "raderLocal");
+  EXPECT_EQ(raderRadices(257, lineRequest(257, 1, Precision::F32)), (Radices{16, 16}));
+  EXPECT_EQ(choosePlan(lineRequest(401, 1, Precision::F64)).kernel, "raderLocal");
   for (int64_t n : {83, 4099, 2017}) {
-    const PlanChoice c = choosePlan(primeRequest(n, 1, Precision::F32));
+    const PlanChoice c = choosePlan(lineRequest(n, 1, Precision::F32));
     EXPECT_NE(c.kernel, "raderLocal") << n;
     EXPECT_EQ(c.file, "bluestein.fdl") << n;
   }
-  EXPECT_TRUE(raderRadices(29, primeRequest(29, 1, Precision::F32)).empty());  // a radix
-  EXPECT_TRUE(raderRadices(62, primeRequest(62, 1, Precision::F32)).empty());  // not prime
-  FftRequest named = primeRequest(257, 1, Precision::F32);
+  EXPECT_TRUE(raderRadices(29, lineRequest(29, 1, Precision::F32)).empty());  // a radix
+  EXPECT_TRUE(raderRadices(62, lineRequest(62, 1, Precision::F32)).empty());  // not prime
+  FftRequest named = lineRequest(257, 1, Precision::F32);
   named.variant = Variant::Bluestein;
   EXPECT_EQ(choosePlan(named).kernel, "bluesteinLocal");
 }
@@ -84,21 +74,21 @@ void expectWithinFftw(const FftRequest& r) {
 // Larger primes than accuracy_test.cpp's (p - 1 with radices 16, 7, 9, 5), batches that fill
 // work-groups unevenly, both directions, scaled.
 TEST(RaderPlan, MatchFftw257BatchF32) {
-  expectWithinFftw<float>(primeRequest(257, 5, Precision::F32));
+  expectWithinFftw<float>(lineRequest(257, 5, Precision::F32));
 }
 TEST(RaderPlan, MatchFftw401InverseScaledF64) {
-  expectWithinFftw<double>(primeRequest(401, 2, Precision::F64, Direction::Inverse, true));
+  expectWithinFftw<double>(lineRequest(401, 2, Precision::F64, Direction::Inverse, true));
 }
 TEST(RaderPlan, MatchFftw1009F32) {
-  expectWithinFftw<float>(primeRequest(1009, 3, Precision::F32));
+  expectWithinFftw<float>(lineRequest(1009, 3, Precision::F32));
 }
 // 46 = [2, 23]: the radix-23 pass goes from local to local memory, reading its butterflies in
 // one sequential loop and writing them in the next (the race docs/fftlib.md describes)
 TEST(RaderPlan, MatchFftw47BatchF32) {
-  expectWithinFftw<float>(primeRequest(47, 4, Precision::F32));
+  expectWithinFftw<float>(lineRequest(47, 4, Precision::F32));
 }
 TEST(RaderPlan, MatchFftw631InverseF32) {
-  expectWithinFftw<float>(primeRequest(631, 1, Precision::F32, Direction::Inverse));
+  expectWithinFftw<float>(lineRequest(631, 1, Precision::F32, Direction::Inverse));
 }
 
 }  // namespace

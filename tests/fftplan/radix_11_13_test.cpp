@@ -37,9 +37,6 @@ cl::Context& context() {
 // other and with powers of two (one kernel, hierarchical).
 const int64_t kSizes[] = {11, 13, 121, 143, 169, 1331, 2 * 11 * 13, 6656, 14641};
 
-// fftc's L2 error may be at most this many times FFTW's at the same precision.
-constexpr double kL2Bound = 1.5;  // accuracy_test.cpp's bound
-
 // ---- the measurements
 
 template <typename T>

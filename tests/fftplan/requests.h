@@ -1,6 +1,7 @@
 // The FftRequest the plan tests start from: the transform of `dims` (outermost first; one
 // entry is 1D, several N-D), batched, in a precision, with the source left unformatted
-// (faster compiles; the code is the same). nd_test.cpp and layout_test.cpp share it.
+// (faster compiles; the code is the same). nd_test.cpp and layout_test.cpp share it; the
+// accuracy tests share lineRequest and kL2Bound.
 #pragma once
 
 #include <cstdint>
@@ -22,5 +23,17 @@ inline FftRequest shapeRequest(std::vector<int64_t> dims, int64_t batch = 1,
   r.format = false;
   return r;
 }
+
+// A 1D request of n points (shapeRequest) in a direction, scaled or not.
+inline FftRequest lineRequest(int64_t n, int64_t batch, Precision p,
+                              Direction d = Direction::Forward, bool scale = false) {
+  FftRequest r = shapeRequest({n}, batch, p);
+  r.direction = d;
+  r.scale = scale;
+  return r;
+}
+
+// fftc's L2 error may be at most this many times FFTW's at the same precision (issue 23).
+constexpr double kL2Bound = 1.5;
 
 }  // namespace fftc::fftlib::test
