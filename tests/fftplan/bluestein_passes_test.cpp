@@ -12,31 +12,12 @@
 #include "fftlib/plan/fft_api.h"
 #include "fftlib/plan/planner.h"
 #include "tests/fftplan/fftw_at_precision.h"
+#include "tests/fftplan/plan_accuracy.h"
 #include "tests/fftplan/requests.h"
 #include "tests/support/opencl_device.h"
 
 namespace fftc::fftlib::test {
 namespace {
-
-template <typename T>
-void expectWithinFftw(const FftRequest& r) {
-  SCOPED_TRACE(r.key());
-  Plan fft = Plan::create(fftc::testing::openclContext(), r);
-  const auto x =
-      uniformInput<T>(static_cast<size_t>(r.size * r.batch), 7 + static_cast<uint64_t>(r.size));
-  const auto y = fft.run(x);
-  auto ref = referenceDft1d(toLongDouble(std::span<const std::complex<T>>(x)), r.size, r.batch,
-                            r.direction);
-  const double fftw = l2(fftwC2c<T>(x, {r.size}, r.batch, r.direction), ref);  // unscaled
-  if (r.scale)
-    for (auto& v : ref) v /= static_cast<long double>(r.size);
-  const double fftc = l2(y, ref);
-  std::printf("[bluestein3] %s  fftc L2 %.3g  FFTW L2 %.3g  ratio %.2f\n", r.key().c_str(), fftc,
-              fftw, fftc / fftw);
-  EXPECT_LE(fftc, kL2Bound * fftw) << fft.info().describe();
-  EXPECT_LE(linfError(std::span<const std::complex<T>>(y), ref), fftTolerance(r.size, r.precision))
-      << fft.info().describe();
-}
 
 // The planner's choice beyond local memory (48 KiB): three passes, M split into two halves that
 // each fit a local line kernel, whatever M's factors (4099: M = 8232 = 2^3·3·7^3; 8191 and
@@ -89,22 +70,26 @@ TEST(BluesteinThreePasses, ThreeStagesEachReadingAndWritingMOnce) {
 
 // One size a TEST: ctest runs each in a process of its own (a few seconds each on PoCL).
 TEST(BluesteinThreePasses, MatchFftw4099BatchF32) {
-  expectWithinFftw<float>(lineRequest(4099, 3, Precision::F32));
+  expectPlanWithinFftw<float>(lineRequest(4099, 3, Precision::F32), "bluestein3", 7);
 }
 TEST(BluesteinThreePasses, MatchFftw4099InverseF64) {
-  expectWithinFftw<double>(lineRequest(4099, 2, Precision::F64, Direction::Inverse));
+  expectPlanWithinFftw<double>(lineRequest(4099, 2, Precision::F64, Direction::Inverse),
+                               "bluestein3", 7);
 }
 TEST(BluesteinThreePasses, MatchFftw8191InverseScaledF32) {
-  expectWithinFftw<float>(lineRequest(8191, 1, Precision::F32, Direction::Inverse, true));
+  expectPlanWithinFftw<float>(lineRequest(8191, 1, Precision::F32, Direction::Inverse, true),
+                              "bluestein3", 7);
 }
 TEST(BluesteinThreePasses, MatchFftw8191ScaledF64) {
-  expectWithinFftw<double>(lineRequest(8191, 1, Precision::F64, Direction::Forward, true));
+  expectPlanWithinFftw<double>(lineRequest(8191, 1, Precision::F64, Direction::Forward, true),
+                               "bluestein3", 7);
 }
 TEST(BluesteinThreePasses, MatchFftw65521F32) {
-  expectWithinFftw<float>(lineRequest(65521, 1, Precision::F32));
+  expectPlanWithinFftw<float>(lineRequest(65521, 1, Precision::F32), "bluestein3", 7);
 }
 TEST(BluesteinThreePasses, MatchFftw65521InverseF64) {
-  expectWithinFftw<double>(lineRequest(65521, 1, Precision::F64, Direction::Inverse));
+  expectPlanWithinFftw<double>(lineRequest(65521, 1, Precision::F64, Direction::Inverse),
+                               "bluestein3", 7);
 }
 
 }  // namespace

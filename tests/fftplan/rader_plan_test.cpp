@@ -14,6 +14,7 @@
 #include "fftlib/plan/fft_api.h"
 #include "fftlib/plan/planner.h"
 #include "tests/fftplan/fftw_at_precision.h"
+#include "tests/fftplan/plan_accuracy.h"
 #include "tests/fftplan/requests.h"
 #include "tests/support/opencl_device.h"
 
@@ -50,45 +51,26 @@ TEST(RaderPlan, ThePlannerTakesRaderWhereNMinusOneFits) {
   EXPECT_EQ(choosePlan(named).kernel, "bluesteinLocal");
 }
 
-template <typename T>
-void expectWithinFftw(const FftRequest& r) {
-  SCOPED_TRACE(r.key());
-  Plan fft = Plan::create(fftc::testing::openclContext(), r);
-  ASSERT_EQ(fft.info().choice.kernel, "raderLocal");
-  const auto x =
-      uniformInput<T>(static_cast<size_t>(r.size * r.batch), 11 + static_cast<uint64_t>(r.size));
-  const auto y = fft.run(x);
-  auto ref = referenceDft1d(toLongDouble(std::span<const std::complex<T>>(x)), r.size, r.batch,
-                            r.direction);
-  const double fftw = l2(fftwC2c<T>(x, {r.size}, r.batch, r.direction), ref);  // unscaled
-  if (r.scale)
-    for (auto& v : ref) v /= static_cast<long double>(r.size);
-  const double fftc = l2(y, ref);
-  std::printf("[rader] %s  fftc L2 %.3g  FFTW L2 %.3g  ratio %.2f\n", r.key().c_str(), fftc, fftw,
-              fftc / fftw);
-  EXPECT_LE(fftc, kL2Bound * fftw) << fft.info().describe();
-  EXPECT_LE(linfError(std::span<const std::complex<T>>(y), ref), fftTolerance(r.size, r.precision))
-      << fft.info().describe();
-}
-
 // Larger primes than accuracy_test.cpp's (p - 1 with radices 16, 7, 9, 5), batches that fill
 // work-groups unevenly, both directions, scaled.
 TEST(RaderPlan, MatchFftw257BatchF32) {
-  expectWithinFftw<float>(lineRequest(257, 5, Precision::F32));
+  expectPlanWithinFftw<float>(lineRequest(257, 5, Precision::F32), "rader", 11, "raderLocal");
 }
 TEST(RaderPlan, MatchFftw401InverseScaledF64) {
-  expectWithinFftw<double>(lineRequest(401, 2, Precision::F64, Direction::Inverse, true));
+  expectPlanWithinFftw<double>(lineRequest(401, 2, Precision::F64, Direction::Inverse, true),
+                               "rader", 11, "raderLocal");
 }
 TEST(RaderPlan, MatchFftw1009F32) {
-  expectWithinFftw<float>(lineRequest(1009, 3, Precision::F32));
+  expectPlanWithinFftw<float>(lineRequest(1009, 3, Precision::F32), "rader", 11, "raderLocal");
 }
 // 46 = [2, 23]: the radix-23 pass goes from local to local memory, reading its butterflies in
 // one sequential loop and writing them in the next (the race docs/fftlib.md describes)
 TEST(RaderPlan, MatchFftw47BatchF32) {
-  expectWithinFftw<float>(lineRequest(47, 4, Precision::F32));
+  expectPlanWithinFftw<float>(lineRequest(47, 4, Precision::F32), "rader", 11, "raderLocal");
 }
 TEST(RaderPlan, MatchFftw631InverseF32) {
-  expectWithinFftw<float>(lineRequest(631, 1, Precision::F32, Direction::Inverse));
+  expectPlanWithinFftw<float>(lineRequest(631, 1, Precision::F32, Direction::Inverse), "rader", 11,
+                              "raderLocal");
 }
 
 }  // namespace
