@@ -1,18 +1,16 @@
 // Reference DFTs through FFTW in long double.
 #include "fftlib/fftw_reference.h"
 
-#include <fftw3.h>
-
 #include <cmath>
 #include <limits>
-#include <mutex>
 #include <stdexcept>
 #include <string>
+
+#include "ir/fftw_run.h"
 
 namespace fftc::fftlib {
 
 namespace {
-std::mutex plannerMutex;  // FFTW's planner is not thread-safe
 
 template <class T>
 std::vector<ComplexL> widen(std::span<const std::complex<T>> x) {
@@ -148,20 +146,6 @@ std::vector<int64_t> halfDims(std::span<const int64_t> dims) {
   return h;
 }
 
-// Plans under the planner's lock, executes, destroys.
-template <typename MakePlan>
-void runFftw(MakePlan make, const char* what) {
-  fftwl_plan plan;
-  {
-    std::lock_guard<std::mutex> lock(plannerMutex);
-    plan = make();
-  }
-  if (!plan) throw std::runtime_error(std::string(what) + ": FFTW could not plan the transform");
-  fftwl_execute(plan);
-  std::lock_guard<std::mutex> lock(plannerMutex);
-  fftwl_destroy_plan(plan);
-}
-
 }  // namespace
 
 void referenceDftMany(std::span<const ComplexL> input, std::span<ComplexL> output,
@@ -173,7 +157,7 @@ void referenceDftMany(std::span<const ComplexL> input, std::span<ComplexL> outpu
   if (batch == 0) return;
   std::vector<int> n(d.begin(), d.end());
   std::vector<ComplexL> copy(input.begin(), input.end());
-  runFftw(
+  ir::runFftwl(
       [&] {
         return fftwl_plan_many_dft(
             static_cast<int>(n.size()), n.data(), static_cast<int>(batch),
@@ -193,7 +177,7 @@ void referenceR2cMany(std::span<const long double> input, std::span<ComplexL> ou
   if (batch == 0) return;
   std::vector<int> n(d.begin(), d.end());
   std::vector<long double> copy(input.begin(), input.end());
-  runFftw(
+  ir::runFftwl(
       [&] {
         return fftwl_plan_many_dft_r2c(static_cast<int>(n.size()), n.data(),
                                        static_cast<int>(batch), copy.data(), si.embed.data(),
@@ -213,7 +197,7 @@ void referenceC2rMany(std::span<const ComplexL> input, std::span<long double> ou
   if (batch == 0) return;
   std::vector<int> n(d.begin(), d.end());
   std::vector<ComplexL> copy(input.begin(), input.end());  // c2r overwrites its input
-  runFftw(
+  ir::runFftwl(
       [&] {
         return fftwl_plan_many_dft_c2r(static_cast<int>(n.size()), n.data(),
                                        static_cast<int>(batch),

@@ -9,6 +9,7 @@
 #include <span>
 #include <utility>
 
+#include "ir/fft_operation.h"
 #include "ir/interp_scalar.h"
 #include "ir/strided_array.h"
 #include "ir/scalar_columns.h"
@@ -133,6 +134,7 @@ class Batched {
   BV builtin(const Builtin& b, std::vector<BV> args, const Type& result);
   BV pattern(const FunDecl& f, BV x, const Type& result);
   BV map(const AbstractMap& m, BV x, const Type& result);
+  static BV fftRows(int sign, const BV& x);
   BV reduce(const AbstractReduce& r, BV x);
   std::optional<BV> foldAdd(const AbstractReduce& r, const BV& init, const BV& x,
                             const Type& accType) const;
@@ -352,7 +354,29 @@ BV Batched::builtin(const Builtin& b, std::vector<BV> args, const Type& result) 
   return v;
 }
 
+// fft(x) (fft_operation.h): the exact DFT of each row, rounded once to the elements' precision.
+BV Batched::fftRows(int sign, const BV& x) {
+  const Arr& a = x.arr;
+  if (x.tuple || a.shape.size() != static_cast<size_t>(x.batch) + 1 || isReal(a.kind))
+    throw Unsupported{};
+  const int64_t n = a.shape.back();
+  const std::vector<Cx> values = *gather(a);
+  if (n == 0 || values.empty()) return x;
+  const std::vector<std::complex<long double>> in(values.begin(), values.end());
+  const auto y = exactDft(in, n, static_cast<int64_t>(values.size()) / n, sign);
+  std::vector<Cx> out(y.size());
+  const bool f32 = a.kind == ValueKind::ComplexFloat;
+  for (size_t i = 0; i < y.size(); ++i)
+    out[i] = f32 ? Cx(static_cast<float>(y[i].real()), static_cast<float>(y[i].imag()))
+                 : Cx(static_cast<double>(y[i].real()), static_cast<double>(y[i].imag()));
+  BV v;
+  v.batch = x.batch;
+  v.arr = denseArr(std::move(out), a.shape, a.kind);
+  return v;
+}
+
 BV Batched::map(const AbstractMap& m, BV x, const Type& result) {
+  if (const int sign = fftOperationSign(m)) return fftRows(sign, x);
   x = liftAll(std::move(x));
   const BV* first = &x;
   while (first->tuple) {

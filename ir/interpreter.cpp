@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 
+#include "ir/fft_operation.h"
 #include "ir/interp_scalar.h"
 #include "ir/scalar_program.h"
 
@@ -369,7 +370,30 @@ Value Interp::generate(const ArrayGen& g, const Type& result) {
   return v;
 }
 
+// fft(x) (fft_operation.h): the exact DFT, rounded once to the elements' precision.
+Value fftOperationValue(int sign, const Value& x) {
+  if (!x.isArray()) error("fft of a scalar");
+  std::vector<std::complex<long double>> in;
+  in.reserve(x.size());
+  ScalarKind precision = ScalarKind::Double;
+  for (const auto& e : x.elems()) {
+    if (e.kind() != ValueKind::ComplexFloat && e.kind() != ValueKind::ComplexDouble)
+      error("fft of an array that is not of complex numbers");
+    if (e.kind() == ValueKind::ComplexFloat) precision = ScalarKind::Float;
+    const std::complex<double> c = e.asComplex();
+    in.emplace_back(c.real(), c.imag());
+  }
+  if (in.empty()) return x;
+  std::vector<Value> out;
+  out.reserve(in.size());
+  for (const auto& c : exactDft(in, static_cast<int64_t>(in.size()), 1, sign))
+    out.push_back(Value::ofComplex({static_cast<double>(c.real()), static_cast<double>(c.imag())},
+                                   precision));
+  return Value::array(std::move(out));
+}
+
 Value Interp::pattern(const FunDecl& f, const Value& x, const Type& result) {
+  if (const int sign = fftOperationSign(f)) return fftOperationValue(sign, x);
   if (const auto* m = f.as<AbstractMap>()) {
     Type elem = result ? result.element() : Type();
     std::vector<Value> out;

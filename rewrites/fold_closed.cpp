@@ -6,6 +6,7 @@
 
 #include "ir/batch_eval.h"
 #include "ir/diagnostic.h"
+#include "ir/fft_operation.h"
 #include "ir/infer.h"
 #include "ir/interpreter.h"
 #include "ir/substitute.h"
@@ -18,10 +19,12 @@ using namespace ir;
 namespace {
 
 // A copy of a closed expression with its f32 literals made f64 (the values are the same), and
-// its cispiRatio builtins (the one op whose precision the node carries).
+// its cispiRatio builtins and fft operations (the ops whose precision the node carries).
 class ToDouble : public IRGraphMutator {
  protected:
   FunPtr mutateNew(const FunPtr& f) override {
+    if (const int sign = fftOperationSign(*f))
+      return fftOperation(sign, ScalarKind::Double, f->loc());
     const auto* b = f->as<Builtin>();
     if (b == nullptr || b->op() != BuiltinOp::CisPiRatio) return mutateChildren(f);
     return Builtin::make(b->op(), 0, b->loc(), ScalarKind::Double);
@@ -58,8 +61,7 @@ std::vector<std::complex<double>> evaluate(const ExprPtr& e, const Type& elem) {
     return values(e);
   }
   std::vector<std::complex<double>> out = values(wide);
-  for (auto& v : out)
-    v = {static_cast<float>(v.real()), static_cast<float>(v.imag())};
+  for (auto& v : out) v = {static_cast<float>(v.real()), static_cast<float>(v.imag())};
   return out;
 }
 
@@ -89,7 +91,8 @@ class Folder : public IRMutator {
     if (!type || !type.isArray()) return nullptr;
     int64_t count = 1;
     Type elem = type;
-    const int64_t most = std::max(options_.maxElements, options_.maxReducingElements);
+    const int64_t most =
+        std::max({options_.maxElements, options_.maxReducingElements, options_.maxFftElements});
     for (; elem.isArray(); elem = elem.element()) {
       auto n = elem.size().constant();
       if (!n) return nullptr;
@@ -98,12 +101,17 @@ class Folder : public IRMutator {
     }
     if (!(elem.isReal() || elem.isComplex())) return nullptr;
     if (!free_.of(e).empty() || !containsFun(e, computes)) return nullptr;  // cheap test first
-    if (count > options_.maxElements &&
-        (count > options_.maxReducingElements ||
+    // a closed fft operation has no other form than its table (fft_operation.h)
+    const bool fft = containsFftOperation(e);
+    if (count > (fft ? options_.maxFftElements : options_.maxElements) &&
+        (fft || count > options_.maxReducingElements ||
          !containsFun(e, [](const FunDecl& f) { return f.is<AbstractReduce>(); })))
       return nullptr;
-    // the interpreter cannot run a userfun's C body: do not start what must fail
-    if (containsFun(e, [](const FunDecl& f) { return f.kind() == FunKind::UserFun; }))
+    // the interpreter cannot run a userfun's C body (an fft operation's marker aside): do not
+    // start what must fail
+    if (containsFun(e, [](const FunDecl& f) {
+          return f.kind() == FunKind::UserFun && !isFftOperationMarker(f);
+        }))
       return nullptr;
     std::vector<std::complex<double>> values;
     try {

@@ -22,6 +22,9 @@ struct FoldOptions {
   // function: 2^22 holds the spectrum of every N up to 2^20 (M <= 2^21), which at 2^20 took six
   // more passes at every run (bluesteinFourStep's three became nine for 999983).
   int64_t maxReducingElements = int64_t{1} << 22;
+  // The same for an expression with an fft operation (ir/fft_operation.h), which has no form
+  // but its table: 2^25 holds Bluestein's chirp spectrum for every N up to 2^24.
+  int64_t maxFftElements = int64_t{1} << 25;
 };
 
 // Replaces every maximal closed sub-expression that computes (contains a map, a reduce or an
@@ -30,9 +33,9 @@ struct FoldOptions {
 // maxElements in all, by an ir::Table of its value, computed with the reference interpreter's
 // semantics in the expression's own precision, except that an f32 expression is computed in f64
 // and rounded once (a compile-time table as accurate as f32 holds it): a whole array at a time
-// (ir::evaluateBatched, the same bits) where it can, else by the interpreter itself. An expression the interpreter cannot evaluate (a userfun,
-// which has no C++ implementation) stays as it is. Returns the program untyped where it
-// changed (re-type it), else `typed` itself.
+// (ir::evaluateBatched, the same bits) where it can, else by the interpreter itself. An expression
+// the interpreter cannot evaluate (a userfun, which has no C++ implementation) stays as it is.
+// Returns the program untyped where it changed (re-type it), else `typed` itself.
 ir::ExprPtr foldClosed(const ir::ExprPtr& typed, const FoldOptions& options = {});
 
 // foldClosed as a program pass ("foldClosed"; part of lowerDefault and lowerFft).

@@ -5,7 +5,7 @@
 #include <numbers>
 
 #include "compiler/frontend/elaborator.h"
-#include "compiler/frontend/fft_op.h"
+#include "ir/fft_operation.h"
 #include "ir/beta_reduce.h"
 
 namespace fftc::compiler::frontend {
@@ -161,12 +161,12 @@ bool Elaborator::lookupBuiltin(const std::string& name, Value& out, const Loc& l
   if (name == "wrap") out = Value::ofBoundary(ir::PadBoundary::Wrap);
   else if (name == "clamp") out = Value::ofBoundary(ir::PadBoundary::Clamp);
   else if (name == "mirror") out = Value::ofBoundary(ir::PadBoundary::Mirror);
-  // fft and ifft: the transform as a function of the program's precision (fft_op.h)
+  // fft and ifft: the transform as a function of the program's precision (ir/fft_operation.h)
   else if (name == "fft" || name == "ifft") {
     auto f = std::make_shared<FunValue>();
     f->kind = FunKind::IR;
     f->loc = loc;
-    f->ir = fftOperation(name == "fft" ? -1 : 1, precision, loc);
+    f->ir = ir::fftOperation(name == "fft" ? -1 : 1, precision, loc);
     out = Value::ofFun(std::move(f));
   }
   else if (name == "pi") out = Value::ofExpr(ir::Literal::makeReal(std::numbers::pi, precision, loc), ScalarHint::Real);

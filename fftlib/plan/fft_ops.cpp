@@ -9,7 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "backends/common/device_error.h"
-#include "compiler/frontend/fft_op.h"
+#include "ir/fft_operation.h"
 #include "fftlib/plan/library_sources.h"
 #include "fftlib/plan/plan_choice.h"
 #include "ir/infer.h"
@@ -19,7 +19,7 @@ namespace fftc::fftlib {
 namespace {
 
 using backends::UserError;
-using compiler::frontend::fftOperationSign;
+using ir::fftOperationSign;
 
 struct Op {
   int sign = -1;
@@ -124,7 +124,7 @@ std::string globalCall(const Op& op, std::vector<std::string>& lines) {
 }  // namespace
 
 bool hasFftOps(const compiler::frontend::Kernel& kernel) {
-  return compiler::frontend::containsFftOperation(kernel.lambda->body());
+  return ir::containsFftOperation(kernel.lambda->body());
 }
 
 namespace {
@@ -149,7 +149,7 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, Exp
   const auto* g = map ? map->f()->as<ir::Lambda>() : nullptr;
   if (!g || call.args().size() != 1) return nullptr;
   const ir::ExprPtr& rows = call.arg(0);
-  if (compiler::frontend::containsFftOperation(rows) || !rows->type().isArray() ||
+  if (ir::containsFftOperation(rows) || !rows->type().isArray() ||
       !rows->type().size().constant())
     return nullptr;
   const std::vector<Op> ops = collectOps(g->body());

@@ -1,5 +1,5 @@
 // The FFT inside larger programs: a kernel's `fft(x)` / `ifft(x)` operations (front end,
-// compiler/frontend/fft_op.h) replaced by the FFT library's algorithm the planner chooses.
+// ir/fft_operation.h) replaced by the FFT library's algorithm the planner chooses.
 //
 //   kernel conv(x: [[complex]N]B, h: [complex]N) =
 //     map(fun row => ifft <<: map(mult) <<: zip(fft(row), h)) <<: x

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "backends/common/device_error.h"
-#include "compiler/frontend/fft_op.h"
+#include "ir/fft_operation.h"
 #include "fftlib/fftw_reference.h"
 #ifdef FFTC_HAVE_CUDA
 #include "compiler/exec/cuda_exec.h"
@@ -128,7 +128,7 @@ TEST(FftOps, RandomPointwiseProgramsAroundATransformMatchFftw) {
         ir::Value::complexArray(x, ir::ScalarKind::Double, {b, n}),
         ir::Value::complexArray(w, ir::ScalarKind::Double, {n})};
     const ExpandedFftOps e = expandFftOps(k);
-    ASSERT_FALSE(compiler::frontend::containsFftOperation(e.kernel.lambda->body()));
+    ASSERT_FALSE(ir::containsFftOperation(e.kernel.lambda->body()));
     oneKernel += e.oneKernel;
     EXPECT_LT(maxRelError(run(e.kernel.lambda, args), want), 1e-12);
     const auto built = buildExpanded(e, "", compiler::pipeline::Target::OpenCL);

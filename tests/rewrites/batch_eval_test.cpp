@@ -40,6 +40,9 @@ const Row kRows[] = {
     {"fftStockhamRange([8, 3], 0, 2, 1) <<: chirpKernel(11, 24, 1)", true},
     // the twiddle-table Stockham FFT (RepOfTwiddle, elementwise products, factored DFTs)
     {"fftStockhamTwiddle([4, 2], -1) <<: chirpKernel(5, 8, 1)", true},
+    // the language's fft of rows and of a whole array (the exact DFT: ir/fft_operation.h)
+    {"map(fft) <<: split(8) <<: chirpKernel(13, 32, -1)", true},
+    {"ifft(chirpKernel(11, 24, 1))", true},
     // layouts, a reduction over a whole row, tuples, real results, scalar builtins
     {"join <<: transpose <<: map(map(fun z => z * z + z)) <<: split(4) <<: chirpVector(16, 1)",
      true},

@@ -10,6 +10,8 @@
 
 #include "compiler/frontend/frontend.h"
 #include "fftlib/fftw_reference.h"
+#include "ir/fft_operation.h"
+#include "ir/interpreter.h"
 #include "ir/printer.h"
 #include "rewrites/fold_closed.h"
 #include "rewrites/named_strategies.h"
@@ -31,9 +33,9 @@ def dft(s) = λ(v => map(fun k => reduce(add, {0.0, 0.0}) <<: map(mult)
     <<: zip(v, array(N, fun (j, n) => cispi(s * 2.0 * ((j * k) % n) / n)))) <<: ks)
 )";
 
-LambdaPtr kernelOf(const std::string& body) {
+LambdaPtr kernelOf(const std::string& body, ScalarKind precision = ScalarKind::Double) {
   fe::ElaborateOptions opts;
-  opts.precision = ScalarKind::Double;
+  opts.precision = precision;
   auto prog = fe::compileSource(std::string(kPrelude) + body, "fold.fdl", opts);
   return prog.kernels.at(0).lambda;
 }
@@ -140,6 +142,95 @@ kernel k(x: [complex]N) = map(mult) <<: zip(x, map(twice) <<: chirpK))");
             1u);
   EXPECT_TRUE(
       tables(fold(m, FoldOptions{.maxElements = 11, .maxReducingElements = 12})->body()).empty());
+}
+
+// The DFT by its definition in long double: independent of FFTW and of the interpreter.
+std::vector<fftlib::ComplexL> naiveDft(const std::vector<fftlib::ComplexL>& x, int sign) {
+  const auto n = static_cast<int64_t>(x.size());
+  std::vector<fftlib::ComplexL> y(x.size());
+  for (int64_t k = 0; k < n; ++k)
+    for (int64_t j = 0; j < n; ++j) {
+      const long double a = sign * 2 * std::numbers::pi_v<long double> *
+                            static_cast<long double>((j * k) % n) / static_cast<long double>(n);
+      y[static_cast<size_t>(k)] +=
+          x[static_cast<size_t>(j)] * fftlib::ComplexL(std::cos(a), std::sin(a));
+    }
+  return y;
+}
+
+std::vector<fftlib::ComplexL> exactChirp() {
+  std::vector<fftlib::ComplexL> chirp;
+  for (int64_t j = 0; j < 12; ++j) {
+    const long double a =
+        std::numbers::pi_v<long double> * static_cast<long double>((j * j) % 24) / 12;
+    chirp.emplace_back(std::cos(a), std::sin(a));
+  }
+  return chirp;
+}
+
+// The language's fft of a closed array (Bluestein's chirp spectrum as fftlib writes it): a table
+// of the exact DFT rounded once to the program's precision, folded whatever maxElements and
+// maxReducingElements say (it has no other form), up to maxFftElements.
+TEST(FoldClosed, AClosedFftOperationIsTheExactDftRoundedOnce) {
+  const auto want = naiveDft(exactChirp(), -1);
+  for (ScalarKind precision : {ScalarKind::Float, ScalarKind::Double}) {
+    LambdaPtr k =
+        kernelOf("kernel k(x: [complex]N) = map(mult) <<: zip(x, fft(chirpK))", precision);
+    ASSERT_TRUE(containsFftOperation(k->body()));
+    LambdaPtr f = fold(k);
+    auto ts = tables(f->body());
+    ASSERT_EQ(ts.size(), 1u) << print(f->body());
+    EXPECT_FALSE(containsFftOperation(f->body()));
+    ASSERT_EQ(ts[0]->values().size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+      const auto v = ts[0]->values()[i];
+      if (precision == ScalarKind::Float) {
+        // the float nearest the exact value: within half its ulp (and the 1e-15 by which the
+        // inputs, rounded to double, move a value near 0), where an f32 FFT would be off by a
+        // few ulps
+        for (auto [got, exact] : {std::pair{v.real(), want[i].real()}, {v.imag(), want[i].imag()}}) {
+          const float e = static_cast<float>(exact);
+          const double ulp = std::nextafter(std::abs(e), INFINITY) - std::abs(e);
+          EXPECT_NEAR(got, static_cast<double>(exact), 0.5 * ulp + 1e-15) << i;
+          EXPECT_EQ(got, static_cast<double>(static_cast<float>(got))) << "a float value " << i;
+        }
+      } else {  // within the rounding of its inputs (|x_j| = 1, 12 of them) and its own
+        EXPECT_NEAR(v.real(), static_cast<double>(want[i].real()), 4e-15) << i;
+        EXPECT_NEAR(v.imag(), static_cast<double>(want[i].imag()), 4e-15) << i;
+      }
+    }
+  }
+  LambdaPtr d = kernelOf("kernel k(x: [complex]N) = map(mult) <<: zip(x, ifft(chirpK))");
+  EXPECT_EQ(tables(fold(d, FoldOptions{.maxElements = 1, .maxReducingElements = 1})->body()).size(),
+            1u);
+  EXPECT_TRUE(
+      tables(fold(d, FoldOptions{.maxElements = 1, .maxReducingElements = 1, .maxFftElements = 11})
+                 ->body())
+          .empty());
+}
+
+// The interpreter's value of fft and ifft: the DFT (sign -1 and +1, unnormalized).
+TEST(FftOperation, TheInterpreterComputesTheDft) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-0.5, 0.5);
+  std::vector<Value> x;
+  std::vector<fftlib::ComplexL> xl;
+  for (int i = 0; i < 12; ++i) {
+    const std::complex<double> c(u(rng), u(rng));
+    x.push_back(Value::ofComplex(c, ScalarKind::Double));
+    xl.emplace_back(c.real(), c.imag());
+  }
+  for (int sign : {-1, 1}) {
+    LambdaPtr k = kernelOf(sign < 0 ? "kernel k(x: [complex]N) = fft(x)"
+                                    : "kernel k(x: [complex]N) = ifft <<: x");
+    const auto got = interpretCall(k, {Value::array(x)}).toComplexVector();
+    const auto want = naiveDft(xl, sign);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+      EXPECT_NEAR(got[i].real(), static_cast<double>(want[i].real()), 1e-15) << sign << " " << i;
+      EXPECT_NEAR(got[i].imag(), static_cast<double>(want[i].imag()), 1e-15) << sign << " " << i;
+    }
+  }
 }
 
 }  // namespace
