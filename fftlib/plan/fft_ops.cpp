@@ -238,12 +238,4 @@ compiler::pipeline::Built buildExpanded(const ExpandedFftOps& expanded, std::str
   return compiler::pipeline::build(expanded.kernel, s, target, std::move(options));
 }
 
-compiler::frontend::Kernel referenceFftOps(const compiler::frontend::Kernel& original) {
-  const compiler::frontend::Kernel kernel = etaOps(original);
-  ReplaceOps replace([](const Op& op) {
-    return libraryFft(op, fmt::format("fftStockham({}, {})", radixList(chooseRadices(op.n)), op.sign));
-  });
-  return withBody(kernel, replace.mutate(kernel.lambda->body()));
-}
-
 }  // namespace fftc::fftlib

@@ -53,9 +53,4 @@ compiler::pipeline::Built buildExpanded(const ExpandedFftOps& expanded, std::str
                                         compiler::pipeline::Target target,
                                         compiler::codegen::CodegenOptions options = {});
 
-// The kernel with each operation replaced by the paper's Stockham FFT with the DFT-matrix
-// butterflies (common.fdl fftStockham, radices chooseRadices(n)): the reference that `fftc exec
-// --check` runs on the interpreter, an algorithm other than the one expandFftOps emits.
-compiler::frontend::Kernel referenceFftOps(const compiler::frontend::Kernel& kernel);
-
 }  // namespace fftc::fftlib
