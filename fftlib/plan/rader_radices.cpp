@@ -54,9 +54,8 @@ void radixLists(int64_t m, int64_t most, Radices& prefix, std::vector<Radices>& 
 // chooseRadices' order for a multiset: powers of two first, each part largest first.
 Radices inPlannerOrder(Radices rs) {
   auto pow2 = [](int64_t r) { return (r & (r - 1)) == 0; };
-  std::stable_sort(rs.begin(), rs.end(), [&](int64_t a, int64_t b) {
-    return pow2(a) != pow2(b) ? pow2(a) : a > b;
-  });
+  std::stable_sort(rs.begin(), rs.end(),
+                   [&](int64_t a, int64_t b) { return pow2(a) != pow2(b) ? pow2(a) : a > b; });
   return rs;
 }
 
@@ -87,8 +86,8 @@ Radices raderConvolutionRadices(int64_t m) {
 Radices raderRadices(int64_t n, const FftRequest& request) {
   if (n < 31 || largestPrimeFactor(n) != n || !plannedByRadices(n - 1)) return {};
   const Radices rs = raderConvolutionRadices(n - 1);
-  const bool fits = localFits(n - 1, request, 1, 3) &&
-                    (n - 1) / *std::min_element(rs.begin(), rs.end()) <= 1024;
+  const bool fits =
+      localFits(n - 1, request, 1, 3) && (n - 1) / *std::min_element(rs.begin(), rs.end()) <= 1024;
   return fits ? rs : Radices{};
 }
 

@@ -50,8 +50,8 @@ struct L2Miss {
   double f32, f64;  // measured fftc / FFTW L2 ratios
 };
 const L2Miss kBluesteinL2Misses[] = {
-    {62, 1.43, 1.70}, {86, 1.45, 1.73}, {93, 1.51, 1.79},
-    {124, 1.47, 1.84}, {129, 1.38, 1.78}, {155, 1.38, 1.74}, {172, 1.38, 1.77}, {186, 1.37, 1.83},
+    {62, 1.43, 1.70},  {86, 1.45, 1.73},  {93, 1.51, 1.79},  {124, 1.47, 1.84},
+    {129, 1.38, 1.78}, {155, 1.38, 1.74}, {172, 1.38, 1.77}, {186, 1.37, 1.83},
     {215, 1.32, 1.73}, {217, 1.37, 1.72}, {248, 1.41, 1.74},
 };
 
@@ -130,8 +130,8 @@ TEST(Accuracy, LargerSizesF64) {
   for (int64_t n : kLargerSizes) expectAccurate<double>(n, Precision::F64);
 }
 
-// The table lists only sizes that need it: each is planned by Bluestein, and its bound is above kL2Bound only where the measured ratio
-// was near or above it.
+// The table lists only sizes that need it: each is planned by Bluestein, and its bound is above
+// kL2Bound only where the measured ratio was near or above it.
 TEST(Accuracy, MissesAreBluesteinSizes) {
   for (const L2Miss& m : kBluesteinL2Misses) {
     EXPECT_FALSE(plannedByRadices(m.size)) << m.size;
