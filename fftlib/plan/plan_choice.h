@@ -172,12 +172,17 @@ int64_t smoothSizeAtLeast(int64_t n);  // the smallest 2,3,5,7-smooth integer >=
 // four-step split into two local-fitting halves (fourStepSplit) gives way to the least smooth
 // size that has one (bluesteinFourStep: three passes; f64 999983 -> 2016000 = 1400 x 1440).
 int64_t bluesteinSize(int64_t n, Precision precision);
-// The radices of Rader's convolution of a prime n (rader.fdl raderLocal, one kernel): those of
-// n - 1 when n >= 31 (smaller primes are radices of their own), n - 1 is planned by radices
+// The radices of Rader's convolution of a prime n (rader.fdl raderLocal, one kernel):
+// raderConvolutionRadices(n - 1) when n >= 31 (smaller primes are radices of their own), n - 1 is planned by radices
 // (plannedByRadices: prime factors at most 29) and the kernel's three local arrays of n - 1 (the
 // forward FFT's result stays for X_0 while the inverse FFT ping-pongs) fit the request's budget
 // with at most 1024 work-items; {} otherwise (Bluestein).
 Radices raderRadices(int64_t n, const FftRequest& request);
+// The radices of Rader's convolution FFTs of m = N - 1 (rader_radices.cpp): chooseRadices(m)
+// unless another list takes at most 3/4 of its issue slots per row (its passes' butterflies
+// over the row's m / min(rs) work-items, which idle through a pass of few large butterflies:
+// 30 = [2, 15] -> [6, 5]).
+Radices raderConvolutionRadices(int64_t m);
 int64_t largestPrimeFactor(int64_t n);  // 1 for n = 1
 
 // Whether a local-memory kernel can hold F rows of n: two arrays of F rows (or `arrays`),

@@ -79,14 +79,6 @@ bool localKernelFits(const std::vector<int64_t>& rs, const FftRequest& request) 
          n / *std::min_element(rs.begin(), rs.end()) <= 1024;
 }
 
-Radices raderRadices(int64_t n, const FftRequest& request) {
-  if (n < 31 || largestPrimeFactor(n) != n || !plannedByRadices(n - 1)) return {};
-  Radices rs = chooseRadices(n - 1);
-  const bool fits = localFits(n - 1, request, 1, 3) &&
-                    (n - 1) / *std::min_element(rs.begin(), rs.end()) <= 1024;
-  return fits ? rs : Radices{};
-}
-
 int64_t HierarchicalChoice::leastColumns() const {
   return columns.empty() ? 0 : *std::min_element(columns.begin(), columns.end());
 }

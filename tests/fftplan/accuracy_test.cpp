@@ -39,10 +39,10 @@ const int64_t kLargerSizes[] = {512,  1024, 2048,  4096, 8192, 16384, 32768, 655
 // chirp spectrum, about 2.7 ulp of L2 error in f64, where FFTW computes these small sizes by
 // a direct O(p^2) DFT of the prime factor (about 1.3 ulp). In f64 the chirp spectrum is also an
 // f64 FFT (folded in f64, no wider type). The primes 31 and 43 are Rader's now (rader.fdl, a
-// cyclic convolution of p - 1 = 30 and 42, measured 2026-11-26): closer to FFTW's error
-// than Bluestein's (f64 1.64 and 1.66 against 1.73 and 1.87) but still above kL2Bound in f64,
-// where FFTW's direct DFT of these small primes is about 1.7e-16; the other Rader primes up to
-// 256 (37, 41, 53, 61, ...) are within it. Larger primes (257, 1009, 4099, 65521), where FFTW
+// cyclic convolution of p - 1 = 30 and 42) and within kL2Bound with its spectrum the exact DFT
+// rounded once (f64 about 1.4 and 1.3, where FFTW's direct DFT of these small primes is about
+// 1.7e-16; with the spectrum an f64 FFT 1.74 and 1.61), as are the other Rader primes up to
+// 256 (37, 41, 53, 61, ...). Larger primes (257, 1009, 4099, 65521), where FFTW
 // too uses a convolution, meet kL2Bound. Each is held to 1.15x its measured ratio, so that a
 // regression still fails.
 struct L2Miss {
@@ -50,8 +50,8 @@ struct L2Miss {
   double f32, f64;  // measured fftc / FFTW L2 ratios
 };
 const L2Miss kBluesteinL2Misses[] = {
-    {31, 1.33, 1.64}, {43, 1.29, 1.66}, {62, 1.43, 1.70}, {86, 1.45, 1.73}, {93, 1.51, 1.79},
-    {124, 1.47, 1.84}, {129, 1.38, 1.78}, {155, 1.38, 1.74}, {172, 1.38, 1.77}, {186, 1.37, 1.83},
+    {62, 1.43, 1.70},  {86, 1.45, 1.73},  {93, 1.51, 1.79},  {124, 1.47, 1.84},
+    {129, 1.38, 1.78}, {155, 1.38, 1.74}, {172, 1.38, 1.77}, {186, 1.37, 1.83},
     {215, 1.32, 1.73}, {217, 1.37, 1.72}, {248, 1.41, 1.74},
 };
 
@@ -130,9 +130,8 @@ TEST(Accuracy, LargerSizesF64) {
   for (int64_t n : kLargerSizes) expectAccurate<double>(n, Precision::F64);
 }
 
-// The table lists only sizes that need it: each is planned by Bluestein (31 and 43 by Rader,
-// both a prime's convolution), and its bound is above kL2Bound only where the measured ratio
-// was near or above it.
+// The table lists only sizes that need it: each is planned by Bluestein, and its bound is above
+// kL2Bound only where the measured ratio was near or above it.
 TEST(Accuracy, MissesAreBluesteinSizes) {
   for (const L2Miss& m : kBluesteinL2Misses) {
     EXPECT_FALSE(plannedByRadices(m.size)) << m.size;

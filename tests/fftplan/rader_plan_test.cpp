@@ -51,6 +51,27 @@ TEST(RaderPlan, ThePlannerTakesRaderWhereNMinusOneFits) {
   EXPECT_EQ(choosePlan(named).kernel, "bluesteinLocal");
 }
 
+// The convolution's radices balance the row's work-items (rader_radices.cpp): 30 = [2, 15] ran
+// its radix-15 pass on 2 of a row's 15 work-items, 13 idle in the same warps (31 took 6.9x
+// cuFFT's time on an H200); [6, 5] keeps all 6 busy. Lists within 3/4 of chooseRadices' cost
+// stay (43, 127, 257, 401, 1009: their kernels unchanged), every list multiplies to N - 1.
+TEST(RaderPlan, ConvolutionRadicesKeepTheRowBusy) {
+  const FftRequest r32 = lineRequest(31, 1, Precision::F32);
+  EXPECT_EQ(raderRadices(31, r32), (Radices{6, 5}));
+  EXPECT_EQ(raderRadices(37, r32), (Radices{6, 6}));
+  EXPECT_EQ(raderRadices(61, r32), (Radices{10, 6}));
+  for (int64_t n : {41, 43, 127, 257, 401, 1009})
+    EXPECT_EQ(raderConvolutionRadices(n - 1), chooseRadices(n - 1)) << n;
+  for (int64_t n : {31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 97, 101, 211, 631, 1201}) {
+    const Radices rs = raderConvolutionRadices(n - 1);
+    EXPECT_EQ(product(rs), n - 1) << n;
+    for (int64_t r : rs) EXPECT_TRUE(r <= 16 || largestPrimeFactor(r) == r) << n;
+  }
+  const PlanChoice c = choosePlan(lineRequest(31, 4096, Precision::F32));
+  EXPECT_EQ(c.radices, (Radices{6, 5}));
+  EXPECT_EQ(c.stageLocal.front().at(0), 6);  // work-items per row: 30 / min(rs)
+}
+
 // Larger primes than accuracy_test.cpp's (p - 1 with radices 16, 7, 9, 5), batches that fill
 // work-groups unevenly, both directions, scaled.
 TEST(RaderPlan, MatchFftw257BatchF32) {
@@ -72,6 +93,28 @@ TEST(RaderPlan, MatchFftw631InverseF32) {
   expectPlanWithinFftw<float>(lineRequest(631, 1, Precision::F32, Direction::Inverse), "rader", 11,
                               "raderLocal");
 }
+
+// Accuracy by construction (issue 23): the Rader primes where FFTW computes a direct DFT (31,
+// 43: about 1.8e-16 in f64, the hardest to match) and 61 (30 = [6, 5], 60 = [10, 6] from the
+// radix rule), f32 and f64, the inverse direction (accuracy_test.cpp runs every N up to 256
+// forward, these among them): L2 within kL2Bound of FFTW's own at the same precision, Linf
+// within fftTolerance. With the spectrum an f64 Stockham FFT, f64 31 and 43 were 1.74 and 1.61;
+// with the exact DFT rounded once (the language's fft, raderSpectrum) they meet kL2Bound.
+class RaderAccuracy : public ::testing::TestWithParam<Precision> {};
+
+TEST_P(RaderAccuracy, InverseWithinFftw) {
+  const Precision p = GetParam();
+  for (int64_t n : {31, 43, 61}) {
+    const FftRequest r = lineRequest(n, 4096 / n, p, Direction::Inverse);
+    p == Precision::F64 ? expectPlanWithinFftw<double>(r, "rader accuracy", 5, "raderLocal")
+                        : expectPlanWithinFftw<float>(r, "rader accuracy", 5, "raderLocal");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Rader, RaderAccuracy, ::testing::Values(Precision::F32, Precision::F64),
+                         [](const auto& param) {
+                           return param.param == Precision::F64 ? "F64" : "F32";
+                         });
 
 }  // namespace
 }  // namespace fftc::fftlib::test

@@ -1,0 +1,94 @@
+// The radices of Rader's cyclic convolution (rader.fdl raderLocal, plan_choice.h raderRadices):
+// the radix list of N - 1 whose two FFTs take the fewest issue slots per row of the kernel.
+#include <algorithm>
+#include <limits>
+
+#include "fftlib/plan/plan_choice.h"
+
+namespace fftc::fftlib {
+namespace {
+
+// A radix's butterfly in a work-item, a relative measure: r · Σ w(f) over r's prime factors f,
+// a factor 2 counting 1 (additions only) and an odd f counting f (a dense or symmetric f-point
+// product). Against the PTX instructions of the emitted CUDA passes (sm_90): radix 15 855
+// (120 units), 6 ~210 (24), 7 ~200 (49), 9 ~400 (54), 16 ~400 (64): 4 to 7 instructions a unit.
+int64_t passWork(int64_t r) {
+  int64_t sum = 0, m = r;
+  for (int64_t f = 2; f * f <= m; ++f)
+    for (; m % f == 0; m /= f) sum += f == 2 ? 1 : f;
+  if (m > 1) sum += m == 2 ? 1 : m;
+  return r * sum;
+}
+
+// The issue slots of one row of raderLocal for p = m + 1 and radices rs, in passWork's units.
+// Its w = m / min(rs) work-items run every pass in lockstep: a pass of m / r butterflies costs
+// w · ceil((m / r) / w) butterflies' time whatever the number of them that work, because the
+// idle work-items of a warp issue with the busy ones. Both FFTs of m (forward and inverse),
+// then the pointwise product by the spectrum (m elements) and the output (p elements, the
+// permuted scatter with X_0): about 5 and 10 units an element (35 and 70 PTX instructions).
+// 31 with [2, 15]: 15 work-items, 2 of which compute the radix-15 pass (855 instructions),
+// 4320 units; [6, 5]: 6 work-items, every one busy, 1098.
+int64_t rowCost(const Radices& rs, int64_t m) {
+  const int64_t w = m / *std::min_element(rs.begin(), rs.end());
+  int64_t passes = 0;
+  for (int64_t r : rs) passes += (m / r + w - 1) / w * passWork(r);
+  return w * (2 * passes + 5 * ((m + w - 1) / w) + 10 * ((m + 1 + w - 1) / w));
+}
+
+// Every radix list of m with radices of at most `most`, non-increasing, each a radix of the
+// library: at most 16, or a prime up to kLargestDirectPrime (symDft).
+void radixLists(int64_t m, int64_t most, Radices& prefix, std::vector<Radices>& out) {
+  if (m == 1) {
+    if (!prefix.empty()) out.push_back(prefix);
+    return;
+  }
+  for (int64_t r = std::min(m, most); r >= 2; --r) {
+    if (m % r != 0) continue;
+    if (r > 16 && (r > kLargestDirectPrime || largestPrimeFactor(r) != r)) continue;
+    prefix.push_back(r);
+    radixLists(m / r, r, prefix, out);
+    prefix.pop_back();
+  }
+}
+
+// chooseRadices' order for a multiset: powers of two first, each part largest first.
+Radices inPlannerOrder(Radices rs) {
+  auto pow2 = [](int64_t r) { return (r & (r - 1)) == 0; };
+  std::stable_sort(rs.begin(), rs.end(),
+                   [&](int64_t a, int64_t b) { return pow2(a) != pow2(b) ? pow2(a) : a > b; });
+  return rs;
+}
+
+}  // namespace
+
+// chooseRadices(m) (the fewest passes) unless a list takes at most 3/4 of its row cost: the
+// margin keeps the lists where the units order candidates less surely than they differ (401:
+// [16, 5, 5] 25040 against [5, 5, 4, 4] 20200, the same PTX count per row) and moves those that
+// idle most of a row (31 [2, 15] -> [6, 5], 37 [9, 4] -> [6, 6], 61 [15, 4] -> [10, 6]).
+Radices raderConvolutionRadices(int64_t m) {
+  Radices best = chooseRadices(m);
+  const int64_t base = rowCost(best, m);
+  int64_t bestCost = std::numeric_limits<int64_t>::max();
+  Radices prefix, found;
+  std::vector<Radices> lists;
+  radixLists(m, m, prefix, lists);
+  for (const Radices& rs : lists) {
+    if (m / *std::min_element(rs.begin(), rs.end()) > 1024) continue;
+    const int64_t cost = rowCost(rs, m);
+    if (cost < bestCost || (cost == bestCost && rs.size() < found.size())) {
+      bestCost = cost;
+      found = rs;
+    }
+  }
+  return 4 * bestCost <= 3 * base ? inPlannerOrder(found) : best;
+}
+
+Radices raderRadices(int64_t n, const FftRequest& request) {
+  if (n < 31 || largestPrimeFactor(n) != n || !plannedByRadices(n - 1)) return {};
+  const Radices rs = raderConvolutionRadices(n - 1);
+  const bool fits =
+      localFits(n - 1, request, 1, 3) && (n - 1) / *std::min_element(rs.begin(), rs.end()) <= 1024;
+  return fits ? rs : Radices{};
+}
+
+}  // namespace fftc::fftlib
