@@ -1,5 +1,6 @@
 // fftc run --distributed (run_distributed.h, docs/distributed.md): options agreed across ranks,
-// one checked execution (FFTW on rank 0 over the gathered blocks), then the timed ones.
+// the transport (MPI or NCCL), one checked execution (FFTW on rank 0 over the gathered blocks),
+// then the timed ones on the device and the plain all-to-all they are measured against.
 #include "driver/run_distributed.h"
 
 #include "backends/common/device_error.h"
@@ -25,6 +26,7 @@
 #include "fftlib/plan/plan_request.h"
 #ifdef FFTC_HAVE_CUDA
 #include "backends/cuda/device.h"
+#include "fftlib/distributed/nccl_transport.h"
 #endif
 #endif
 
@@ -186,11 +188,16 @@ Errors checkGathered(dist::Transport& transport, const dist::DistributedPlan& pl
 
 struct Report {
   double timeMs = 0, exchangeMs = 0, localMs = 0, packMs = 0;
+  double alltoallMs = 0;      // the plain all-to-all of the same messages
+  int64_t exchangeBytes = 0;  // per transform, the most a rank sends to the others
   Errors errors;
 };
 
+// One checked execution (host to host), then the timed ones on the device: the input uploaded
+// once, each transform from the device's input to its output (PhaseTimes), then the plain
+// all-to-all of the same messages through the same transport.
 template <typename T>
-Report runOn(dist::MpiTransport& transport, dist::DistributedPlan& plan,
+Report runOn(dist::Transport& control, dist::DistributedPlan& plan,
              const DistributedRunOptions& o) {
   Report r;
   const auto& dims = plan.layout().dims;
@@ -201,13 +208,13 @@ Report runOn(dist::MpiTransport& transport, dist::DistributedPlan& plan,
     in = blockOf(global, dims, plan.inputBox());
   } else {
     in = fl::uniformInput<T>(static_cast<std::size_t>(plan.inputBox().count()),
-                             o.seed + static_cast<uint64_t>(transport.rank()));
+                             o.seed + static_cast<uint64_t>(control.rank()));
   }
   plan.execute<T>(in, out);
-  if (o.check) r.errors = checkGathered<T>(transport, plan, global, out);
+  if (o.check) r.errors = checkGathered<T>(control, plan, global, out);
   std::vector<double> total_, exchange, local, pack;
   for (int k = 0; k < o.warmup + o.repeat; ++k) {
-    plan.execute<T>(in, out);
+    plan.executeOnDevice();
     if (k < o.warmup) continue;
     const auto& t = plan.lastTimes();
     total_.push_back(t.total * 1e3);
@@ -215,16 +222,39 @@ Report runOn(dist::MpiTransport& transport, dist::DistributedPlan& plan,
     local.push_back(t.local * 1e3);
     pack.push_back((t.pack + t.unpack) * 1e3);
   }
+  const dist::ExchangeMeasure plain = plan.measureExchange(o.repeat);
   // The slowest rank's medians (in ns, for the integer reduction).
-  auto slowest = [&](std::vector<double>& v) {
-    const auto ns = static_cast<int64_t>(std::llround(fl::median(v) * 1e6));
-    return static_cast<double>(transport.allreduce(ns, dist::ReduceOp::Max)) * 1e-6;
+  auto slowest = [&](double ms) {
+    const auto ns = static_cast<int64_t>(std::llround(ms * 1e6));
+    return static_cast<double>(control.allreduce(ns, dist::ReduceOp::Max)) * 1e-6;
   };
-  r.timeMs = slowest(total_);
-  r.exchangeMs = slowest(exchange);
-  r.localMs = slowest(local);
-  r.packMs = slowest(pack);
+  r.timeMs = slowest(fl::median(total_));
+  r.exchangeMs = slowest(fl::median(exchange));
+  r.localMs = slowest(fl::median(local));
+  r.packMs = slowest(fl::median(pack));
+  r.alltoallMs = slowest(plain.seconds * 1e3);
+  r.exchangeBytes = control.allreduce(plain.bytesOut, dist::ReduceOp::Max);
   return r;
+}
+
+// --transport: mpi, nccl, or (empty) nccl where the target is CUDA and libnccl loads on every
+// rank. Collective; an error is every rank's.
+bool useNccl(dist::Transport& control, const DistributedRunOptions& o, Target target) {
+  const bool explicitNccl = together(control, [&] {
+    if (!o.transport.empty() && o.transport != "mpi" && o.transport != "nccl")
+      throw backends::UserError(
+          fmt::format("--transport '{}': expected mpi or nccl", o.transport));
+    if (o.transport == "nccl" && target != Target::Cuda)
+      throw backends::UserError("--transport nccl exchanges CUDA memory: it needs --target cuda");
+    return o.transport == "nccl";
+  });
+  if (explicitNccl || !o.transport.empty() || target != Target::Cuda) return explicitNccl;
+#ifdef FFTC_HAVE_CUDA
+  const int64_t here = dist::NcclTransport::available() ? 1 : 0;
+  return control.allreduce(here, dist::ReduceOp::Min) == 1;
+#else
+  return false;
+#endif
 }
 
 int runSession(const FftOptions& fft, const DistributedRunOptions& o) {
@@ -251,18 +281,35 @@ int runSession(const FftOptions& fft, const DistributedRunOptions& o) {
     clContext = std::make_unique<cl::Context>(cl::Context::fromSelector(o.device));
     return clContext->device().name;
   });
-  dist::LocalFftFactory factory;
+  std::unique_ptr<dist::LocalDevice> device;
 #ifdef FFTC_HAVE_CUDA
-  if (cuContext) factory = dist::cudaLocalFft(*cuContext);
+  if (cuContext) device = dist::cudaDevice(*cuContext);
 #endif
-  if (clContext) factory = dist::openClLocalFft(*clContext);
-  auto plan = dist::DistributedPlan::create(transport, request, factory);
+  if (clContext) device = dist::openClDevice(*clContext);
+  // The data's transport: NCCL on CUDA (its communicator made over MPI), else MPI itself.
+  dist::Transport* data = &transport;
+#ifdef FFTC_HAVE_CUDA
+  std::unique_ptr<dist::NcclTransport> nccl;
+  if (useNccl(transport, o, target)) {
+    nccl = std::make_unique<dist::NcclTransport>(transport);  // agreed errors
+    data = nccl.get();
+  }
+#else
+  if (useNccl(transport, o, target))
+    throw std::logic_error("NCCL chosen without CUDA");
+#endif
+  auto plan = dist::DistributedPlan::create(*data, request, *device);
   const Report r = request.precision == fl::Precision::F64 ? runOn<double>(transport, plan, o)
                                                            : runOn<float>(transport, plan, o);
   const auto n = fl::product(request.dims);
   const double tolerance = fl::fftTolerance(n, request.precision);
   const double gflops = 5.0 * static_cast<double>(n) * std::log2(static_cast<double>(n)) /
                         (r.timeMs * 1e-3) * 1e-9;
+  // A rank's bytes to the others over the time: the same measure for the exchanges inside the
+  // transform and for the plain all-to-all.
+  auto gbps = [&](double ms) {
+    return ms > 0 ? static_cast<double>(r.exchangeBytes) / (ms * 1e-3) * 1e-9 : 0.0;
+  };
   if (transport.rank() == 0) {
     if (o.json) {
       boost::json::object j;
@@ -282,6 +329,11 @@ int runSession(const FftOptions& fft, const DistributedRunOptions& o) {
       compiler::exec::setNumber(j, "exchange_ms", r.exchangeMs);
       compiler::exec::setNumber(j, "local_ms", r.localMs);
       compiler::exec::setNumber(j, "pack_ms", r.packMs);
+      j["transport"] = data->name();
+      j["exchange_bytes"] = r.exchangeBytes;
+      compiler::exec::setNumber(j, "alltoall_ms", r.alltoallMs);
+      compiler::exec::setNumber(j, "exchange_gbps", gbps(r.exchangeMs));
+      compiler::exec::setNumber(j, "alltoall_gbps", gbps(r.alltoallMs));
       compiler::exec::setNumber(j, "gflops", gflops);
       if (o.check) {
         compiler::exec::setNumber(j, "l2_error", r.errors.l2);
@@ -295,6 +347,10 @@ int runSession(const FftOptions& fft, const DistributedRunOptions& o) {
                  "local FFTs {:.4f} ms, pack/unpack {:.4f} ms, all-to-all {:.4f} ms; {:.2f} "
                  "GFLOP/s\n",
                  r.timeMs, o.repeat, o.warmup, r.localMs, r.packMs, r.exchangeMs, gflops);
+      fmt::print("all-to-all ({}): {} bytes a rank, {:.2f} GB/s in the transform; the plain "
+                 "all-to-all of the same messages {:.4f} ms, {:.2f} GB/s\n",
+                 data->name(), r.exchangeBytes, gbps(r.exchangeMs), r.alltoallMs,
+                 gbps(r.alltoallMs));
       if (o.check)
         fmt::print("error against FFTW (long double) on the gathered result: l2 {:.3g}, linf "
                    "{:.3g} (tolerance {:.3g}): {}\n",

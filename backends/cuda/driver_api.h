@@ -37,6 +37,7 @@ namespace fftc::backends::cuda {
   X(cuMemcpyDtoH, 3020)               \
   X(cuMemcpyDtoD, 3020)               \
   X(cuMemcpyDtoDAsync, 3020)          \
+  X(cuMemcpy3DAsync, 3020)            \
   X(cuMemsetD8, 3020)                 \
   X(cuLaunchKernel, 4000)             \
   X(cuEventCreate, 2000)              \

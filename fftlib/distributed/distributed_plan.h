@@ -1,11 +1,13 @@
-// A distributed 2D/3D complex FFT over the processes of a transport (MPI): slab or pencil
-// decomposition, local transforms by fftc's planner, global transposes by all-to-all.
+// A distributed 2D/3D complex FFT over the processes of a transport (MPI, NCCL): slab or pencil
+// decomposition, local transforms by fftc's planner on each rank's device, global transposes by
+// all-to-all, the data on the device from the input's upload to the output's download.
 //
 //   MpiTransport transport(MPI_COMM_WORLD);
 //   cl::Context context = cl::Context::fromSelector("");
+//   auto device = openClDevice(context);                         // or cudaDevice(cudaContext)
 //   DistributedRequest request;  request.dims = {64, 48, 35};   // global, outermost first
 //   request.decomposition = Decomposition::Pencil;
-//   DistributedPlan plan = DistributedPlan::create(transport, request, openClLocalFft(context));
+//   DistributedPlan plan = DistributedPlan::create(transport, request, *device);
 //   Box in = plan.inputBox(), out = plan.outputBox();            // this rank's blocks
 //   std::vector<std::complex<float>> x(in.count()), y(out.count());
 //   plan.execute<float>(x, y);                                   // collective
@@ -42,24 +44,34 @@ struct DistributedRequest {
   [[nodiscard]] std::string describe(int ranks) const;
 };
 
-// Seconds of the last execute(), per phase, on this rank. The exchange includes waiting for
-// the slowest rank to arrive (the all-to-all is a synchronization).
+// Seconds of the last transform on the device (executeOnDevice, or execute without its
+// upload and download), per phase, on this rank. The exchange includes waiting for the slowest
+// rank to arrive (the all-to-all is a synchronization) and, for a host transport (MPI), copying
+// the messages between the device and the host.
 struct PhaseTimes {
-  double local = 0;     // local transforms, with their host <-> device copies
-  double pack = 0;      // packing the messages on the host
+  double local = 0;     // local transforms (with the packing fused into them where it is)
+  double pack = 0;      // box copies into the messages on the device (uneven splits)
   double exchange = 0;  // the all-to-alls
-  double unpack = 0;    // unpacking them into the next stage's order
+  double unpack = 0;    // box copies out of them
   double total = 0;
+};
+
+// The plain all-to-all of the plan's messages (measureExchange): no transform, no packing.
+struct ExchangeMeasure {
+  double seconds = 0;     // per transform: the median of each exchange, summed
+  int64_t bytesOut = 0;   // per transform: the bytes this rank sends to other ranks
 };
 
 class DistributedPlan {
  public:
   // Collective. Agrees on the request across ranks (UserError on every rank when they differ),
-  // makes the layout and this rank's local plans (none where its block is empty); a failure on
-  // any rank is raised on all (agree). UserError for a Device transport (packing is on the host).
+  // makes the layout, this rank's device buffers and its local plans (none where its block is
+  // empty); a failure on any rank is raised on all (agree). UserError for a Device transport
+  // on a device whose buffers it cannot address (NCCL on OpenCL). `device` and `transport`
+  // must outlive the plan.
   [[nodiscard]] static DistributedPlan create(Transport& transport,
                                               const DistributedRequest& request,
-                                              const LocalFftFactory& localFft);
+                                              LocalDevice& device);
 
   [[nodiscard]] const DistributedRequest& request() const;
   [[nodiscard]] const Layout& layout() const;
@@ -71,10 +83,28 @@ class DistributedPlan {
 
   // Collective: `in` holds inputBox().count() elements, `out` receives outputBox().count().
   // T: float for f32 requests, double for f64 (UserError otherwise, or for wrong lengths).
+  // upload, executeOnDevice, download.
   template <typename T>
   void execute(std::span<const std::complex<T>> in, std::span<std::complex<T>> out) {
     executeBytes(in.data(), in.size(), out.data(), out.size(), sizeof(std::complex<T>));
   }
+  // Collective: the transform of the input last uploaded, from the plan's device input buffer
+  // (left as it was) to its device output buffer; lastTimes() times it.
+  void executeOnDevice();
+  // This rank's part alone: the input block to the device, the output block from it.
+  template <typename T>
+  void upload(std::span<const std::complex<T>> in) {
+    transferBytes(const_cast<std::complex<T>*>(in.data()), in.size(), sizeof(std::complex<T>),
+                  true);
+  }
+  template <typename T>
+  void download(std::span<std::complex<T>> out) {
+    transferBytes(out.data(), out.size(), sizeof(std::complex<T>), false);
+  }
+  // Collective: `repeats` plain all-to-alls of each exchange's messages, through the same
+  // transport and buffers (for a host transport also their device <-> host copies): what the
+  // exchanges of a transform would take without packing, the measure they are held to.
+  [[nodiscard]] ExchangeMeasure measureExchange(int repeats);
   template <typename T>
   void execute(const std::vector<std::complex<T>>& in, std::vector<std::complex<T>>& out) {
     execute<T>(std::span<const std::complex<T>>(in), std::span<std::complex<T>>(out));
@@ -89,13 +119,15 @@ class DistributedPlan {
   explicit DistributedPlan(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
   void executeBytes(const void* in, std::size_t inCount, void* out, std::size_t outCount,
                     std::size_t elemBytes);
+  void transferBytes(void* host, std::size_t count, std::size_t elemBytes, bool toDevice);
   std::shared_ptr<Impl> impl_;
 };
 
 // The local FFT request of `stage` on a rank whose block is `box`: the stage's axes
-// transformed, the rest batched; strided (FFTW's stride/dist) on a side that is in global
-// order rather than the stage's (the first stage's input, the last's output).
+// transformed, the rest batched (the logical array in the stage's storage order), read and
+// written through `in` and `out` (stackedView: the row-major block, or its messages).
 fftlib::FftRequest localRequest(const DistributedRequest& request, const Stage& stage,
-                                const Box& box, bool globalOrderIn, bool globalOrderOut);
+                                const Box& box, const fftlib::DataLayout& in,
+                                const fftlib::DataLayout& out);
 
 }  // namespace fftc::distributed

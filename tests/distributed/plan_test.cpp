@@ -1,6 +1,6 @@
 // The distributed plan (fftlib/distributed/distributed_plan.h) in one process (SelfTransport,
-// P = 1) on OpenCL (PoCL here): every stage's local plan, its strided sides and the storage
-// permutations of the exchanges, against FFTW's N-D DFT in long double. Several ranks: the mpi
+// P = 1) on OpenCL (PoCL here): every stage's local plan and its views of the blocks, the data on
+// the device throughout, against FFTW's N-D DFT in long double. Several ranks: the mpi
 // tests (tests/distributed/CMakeLists.txt) run `fftc run --distributed` under mpirun.
 #include <gtest/gtest.h>
 
@@ -37,8 +37,8 @@ double planError(const Case& c, Precision precision) {
   r.output = c.output;
   r.scale = c.scale;
   r.precision = precision;
-  auto plan =
-      DistributedPlan::create(self, r, openClLocalFft(fftc::testing::openclContext()));
+  auto device = openClDevice(fftc::testing::openclContext());
+  auto plan = DistributedPlan::create(self, r, *device);
   const auto n = static_cast<std::size_t>(fftlib::product(c.dims));
   EXPECT_EQ(plan.inputBox().count(), static_cast<int64_t>(n));
   const auto x = fftlib::uniformInput<T>(n, 3 + n);
@@ -66,13 +66,34 @@ TEST(DistributedPlanSelf, WrongLengthOrPrecisionIsAUserError) {
   SelfTransport self;
   DistributedRequest r;
   r.dims = {4, 4};
-  // The lengths are checked before any transform: local plans that must not run (no compile).
+  // The lengths are checked before anything reaches the device: a device that must not be used
+  // beyond its buffers, with local plans that must not run (no compile).
   struct NeverRun final : LocalFft {
-    void execute(const void*, void*) override { throw std::logic_error("ran"); }
+    void execute(const DeviceArray&, DeviceArray&) override { throw std::logic_error("ran"); }
   };
-  auto plan = DistributedPlan::create(self, r, [](const fftlib::FftRequest&) {
-    return std::unique_ptr<LocalFft>(new NeverRun);
-  });
+  struct HostArray final : DeviceArray {
+    explicit HostArray(std::size_t n) : bytes_(n) {}
+    [[nodiscard]] std::size_t bytes() const override { return bytes_; }
+    [[nodiscard]] void* address() const override { return nullptr; }
+    std::size_t bytes_;
+  };
+  struct Unused final : LocalDevice {
+    std::unique_ptr<DeviceArray> allocate(std::size_t bytes) override {
+      return std::make_unique<HostArray>(bytes);
+    }
+    void upload(DeviceArray&, const void*, std::size_t) override { throw std::logic_error("up"); }
+    void download(const DeviceArray&, void*, std::size_t) override {
+      throw std::logic_error("down");
+    }
+    void copy(const DeviceArray&, DeviceArray&, const RectCopy&) override {
+      throw std::logic_error("copy");
+    }
+    void synchronize() override {}
+    std::unique_ptr<LocalFft> plan(const fftlib::FftRequest&) override {
+      return std::make_unique<NeverRun>();
+    }
+  } device;
+  auto plan = DistributedPlan::create(self, r, device);
   std::vector<std::complex<float>> x(15), y(16);
   EXPECT_THROW(plan.execute<float>(x, y), backends::UserError);
   std::vector<std::complex<double>> xd(16), yd(16);
