@@ -85,7 +85,12 @@ NcclTransport::NcclTransport(Transport& control) : control_(control) {
   }
   agree(control_, failure);
   ncclUniqueId id{};
-  if (control_.rank() == 0) api_->check(api_->getUniqueId(&id), "ncclGetUniqueId");
+  try {  // agreed before the broadcast, which the other ranks would otherwise wait in
+    if (control_.rank() == 0) api_->check(api_->getUniqueId(&id), "ncclGetUniqueId");
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  agree(control_, failure);
   control_.broadcast(&id, sizeof id, 0);
   try {
     api_->check(api_->commInitRank(&comm_, control_.size(), id, control_.rank()),
