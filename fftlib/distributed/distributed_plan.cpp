@@ -19,11 +19,11 @@ std::string DistributedRequest::describe(int ranks) const {
   std::vector<std::string> d, g;
   for (int64_t x : dims) d.push_back(std::to_string(x));
   for (int x : grid) g.push_back(std::to_string(x));
-  return fmt::format("{} {} over {} ranks (grid {}) {} {}{} {} output", fmt::join(d, "x"),
+  return fmt::format("{} {} over {} ranks (grid {}) {}{} {}{} {} output", fmt::join(d, "x"),
                      decompositionName(decomposition), ranks,
                      g.empty() ? "auto" : fmt::format("{}", fmt::join(g, "x")),
-                     fftlib::precisionName(precision), fftlib::directionName(direction),
-                     scale ? " scaled" : "",
+                     real ? "real " : "", fftlib::precisionName(precision),
+                     fftlib::directionName(direction), scale ? " scaled" : "",
                      output == OutputDistribution::Transposed ? "transposed" : "same-as-input");
 }
 
@@ -38,7 +38,7 @@ double since(Clock::time_point t) {
 
 fftlib::FftRequest localRequest(const DistributedRequest& request, const Stage& stage,
                                 const Box& box, const fftlib::DataLayout& in,
-                                const fftlib::DataLayout& out) {
+                                const fftlib::DataLayout& out, int64_t realLast) {
   fftlib::FftRequest r;
   int64_t rest = 1;
   for (std::size_t a = 0; a < box.lo.size(); ++a)
@@ -46,8 +46,12 @@ fftlib::FftRequest localRequest(const DistributedRequest& request, const Stage& 
         stage.fftAxes.end())
       rest *= box.extent(a);
   std::vector<int64_t> dims;
-  for (int a : stage.fftAxes) dims.push_back(box.extent(static_cast<std::size_t>(a)));
+  for (int a : stage.fftAxes)
+    dims.push_back(realLast > 0 && a + 1 == static_cast<int>(box.lo.size())
+                       ? realLast
+                       : box.extent(static_cast<std::size_t>(a)));
   r.size = fftlib::product(dims);
+  r.real = realLast > 0;
   if (dims.size() > 1) r.dims = dims;
   r.batch = rest;
   r.precision = request.precision;
@@ -76,7 +80,10 @@ struct DistributedPlan::Impl {
   DistributedRequest request;
   Layout layout;
   int rank = 0;
-  std::size_t elemBytes = 8;
+  std::size_t elemBytes = 8;  // the exchanged (complex) values
+  int64_t realLast = 0;       // a real request's last axis (of reals); 0: complex
+  std::size_t realStage = 0;  // the stage of its real transform
+  bool realIn = false, realOut = false;
   std::vector<std::unique_ptr<LocalFft>> local;  // per stage; null: no transform here
   std::vector<fftlib::DataLayout> inView, outView;  // per stage: its FFT's layouts
   std::vector<ExchangeStep> steps;                  // stage s -> s + 1
@@ -90,6 +97,16 @@ struct DistributedPlan::Impl {
   [[nodiscard]] std::size_t last() const { return layout.stages.size() - 1; }
   [[nodiscard]] bool hasFft(std::size_t s) const { return !layout.stages[s].fftAxes.empty(); }
   void build();  // the layout, the exchanges and the views, the buffers
+  void checkReal();
+  // A block of the real array where `box` is one of the half spectrum (its last axis whole).
+  [[nodiscard]] Box realSide(Box box) const;
+  [[nodiscard]] Box inputBox() const {
+    return realIn ? realSide(layout.box(0, rank)) : layout.box(0, rank);
+  }
+  [[nodiscard]] Box outputBox() const {
+    return realOut ? realSide(layout.box(last(), rank)) : layout.box(last(), rank);
+  }
+  [[nodiscard]] std::size_t sideBytes(bool real) const { return real ? elemBytes / 2 : elemBytes; }
   void planViews();
   // Whether no lower rank has a block of this rank's shape in stage s (the same local plan).
   [[nodiscard]] bool firstWithShape(std::size_t s) const;
@@ -121,11 +138,38 @@ void DistributedPlan::Impl::planViews() {
   }
 }
 
+Box DistributedPlan::Impl::realSide(Box box) const {
+  if (box.lo.back() != 0 || box.hi.back() != layout.dims.back())
+    throw std::logic_error("distributed: a real side whose last axis is split");
+  box.hi.back() = realLast;
+  return box;
+}
+
+void DistributedPlan::Impl::checkReal() {
+  const bool inverse = request.direction == fftlib::Direction::Inverse;
+  if (inverse && request.output == OutputDistribution::SameAsInput)
+    throw UserError("an inverse real (C2R) distributed transform ends in the transposed "
+                    "distribution's real blocks: it needs the transposed output");
+  realLast = request.dims.back();
+  realStage = 0;
+  if (inverse)
+    while (realStage < last()) ++realStage;  // the last stage transforms (no exchange follows)
+  const auto& axes = layout.stages[realStage].fftAxes;
+  if (std::find(axes.begin(), axes.end(), static_cast<int>(request.dims.size()) - 1) == axes.end())
+    throw std::logic_error("distributed: the real stage does not transform the last axis");
+  realIn = !inverse;
+  realOut = inverse;
+}
+
 void DistributedPlan::Impl::build() {
-  layout = makeLayout(request.dims, request.decomposition, transport.size(), request.grid,
+  // The exchanged array: the half spectrum of a real request.
+  std::vector<int64_t> dims = request.dims;
+  if (request.real) dims.back() = dims.back() / 2 + 1;
+  layout = makeLayout(dims, request.decomposition, transport.size(), request.grid,
                       request.direction == fftlib::Direction::Inverse, request.output);
   rank = transport.rank();
   elemBytes = static_cast<std::size_t>(fftlib::complexBytes(request.precision));
+  if (request.real) checkReal();
   std::size_t most = 0, hostMost = 0;
   for (std::size_t s = 0; s <= last(); ++s) {
     most = std::max(most, static_cast<std::size_t>(layout.box(s, rank).count()));
@@ -154,8 +198,10 @@ void DistributedPlan::Impl::build() {
     steps.push_back(std::move(st));
   }
   planViews();
-  in = device.allocate(static_cast<std::size_t>(layout.box(0, rank).count()) * elemBytes);
-  out = device.allocate(static_cast<std::size_t>(layout.box(last(), rank).count()) * elemBytes);
+  if ((realIn && !inView[0].isDefault()) || (realOut && !outView[last()].isDefault()))
+    throw std::logic_error("distributed: a real side not in row-major order");
+  in = device.allocate(static_cast<std::size_t>(inputBox().count()) * sideBytes(realIn));
+  out = device.allocate(static_cast<std::size_t>(outputBox().count()) * sideBytes(realOut));
   for (auto& w : work) w = device.allocate(most * elemBytes);
   if (transport.memory() == MemorySpace::Host) {
     hostSend.resize(hostMost * elemBytes);
@@ -183,7 +229,8 @@ void DistributedPlan::Impl::planLocal(bool firstTurn) {
   for (std::size_t s = 0; s <= last(); ++s) {
     const Box box = layout.box(s, rank);
     if (!hasFft(s) || box.count() == 0 || firstWithShape(s) != firstTurn) continue;
-    local[s] = device.plan(localRequest(request, layout.stages[s], box, inView[s], outView[s]));
+    local[s] = device.plan(localRequest(request, layout.stages[s], box, inView[s], outView[s],
+                                        request.real && s == realStage ? realLast : 0));
   }
 }
 
@@ -268,21 +315,23 @@ DistributedPlan DistributedPlan::create(Transport& transport, const DistributedR
 
 const DistributedRequest& DistributedPlan::request() const { return impl_->request; }
 const Layout& DistributedPlan::layout() const { return impl_->layout; }
-Box DistributedPlan::inputBox() const { return impl_->layout.box(0, impl_->rank); }
-Box DistributedPlan::outputBox() const { return impl_->layout.box(impl_->last(), impl_->rank); }
+Box DistributedPlan::inputBox() const { return impl_->inputBox(); }
+Box DistributedPlan::outputBox() const { return impl_->outputBox(); }
 const PhaseTimes& DistributedPlan::lastTimes() const { return impl_->times; }
 
 void DistributedPlan::transferBytes(void* host, std::size_t count, std::size_t elemBytes,
                                     bool toDevice) {
   Impl& p = *impl_;
-  if (elemBytes != p.elemBytes)
-    throw UserError(fmt::format("a {} distributed plan given {}-byte complex values",
-                                fftlib::precisionName(p.request.precision), elemBytes));
+  const bool real = toDevice ? p.realIn : p.realOut;
+  const char* side = toDevice ? "input" : "output";
+  if (elemBytes != p.sideBytes(real))
+    throw UserError(fmt::format("a {} distributed plan's {} is {}-byte {} values, not {}-byte ones",
+                                fftlib::precisionName(p.request.precision), side,
+                                p.sideBytes(real), real ? "real" : "complex", elemBytes));
   const Box box = toDevice ? inputBox() : outputBox();
   if (count != static_cast<std::size_t>(box.count()))
-    throw UserError(fmt::format("distributed {}: {} elements, where this rank's {} block holds {}",
-                                toDevice ? "upload" : "download", count,
-                                toDevice ? "input" : "output", box.count()));
+    throw UserError(fmt::format("distributed {}: {} {} elements, where this rank's block holds {}",
+                                toDevice ? "upload" : "download", count, side, box.count()));
   if (toDevice)
     p.device.upload(*p.in, host, count * elemBytes);
   else
@@ -320,26 +369,24 @@ void DistributedPlan::executeOnDevice() {
   p.times.total = since(start);
 }
 
-void DistributedPlan::executeBytes(const void* in, std::size_t inCount, void* out,
-                                   std::size_t outCount, std::size_t elemBytes) {
+void DistributedPlan::executeBytes(const void* in, std::size_t inCount, std::size_t inBytes,
+                                   void* out, std::size_t outCount, std::size_t outBytes) {
   Impl& p = *impl_;
   std::exception_ptr failure;
   try {
-    if (elemBytes != p.elemBytes)
-      throw UserError(fmt::format("a {} distributed plan executed on {}-byte complex values",
-                                  fftlib::precisionName(p.request.precision), elemBytes));
-    if (inCount != static_cast<std::size_t>(inputBox().count()) ||
+    if (outBytes != p.sideBytes(p.realOut) ||
         outCount != static_cast<std::size_t>(outputBox().count()))
-      throw UserError(fmt::format("distributed execute: {} input and {} output elements, where "
-                                  "this rank's blocks hold {} and {}",
-                                  inCount, outCount, inputBox().count(), outputBox().count()));
-    transferBytes(const_cast<void*>(in), inCount, elemBytes, true);
+      throw UserError(fmt::format("distributed execute: {} output elements of {} bytes, where "
+                                  "this rank's block holds {} of {}",
+                                  outCount, outBytes, outputBox().count(),
+                                  p.sideBytes(p.realOut)));
+    transferBytes(const_cast<void*>(in), inCount, inBytes, true);
   } catch (...) {
     failure = std::current_exception();
   }
   agree(p.transport, failure);
   executeOnDevice();
-  transferBytes(out, outCount, elemBytes, false);
+  transferBytes(out, outCount, outBytes, false);
 }
 
 ExchangeMeasure DistributedPlan::measureExchange(int repeats) {
