@@ -202,7 +202,10 @@ void DistributedPlan::Impl::build() {
     throw std::logic_error("distributed: a real side not in row-major order");
   in = device.allocate(static_cast<std::size_t>(inputBox().count()) * sideBytes(realIn));
   out = device.allocate(static_cast<std::size_t>(outputBox().count()) * sideBytes(realOut));
-  for (auto& w : work) w = device.allocate(most * elemBytes);
+  // Two work buffers hold an exchange's send and receive sides; a box copy needs a third.
+  const bool copies = std::any_of(steps.begin(), steps.end(),
+                                  [](const ExchangeStep& st) { return !st.packed || !st.direct; });
+  for (std::size_t k = 0; k < (copies ? 3u : 2u); ++k) work[k] = device.allocate(most * elemBytes);
   if (transport.memory() == MemorySpace::Host) {
     hostSend.resize(hostMost * elemBytes);
     hostRecv.resize(hostMost * elemBytes);
@@ -236,7 +239,7 @@ void DistributedPlan::Impl::planLocal(bool firstTurn) {
 
 DeviceArray* DistributedPlan::Impl::spare(const DeviceArray* a, const DeviceArray* b) {
   for (auto& w : work)
-    if (w.get() != a && w.get() != b) return w.get();
+    if (w && w.get() != a && w.get() != b) return w.get();
   throw std::logic_error("distributed: no spare work buffer");
 }
 
