@@ -1,7 +1,8 @@
 // The distributed plan (fftlib/distributed/distributed_plan.h) in one process (SelfTransport,
 // P = 1) on OpenCL (PoCL here): every stage's local plan and its views of the blocks, the data on
-// the device throughout, against FFTW's N-D DFT in long double. Several ranks: the mpi
-// tests (tests/distributed/CMakeLists.txt) run `fftc run --distributed` under mpirun.
+// the device throughout, against FFTW's N-D DFT in long double; a local plan through view
+// layouts against FFTW. Several ranks: the mpi tests (tests/distributed/CMakeLists.txt) run
+// `fftc run --distributed` under mpirun.
 #include <gtest/gtest.h>
 
 #include <complex>
@@ -60,6 +61,58 @@ TEST(DistributedPlanSelf, MatchesFftw) {
   const Case slab{{6, 5, 4}, Decomposition::Slab, Direction::Inverse,
                   OutputDistribution::Transposed, false};
   EXPECT_LE(planError<double>(slab, Precision::F64), fftlib::fftTolerance(120, Precision::F64));
+}
+
+// A local plan through view layouts (DataLayout::viewDims), what the distributed plan fuses its
+// packing with: a 4x6 FFT, batch 3, read with the batch axis innermost (x[i][j][b] at 18i + 3j
+// + b) and written as two messages cut along the second axis (columns 0-2, then 3-5, each
+// row-major over batch, row, column), against FFTW's dense result placed by hand.
+TEST(ViewLayouts, SplitAndPermutedAxesMatchFftw) {
+  fftlib::FftRequest r;
+  r.size = 24;
+  r.dims = {4, 6};
+  r.batch = 3;
+  r.format = false;
+  r.inLayout.viewDims = {3, 4, 6};
+  r.inLayout.viewStrides = {1, 18, 3};
+  r.outLayout.viewDims = {3, 4, 2, 3};
+  r.outLayout.viewStrides = {12, 3, 36, 1};
+  auto device = openClDevice(fftc::testing::openclContext());
+  auto plan = device->plan(r);
+  const auto x = fftlib::uniformInput<float>(72, 5);  // dense: x[b][i][j]
+  std::vector<std::complex<float>> buffer(72), y(72);
+  for (int b = 0; b < 3; ++b)
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 6; ++j) buffer[18 * i + 3 * j + b] = x[24 * b + 6 * i + j];
+  auto in = device->allocate(72 * sizeof(y[0])), out = device->allocate(72 * sizeof(y[0]));
+  device->upload(*in, buffer.data(), 72 * sizeof(y[0]));
+  plan->execute(*in, *out);
+  device->download(*out, y.data(), 72 * sizeof(y[0]));
+  const auto ref = fftlib::referenceDft(fftlib::toLongDouble(std::span<const std::complex<float>>(x)),
+                                        r.dims, 3, fftlib::Direction::Forward);
+  std::vector<std::complex<float>> placed(72);
+  for (int b = 0; b < 3; ++b)
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 6; ++j)
+        placed[24 * b + 6 * i + j] = y[static_cast<std::size_t>(36 * (j / 3) + 12 * b + 3 * i + j % 3)];
+  EXPECT_LE(fftlib::linfError(std::span<const std::complex<float>>(placed), ref),
+            fftlib::fftTolerance(24, fftlib::Precision::F32));
+}
+
+TEST(ViewLayouts, BadViewsAreUserErrors) {
+  fftlib::FftRequest r;
+  r.size = 8;
+  r.batch = 2;
+  r.outLayout.viewDims = {2, 4};  // 8 of the 16 elements
+  r.outLayout.viewStrides = {4, 1};
+  EXPECT_THROW((void)fftlib::bufferLayout(r, false), backends::UserError);
+  r.outLayout.viewDims = {2, 8};  // both transforms at one place
+  r.outLayout.viewStrides = {1, 1};
+  EXPECT_THROW((void)fftlib::bufferLayout(r, false), backends::UserError);
+  r.outLayout.viewStrides = {1, 2};  // interleaved: fine
+  EXPECT_TRUE(fftlib::bufferLayout(r, false).has_value());
+  r.outLayout.stride = 2;  // a view goes alone
+  EXPECT_THROW((void)fftlib::bufferLayout(r, false), backends::UserError);
 }
 
 TEST(DistributedPlanSelf, WrongLengthOrPrecisionIsAUserError) {
