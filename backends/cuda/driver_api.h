@@ -26,6 +26,7 @@ namespace fftc::backends::cuda {
   X(cuDevicePrimaryCtxRelease, 11000) \
   X(cuCtxSetCurrent, 4000)            \
   X(cuCtxSynchronize, 2000)           \
+  X(cuStreamQuery, 2000)              \
   X(cuModuleLoadData, 2000)           \
   X(cuModuleUnload, 2000)             \
   X(cuModuleGetFunction, 2000)        \

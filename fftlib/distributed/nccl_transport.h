@@ -30,7 +30,8 @@ class NcclTransport final : public Transport {
   [[nodiscard]] std::string name() const override { return "NCCL"; }
 
   // One ncclGroupStart/End of a send and a receive per peer with a message (bytes, as ncclInt8),
-  // on the default stream, then a stream synchronization.
+  // on the default stream, then waits for it (wait(): an asynchronous NCCL error aborts the
+  // communicator and throws DeviceError here, and on every later call).
   void alltoallv(const void* send, const std::vector<int64_t>& sendCounts,
                  const std::vector<int64_t>& sendOffsets, void* recv,
                  const std::vector<int64_t>& recvCounts, const std::vector<int64_t>& recvOffsets,
@@ -50,6 +51,10 @@ class NcclTransport final : public Transport {
   struct Api;
 
  private:
+  // Waits for the stream's exchange; DeviceError (the communicator aborted) on NCCL's
+  // asynchronous error.
+  void wait();
+  void checkOpen() const;
   Transport& control_;
   const Api* api_ = nullptr;
   void* comm_ = nullptr;  // ncclComm_t
