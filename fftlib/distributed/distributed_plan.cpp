@@ -112,7 +112,7 @@ struct DistributedPlan::Impl {
   [[nodiscard]] bool firstWithShape(std::size_t s) const;
   // The local plans of the first turn (firstWithShape) or the second.
   void planLocal(bool firstTurn);
-  // A work buffer that is neither of `busy`.
+  // A work buffer that is neither `a` nor `b`.
   DeviceArray* spare(const DeviceArray* a, const DeviceArray* b = nullptr);
   void alltoall(const Exchange& e, DeviceArray& send, DeviceArray& recv);
   // Stage s's output `from` -> the next stage's input; returns where that is.
