@@ -240,6 +240,9 @@ int runRun(const Args& args) {
        "P0xP1: the process grid of --distributed pencil (default: near-square)")
       ("distributed-output", po::value(&distributed.output)->default_value(distributed.output),
        "transposed (the last stage's blocks) | input (exchanged back to the input's blocks)")
+      ("transport", po::value(&distributed.transport),
+       "mpi | nccl: what carries the all-to-alls of --distributed (default: nccl for --target "
+       "cuda where libnccl loads on every rank, else mpi)")
       ("device", po::value(&device),
        "opencl:P:D, opencl:NAME or cuda:N (default: cuda:0 for --target cuda; else the first "
        "OpenCL GPU, else the first OpenCL device)")
@@ -256,6 +259,8 @@ int runRun(const Args& args) {
       ("json", po::bool_switch(&json), "print the report as one JSON object");
   po::variables_map vm;
   if (!parseOptions(args, "fftc run --size N [options]", desc, nullptr, vm)) return kSuccess;
+  if (vm.count("transport") && !vm.count("distributed"))
+    throw backends::UserError("--transport goes with --distributed");
   if (vm.count("distributed")) {
     if (inPlace || vm.count("check-elements"))
       throw backends::UserError("--distributed runs out of place and checks every element");

@@ -13,6 +13,7 @@ struct DistributedRunOptions {
   std::string decomposition;  // --distributed: slab | pencil
   std::string grid;           // --grid P0xP1 (pencil)
   std::string output = "transposed";  // --distributed-output: transposed | input
+  std::string transport;              // --transport: mpi | nccl; empty: nccl where it loads on CUDA
   std::string device;
   bool check = false, json = false;
   int repeat = 20, warmup = 5;

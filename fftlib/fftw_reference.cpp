@@ -120,6 +120,8 @@ struct FftwSide {
 };
 FftwSide fftwSide(const DataLayout& l, std::vector<int64_t> sideDims, int64_t batch,
                   size_t available, const char* what) {
+  if (l.isView())
+    throw std::invalid_argument(std::string(what) + ": a view layout is not FFTW's plan_many");
   const std::vector<int64_t> embed = l.embed.empty() ? sideDims : l.embed;
   if (embed.size() != sideDims.size() || l.stride < 1 || l.dist < 0)
     throw std::invalid_argument(std::string(what) + ": bad layout");

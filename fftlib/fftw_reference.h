@@ -19,11 +19,22 @@ enum class Direction { Forward, Inverse };
 // transforms the reals, or the half spectrum with d_{D-1}/2 + 1 on the complex side), and
 // element (b, i_0, ..., i_{D-1}) is at b * dist + stride * Σ_k i_k * E_k, E_k = embed[k+1] ···
 // embed[D-1]. All in elements of the side's type (reals or complex values).
+//
+// A view (viewDims, viewStrides; FFTW's guru interface taken further) says what plan_many
+// cannot: the logical array in row-major order, flat index e, seen as viewDims (outermost
+// first, product batch * Π d_k) whose element (j_0, ..., j_m) is at Σ j_m * viewStrides[m]
+// (codegen's BufferLayout). Several batch axes, or an axis split in two (a distributed FFT's
+// packed all-to-all messages, docs/distributed.md). Used instead of embed/stride/dist, which
+// then keep their defaults; FFTW's reference calls do not take it.
 struct DataLayout {
   std::vector<int64_t> embed;  // empty: the dims; else D entries, embed[k] >= d_k for k >= 1
   int64_t stride = 1;          // >= 1
   int64_t dist = 0;            // 0: stride * Π embed (transforms one after another)
-  [[nodiscard]] bool isDefault() const { return embed.empty() && stride == 1 && dist == 0; }
+  std::vector<int64_t> viewDims, viewStrides;  // empty, or a view (above)
+  [[nodiscard]] bool isView() const { return !viewDims.empty(); }
+  [[nodiscard]] bool isDefault() const {
+    return embed.empty() && stride == 1 && dist == 0 && viewDims.empty();
+  }
   bool operator==(const DataLayout&) const = default;
 };
 

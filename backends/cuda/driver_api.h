@@ -26,6 +26,7 @@ namespace fftc::backends::cuda {
   X(cuDevicePrimaryCtxRelease, 11000) \
   X(cuCtxSetCurrent, 4000)            \
   X(cuCtxSynchronize, 2000)           \
+  X(cuStreamQuery, 2000)              \
   X(cuModuleLoadData, 2000)           \
   X(cuModuleUnload, 2000)             \
   X(cuModuleGetFunction, 2000)        \
@@ -37,6 +38,7 @@ namespace fftc::backends::cuda {
   X(cuMemcpyDtoH, 3020)               \
   X(cuMemcpyDtoD, 3020)               \
   X(cuMemcpyDtoDAsync, 3020)          \
+  X(cuMemcpy3DAsync, 3020)            \
   X(cuMemsetD8, 3020)                 \
   X(cuLaunchKernel, 4000)             \
   X(cuEventCreate, 2000)              \

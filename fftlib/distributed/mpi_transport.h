@@ -36,6 +36,7 @@ class MpiTransport final : public Transport {
   [[nodiscard]] int rank() const override { return rank_; }
   [[nodiscard]] int size() const override { return size_; }
   [[nodiscard]] MPI_Comm communicator() const { return comm_; }
+  [[nodiscard]] std::string name() const override { return "MPI_Alltoallv"; }
 
   void alltoallv(const void* send, const std::vector<int64_t>& sendCounts,
                  const std::vector<int64_t>& sendOffsets, void* recv,

@@ -7,6 +7,7 @@
 
 #include <cuda.h>
 #include <fmt/format.h>
+#include <thread>
 
 #include "backends/common/device_error.h"
 #include "backends/cuda/driver_api.h"
@@ -34,6 +35,8 @@ struct NcclTransport::Api {
   ncclResult (*send)(const void*, std::size_t, int, int, ncclComm, CUstream) = nullptr;
   ncclResult (*recv)(void*, std::size_t, int, int, ncclComm, CUstream) = nullptr;
   const char* (*getErrorString)(ncclResult) = nullptr;
+  ncclResult (*commGetAsyncError)(ncclComm, ncclResult*) = nullptr;
+  ncclResult (*commAbort)(ncclComm) = nullptr;
 
   void check(ncclResult r, const char* call) const {
     if (r != 0) throw backends::DeviceError(fmt::format("{}: {}", call, getErrorString(r)));
@@ -63,16 +66,40 @@ const backends::cuda::LoadedApi<NcclTransport::Api>& loadNccl() {
     resolve(api.send, "ncclSend");
     resolve(api.recv, "ncclRecv");
     resolve(api.getErrorString, "ncclGetErrorString");
+    resolve(api.commGetAsyncError, "ncclCommGetAsyncError");
+    resolve(api.commAbort, "ncclCommAbort");
     return api;
   });
 }
 
-void synchronize() {
-  const auto& driver = backends::cuda::DriverApi::get();
-  driver.check(driver.cuCtxSynchronize(), "cuCtxSynchronize");
-}
+constexpr ncclResult kNcclInProgress = 7;  // ncclInProgress (NCCL 2.14): not an error
 
 }  // namespace
+
+void NcclTransport::wait() {
+  // Polls the stream and NCCL's asynchronous error instead of blocking in cuCtxSynchronize: a
+  // failed exchange (a peer gone, a network error) aborts the communicator and throws, rather
+  // than leaving this rank waiting for data that never comes.
+  const auto& driver = backends::cuda::DriverApi::get();
+  while (true) {
+    const CUresult done = driver.cuStreamQuery(nullptr);
+    if (done == CUDA_SUCCESS) return;
+    if (done != CUDA_ERROR_NOT_READY) driver.check(done, "cuStreamQuery");
+    ncclResult async = 0;
+    api_->check(api_->commGetAsyncError(comm_, &async), "ncclCommGetAsyncError");
+    if (async != 0 && async != kNcclInProgress) {
+      api_->commAbort(comm_);
+      comm_ = nullptr;
+      throw backends::DeviceError(fmt::format("NCCL: {} (the communicator was aborted)",
+                                              api_->getErrorString(async)));
+    }
+    std::this_thread::yield();
+  }
+}
+
+void NcclTransport::checkOpen() const {
+  if (!comm_) throw backends::DeviceError("NCCL: the communicator was aborted by an earlier error");
+}
 
 bool NcclTransport::available(std::string* reason) { return loadNccl().available(reason); }
 
@@ -85,7 +112,12 @@ NcclTransport::NcclTransport(Transport& control) : control_(control) {
   }
   agree(control_, failure);
   ncclUniqueId id{};
-  if (control_.rank() == 0) api_->check(api_->getUniqueId(&id), "ncclGetUniqueId");
+  try {  // agreed before the broadcast, which the other ranks would otherwise wait in
+    if (control_.rank() == 0) api_->check(api_->getUniqueId(&id), "ncclGetUniqueId");
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  agree(control_, failure);
   control_.broadcast(&id, sizeof id, 0);
   try {
     api_->check(api_->commInitRank(&comm_, control_.size(), id, control_.rank()),
@@ -104,6 +136,7 @@ void NcclTransport::alltoallv(const void* send, const std::vector<int64_t>& send
                               const std::vector<int64_t>& sendOffsets, void* recv,
                               const std::vector<int64_t>& recvCounts,
                               const std::vector<int64_t>& recvOffsets, std::size_t elemBytes) {
+  checkOpen();
   const auto eb = static_cast<int64_t>(elemBytes);
   api_->check(api_->groupStart(), "ncclGroupStart");
   for (int q = 0; q < size(); ++q) {
@@ -120,13 +153,14 @@ void NcclTransport::alltoallv(const void* send, const std::vector<int64_t>& send
                   "ncclRecv");
   }
   api_->check(api_->groupEnd(), "ncclGroupEnd");
-  synchronize();
+  wait();
 }
 
 void NcclTransport::gatherv(const void* send, int64_t count, void* recv,
                             const std::vector<int64_t>& counts,
                             const std::vector<int64_t>& offsets, std::size_t elemBytes,
                             int root) {
+  checkOpen();
   const auto eb = static_cast<int64_t>(elemBytes);
   api_->check(api_->groupStart(), "ncclGroupStart");
   if (count > 0)
@@ -143,7 +177,7 @@ void NcclTransport::gatherv(const void* send, int64_t count, void* recv,
                     "ncclRecv");
     }
   api_->check(api_->groupEnd(), "ncclGroupEnd");
-  synchronize();
+  wait();
 }
 
 }  // namespace fftc::distributed

@@ -13,9 +13,7 @@
 namespace fftc::distributed {
 
 // A Device transport: alltoallv's and gatherv's pointers are CUdeviceptr values of the current
-// CUDA context. The distributed plan packs on the host so far and refuses it (docs/distributed.md,
-// "NCCL"); it is here for the device packing to slot in, and for programs that exchange device
-// buffers themselves.
+// CUDA context (a distributed plan on cudaDevice passes its buffers'; docs/distributed.md).
 class NcclTransport final : public Transport {
  public:
   // Collective over `control`'s ranks: rank 0 makes the ncclUniqueId, `control` broadcasts it,
@@ -29,9 +27,11 @@ class NcclTransport final : public Transport {
   [[nodiscard]] int rank() const override { return control_.rank(); }
   [[nodiscard]] int size() const override { return control_.size(); }
   [[nodiscard]] MemorySpace memory() const override { return MemorySpace::Device; }
+  [[nodiscard]] std::string name() const override { return "NCCL"; }
 
   // One ncclGroupStart/End of a send and a receive per peer with a message (bytes, as ncclInt8),
-  // on the default stream, then a stream synchronization.
+  // on the default stream, then waits for it (wait(): an asynchronous NCCL error aborts the
+  // communicator and throws DeviceError here, and on every later call).
   void alltoallv(const void* send, const std::vector<int64_t>& sendCounts,
                  const std::vector<int64_t>& sendOffsets, void* recv,
                  const std::vector<int64_t>& recvCounts, const std::vector<int64_t>& recvOffsets,
@@ -51,6 +51,10 @@ class NcclTransport final : public Transport {
   struct Api;
 
  private:
+  // Waits for the stream's exchange; DeviceError (the communicator aborted) on NCCL's
+  // asynchronous error.
+  void wait();
+  void checkOpen() const;
   Transport& control_;
   const Api* api_ = nullptr;
   void* comm_ = nullptr;  // ncclComm_t

@@ -1,9 +1,11 @@
-// Box intersections and host packing for the global transposes (reshape.h).
+// Box intersections, message views, box copies and host packing for the global transposes
+// (reshape.h).
 #include "fftlib/distributed/reshape.h"
 
 #include <complex>
 #include <cstring>
 #include <numeric>
+#include <stdexcept>
 
 namespace fftc::distributed {
 namespace {
@@ -106,6 +108,82 @@ Exchange makeExchange(const Layout& layout, std::size_t from, int rank) {
     recvAt += e.recvCounts.back();
   }
   return e;
+}
+
+Stacking messageStacking(const Layout& layout, std::size_t from, bool send) {
+  const auto& before = layout.stages[from].split;
+  const auto& after = layout.stages[from + 1].split;
+  Stacking s;
+  for (std::size_t a = 0; a < before.size(); ++a) {
+    const int was = before[a], is = after[a];
+    if (was == is) continue;
+    if (was >= 0 && is >= 0) return {};  // moves between grid dimensions
+    const int grid = send ? is : was;    // whole -> split (send) or split -> whole (receive)
+    if (grid < 0) continue;
+    if (s.axis >= 0) return {};
+    s = {static_cast<int>(a), layout.grid[static_cast<std::size_t>(grid)]};
+  }
+  return s;
+}
+
+bool stackIsRowMajor(const Box& box, int axis) {
+  for (int a = 0; a < axis; ++a)
+    if (box.extent(static_cast<std::size_t>(a)) > 1) return false;
+  return true;
+}
+
+fftlib::DataLayout stackedView(const Box& box, const std::vector<int>& order, Stacking stack) {
+  // One message's box: the block with the stacked axis cut into `parts`.
+  Box part = box;
+  if (stack.axis >= 0) {
+    const auto a = static_cast<std::size_t>(stack.axis);
+    if (box.extent(a) % stack.parts != 0)
+      throw std::logic_error("distributed: a stacked view of an uneven split");
+    part.hi[a] = part.lo[a] + box.extent(a) / stack.parts;
+  }
+  std::vector<int> natural(box.lo.size());
+  for (std::size_t a = 0; a < natural.size(); ++a) natural[a] = static_cast<int>(a);
+  const auto inner = strides(part, natural);
+  const bool rowMajor = order == natural && (stack.axis < 0 || stackIsRowMajor(box, stack.axis));
+  fftlib::DataLayout l;
+  if (rowMajor || box.count() == 0) return l;
+  // The logical array is row-major over `order`; the stacked axis's index k * m + j splits into
+  // the message k (outer) and j within it.
+  for (int a : order) {
+    const auto k = static_cast<std::size_t>(a);
+    if (a == stack.axis) {
+      l.viewDims.push_back(stack.parts);
+      l.viewStrides.push_back(part.count());
+    }
+    l.viewDims.push_back(part.extent(k));
+    l.viewStrides.push_back(inner[k]);
+  }
+  return l;
+}
+
+RectCopy regionCopy(const Box& srcBox, std::size_t srcOffset, const Box& dstBox,
+                    std::size_t dstOffset, const Box& region, std::size_t elemBytes) {
+  // Axes from the innermost: x (bytes), y (rows), z (slices); a 2D box has one slice.
+  const std::size_t d = region.lo.size();
+  auto axis = [&](const Box& b, std::size_t k, bool origin) -> std::size_t {
+    if (k >= d) return origin ? 0 : 1;
+    const std::size_t a = d - 1 - k;
+    return static_cast<std::size_t>(origin ? region.lo[a] - b.lo[a] : b.extent(a));
+  };
+  RectCopy c;
+  c.srcOffset = srcOffset;
+  c.dstOffset = dstOffset;
+  for (std::size_t k = 0; k < 3; ++k) {
+    c.srcOrigin[k] = axis(srcBox, k, true) * (k == 0 ? elemBytes : 1);
+    c.dstOrigin[k] = axis(dstBox, k, true) * (k == 0 ? elemBytes : 1);
+    c.region[k] = (k < d ? static_cast<std::size_t>(region.extent(d - 1 - k)) : 1) *
+                  (k == 0 ? elemBytes : 1);
+  }
+  c.srcRowPitch = axis(srcBox, 0, false) * elemBytes;
+  c.srcSlicePitch = c.srcRowPitch * axis(srcBox, 1, false);
+  c.dstRowPitch = axis(dstBox, 0, false) * elemBytes;
+  c.dstSlicePitch = c.dstRowPitch * axis(dstBox, 1, false);
+  return c;
 }
 
 }  // namespace fftc::distributed

@@ -1,6 +1,6 @@
 // What a distributed FFT needs from its processes' communication: the all-to-all of the global
 // transposes (data) and a few collectives to agree on requests and errors (control).
-// MPI (mpi_transport.h) gives both; a GPU transport (NCCL) would do the data part on device memory.
+// MPI (mpi_transport.h) gives both; NCCL (nccl_transport.h) the data part on device memory.
 #pragma once
 
 #include <cstddef>
@@ -11,9 +11,8 @@
 
 namespace fftc::distributed {
 
-// Where alltoallv's buffers live. The plan packs on the host (a first version), so it takes
-// Host transports only; a Device transport (NCCL's grouped ncclSend/ncclRecv on CUDA memory)
-// needs the packing on the device (docs/distributed.md, "NCCL").
+// Where alltoallv's buffers live: Host (MPI; a distributed plan stages its device buffers
+// through the host for it) or Device (NCCL's grouped ncclSend/ncclRecv on CUDA memory).
 enum class MemorySpace { Host, Device };
 
 enum class ReduceOp { Min, Max, Sum };
@@ -24,6 +23,8 @@ class Transport {
   [[nodiscard]] virtual int rank() const = 0;
   [[nodiscard]] virtual int size() const = 0;
   [[nodiscard]] virtual MemorySpace memory() const { return MemorySpace::Host; }
+  // What carries the all-to-all, for reports: "MPI_Alltoallv", "NCCL".
+  [[nodiscard]] virtual std::string name() const = 0;
 
   // Collective: rank q's message to rank r is sendCounts[r] elements of `elemBytes` bytes at
   // send + sendOffsets[r] elements, and arrives at recv + recvOffsets[q] on rank r
@@ -71,6 +72,7 @@ class SelfTransport final : public Transport {
  public:
   [[nodiscard]] int rank() const override { return 0; }
   [[nodiscard]] int size() const override { return 1; }
+  [[nodiscard]] std::string name() const override { return "a copy (one process)"; }
   void alltoallv(const void* send, const std::vector<int64_t>& sendCounts,
                  const std::vector<int64_t>& sendOffsets, void* recv,
                  const std::vector<int64_t>& recvCounts, const std::vector<int64_t>& recvOffsets,

@@ -52,11 +52,28 @@ int64_t checkedProduct(const std::vector<int64_t>& v, const char* what) {
   return p;
 }
 
-}  // namespace
-
-std::optional<compiler::codegen::BufferLayout> bufferLayout(const FftRequest& r, bool input) {
+// A view (DataLayout::viewDims): the BufferLayout itself, checked like plan_many's below.
+compiler::codegen::BufferLayout viewLayout(const FftRequest& r, bool input) {
   const DataLayout& l = input ? r.inLayout : r.outLayout;
-  if (l.isDefault()) return std::nullopt;
+  const char* side = sideName(input);
+  if (!l.embed.empty() || l.stride != 1 || l.dist != 0)
+    throw UserError(fmt::format("{} layout: a view goes without embed, stride and dist", side));
+  int64_t elements = r.batch;
+  for (int64_t d : sideDims(r, input)) elements *= d;
+  if (l.viewStrides.size() != l.viewDims.size() ||
+      checkedProduct(l.viewDims, "the view") != elements)
+    throw UserError(fmt::format("{} view [{}]: {} dims of product other than the {} elements",
+                                side, fmt::join(l.viewDims, ", "), l.viewDims.size(), elements));
+  for (size_t d = 0; d < l.viewDims.size(); ++d)
+    if (l.viewDims[d] < 1 || l.viewStrides[d] < 1 || l.viewStrides[d] > kMaxExtent)
+      throw UserError(fmt::format("{} view: dim {} of {} with stride {}", side, d,
+                                  l.viewDims[d], l.viewStrides[d]));
+  return {l.viewDims, l.viewStrides};
+}
+
+// plan_many's embed/stride/dist: the batch, then the transform's dims.
+compiler::codegen::BufferLayout manyLayout(const FftRequest& r, bool input) {
+  const DataLayout& l = input ? r.inLayout : r.outLayout;
   const char* side = sideName(input);
   if (l.stride < 1) throw UserError(fmt::format("{} stride {}: must be at least 1", side, l.stride));
   if (l.dist < 0) throw UserError(fmt::format("{} dist {}: must be at least 0", side, l.dist));
@@ -76,6 +93,16 @@ std::optional<compiler::codegen::BufferLayout> bufferLayout(const FftRequest& r,
   }
   b.dims.insert(b.dims.end(), dims.begin(), dims.end());
   b.strides.insert(b.strides.begin() + 1, strides.begin(), strides.end());
+  return b;
+}
+
+}  // namespace
+
+std::optional<compiler::codegen::BufferLayout> bufferLayout(const FftRequest& r, bool input) {
+  const DataLayout& l = input ? r.inLayout : r.outLayout;
+  if (l.isDefault()) return std::nullopt;
+  const char* side = sideName(input);
+  const compiler::codegen::BufferLayout b = l.isView() ? viewLayout(r, input) : manyLayout(r, input);
   // The extent, without overflow: every term below 2^31.
   int64_t extent = 1;
   for (size_t d = 0; d < b.dims.size(); ++d) {
@@ -106,6 +133,9 @@ std::optional<compiler::codegen::BufferLayout> bufferLayout(const FftRequest& r,
 
 std::string layoutText(const FftRequest& r, bool input) {
   const DataLayout& l = input ? r.inLayout : r.outLayout;
+  if (l.isView())
+    return fmt::format("view [{}] strides [{}]", fmt::join(l.viewDims, ", "),
+                       fmt::join(l.viewStrides, ", "));
   std::vector<int64_t> embed = l.embed.empty() ? sideDims(r, input) : l.embed;
   int64_t dist = l.dist;
   if (dist == 0) {
