@@ -26,7 +26,8 @@ namespace {
 // The rules tried by default: layout (split-join, interchange), fusion, the partial
 // reduction, and parallel maps in another dimension.
 constexpr const char* kDefaultRules =
-    "splitJoin,mapFusion,reduceMapFusion,splitReduce,splitMap,mapMapInterchange,mapGlobal";
+    "splitJoin,mapFusion,reduceMapFusion,splitReduce,splitMap,mapMapInterchange,mapGlobal,tile2D,"
+    "mapReduceInterchange";
 
 // "splitJoin(2) @ 0.1" -> "at([0, 1], splitJoin(2))"; "rule @ root" -> "rule".
 std::string replayStep(const std::string& step) {
