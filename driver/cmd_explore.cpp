@@ -24,7 +24,8 @@ namespace fftc::driver {
 namespace {
 
 // The rules tried by default: layout (split-join, interchange), fusion, the partial
-// reduction, and parallel maps in another dimension.
+// reduction, parallel maps in another dimension, and 2D tiling with register blocking (the
+// last needs --depth 3 for an r x c block; one interchange per tile is depth 2).
 constexpr const char* kDefaultRules =
     "splitJoin,mapFusion,reduceMapFusion,splitReduce,splitMap,mapMapInterchange,mapGlobal,tile2D,"
     "mapReduceInterchange";
