@@ -31,7 +31,11 @@ ex::CheckResult lowerAndRun(const std::string& strategy, const std::map<std::str
 TEST(RegisterBlocking, ArrayAccumulatorsArePrivateAndMatchTheInterpreter) {
   const std::string blocked =
       "topDown(tile2D(2, 4)); bottomUp(mapReduceInterchange); bottomUp(mapReduceInterchange); ";
-  for (const char* finish : {"lowerDefault", "topDown(mapGlobal(1)); lowerDefault"}) {
+  // the tile map at [0, 1] (under untile's join and map); in a work-group, the maps of the
+  // block's update stay sequential in each work-item (not mapLocal: the block is private)
+  for (const char* finish : {"lowerDefault", "topDown(mapGlobal(1)); lowerDefault",
+                             "at([0, 1], mapWorkgroup(1)); lowerDefault",
+                             "at([0, 1], mapWorkgroup(1)); at([0, 1, 0], mapLocal(0)); lowerDefault"}) {
     std::string src;
     auto check = lowerAndRun(blocked + finish, {{"M", 6}, {"N", 8}, {"K", 5}}, &src);
     EXPECT_MATCHES(check);
