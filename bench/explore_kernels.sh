@@ -28,10 +28,12 @@ explore() {  # NAME FILE ARGS...: explore on CUDA, the JSON in OUT/explore_NAME.
   echo "explore $name: $((SECONDS - t0)) s, best: $(best "$out/explore_$name.json")" >&2
 }
 
-# GEMM: 2D tiling and register blocking (depth 3: tile2D, then mapReduceInterchange inside the
-# tile for its columns and its rows), with the tile rows or columns on a second grid dimension.
-explore gemm examples/gemm.fdl -D M=128 -D N=128 -D K=128 --depth 3 \
-  --rules tile2D,mapReduceInterchange,mapGlobal --params 1,2,4,8 --max-variants 48 --budget 60
+# GEMM: 2D tiling, register blocking (mapReduceInterchange inside a tile, for its columns and
+# its rows), tiles on work-groups or a second grid dimension: up to 6 steps, by beam search
+# (each depth's 3 fastest variants extended).
+explore gemm examples/gemm.fdl -D M=128 -D N=128 -D K=128 --beam 3 --depth 6 \
+  --rules tile2D,mapReduceInterchange,mapWorkgroup,mapLocal,mapGlobal --params 1,4,8,32 \
+  --max-variants 150 --budget 75
 # The sum: the partial reduction at a few chunk sizes, two levels deep.
 explore sum bench/kernels/sum.fdl -D N=1048576 --depth 2 --rules splitReduce \
   --params 64,256,1024,4096 --max-variants 16 --budget 30
