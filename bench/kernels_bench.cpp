@@ -127,20 +127,23 @@ struct DeviceFloats {
 
 void checkCublas(cublasStatus_t s, const char* what) {
   if (s != CUBLAS_STATUS_SUCCESS)
-    throw fftc::backends::DeviceError(fmt::format("{}: cublasStatus {}", what, static_cast<int>(s)));
+    throw fftc::backends::DeviceError(
+        fmt::format("{}: cublasStatus {}", what, static_cast<int>(s)));
 }
 
 Row benchGemm(const cu::Context& context, int64_t n, const std::string& strategy, bool withCublas,
               const Options& o) {
   Row row{"gemm", std::to_string(n), strategy, withCublas ? "cublasSgemm" : "", "TFLOP/s"};
-  const auto a = randomReals(static_cast<size_t>(n * n), 1), b = randomReals(static_cast<size_t>(n * n), 2);
+  const auto a = randomReals(static_cast<size_t>(n * n), 1),
+             b = randomReals(static_cast<size_t>(n * n), 2);
   const std::vector<Value> in = {Value::realArray(a, ScalarKind::Float, {n, n}),
                                  Value::realArray(b, ScalarKind::Float, {n, n})};
-  const double flop = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+  const double flop =
+      2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
   const bool slow = strategy == "lowerDefault";  // seconds per run at 4096: few runs
-  const auto r = runFftc(context,
-                         kernelOf(o.root + "/examples/gemm.fdl", "gemm", {{"M", n}, {"N", n}, {"K", n}}),
-                         strategy, in, slow ? 0 : o.warmup, slow ? 2 : o.repeat);
+  const auto r = runFftc(
+      context, kernelOf(o.root + "/examples/gemm.fdl", "gemm", {{"M", n}, {"N", n}, {"K", n}}),
+      strategy, in, slow ? 0 : o.warmup, slow ? 2 : o.repeat);
   row.fftcMs = r.totalMs;
   row.fftcRate = flop / (r.totalMs * 1e9);
   if (!withCublas) return row;
@@ -169,9 +172,9 @@ Row benchSum(const cu::Context& context, const Options& o) {
   const int64_t n = int64_t{1} << o.sumLog2;
   Row row{"sum", fmt::format("2^{}", o.sumLog2), o.sumStrategy, "cub::DeviceReduce::Sum", "GB/s"};
   const auto x = randomReals(static_cast<size_t>(n), 3);
-  const auto r = runFftc(context, kernelOf(o.root + "/bench/kernels/sum.fdl", "sum", {{"N", n}}),
-                         o.sumStrategy, {Value::realArray(x, ScalarKind::Float, {n})}, o.warmup,
-                         o.repeat);
+  const auto r =
+      runFftc(context, kernelOf(o.root + "/bench/kernels/sum.fdl", "sum", {{"N", n}}),
+              o.sumStrategy, {Value::realArray(x, ScalarKind::Float, {n})}, o.warmup, o.repeat);
   const double bytes = 4.0 * static_cast<double>(n);
   row.fftcMs = r.totalMs;
   row.fftcRate = bytes / (r.totalMs * 1e6);
@@ -225,8 +228,8 @@ std::vector<Row> benchJacobi(const cu::Context& context, const Options& o) {
   };
   const double copyMs = timeWithEvents(memcpyD2D, o.warmup, o.repeat);
   std::vector<Row> rows;
-  const std::vector<std::pair<std::string, std::string>> kernels = {
-      {"jacobi", o.jacobiStrategy}, {"copy", o.copyStrategy}};
+  const std::vector<std::pair<std::string, std::string>> kernels = {{"jacobi", o.jacobiStrategy},
+                                                                    {"copy", o.copyStrategy}};
   for (const auto& [name, strategy] : kernels) {
     Row row{name == "jacobi" ? "jacobi5" : "copy", size, strategy, "cudaMemcpy D2D", "GB/s"};
     try {
@@ -235,7 +238,8 @@ std::vector<Row> benchJacobi(const cu::Context& context, const Options& o) {
       row.fftcRate = bytes / (r.totalMs * 1e6);
       row.refMs = copyMs;
       row.refRate = bytes / (copyMs * 1e6);
-      row.difference = relDifference(r.output.toRealVector(), name == "jacobi" ? jacobiReference(g, n) : g);
+      row.difference =
+          relDifference(r.output.toRealVector(), name == "jacobi" ? jacobiReference(g, n) : g);
     } catch (const std::exception& e) {
       row.error = e.what();
     }
@@ -259,25 +263,25 @@ int main(int argc, char** argv) {
   Options o;
   std::string gemmSizes = "1024,2048,4096";
   po::options_description desc("kernels_bench options");
-  desc.add_options()("help", "this text")
-      ("out", po::value(&o.out)->default_value(o.out), "the CSV file")
-      ("device", po::value(&o.device)->default_value(o.device), "cuda:N")
-      ("root", po::value(&o.root)->default_value(o.root), "the fftc source folder")
-      ("kernels", po::value(&o.kernels)->default_value(o.kernels), "gemm,sum,jacobi")
-      ("gemm-strategy", po::value(&o.gemmStrategy)->default_value(o.gemmStrategy),
-       "rewrite strategy of the GEMM (explore's best_strategy)")
-      ("sum-strategy", po::value(&o.sumStrategy)->default_value(o.sumStrategy), "of the sum")
-      ("jacobi-strategy", po::value(&o.jacobiStrategy)->default_value(o.jacobiStrategy),
-       "of the Jacobi step")
-      ("copy-strategy", po::value(&o.copyStrategy)->default_value(o.copyStrategy),
-       "of the copy kernel")
-      ("gemm-sizes", po::value(&gemmSizes)->default_value(gemmSizes), "M = N = K")
-      ("baseline-max", po::value(&o.baselineMax)->default_value(o.baselineMax),
-       "largest GEMM size lowerDefault is timed at")
-      ("sum-log2", po::value(&o.sumLog2)->default_value(o.sumLog2), "log2 of the floats summed")
-      ("jacobi-size", po::value(&o.jacobiSize)->default_value(o.jacobiSize), "grid side")
-      ("warmup", po::value(&o.warmup)->default_value(o.warmup), "untimed runs")
-      ("repeat", po::value(&o.repeat)->default_value(o.repeat), "timed runs (the median)");
+  desc.add_options()("help", "this text")("out", po::value(&o.out)->default_value(o.out),
+                                          "the CSV file")(
+      "device", po::value(&o.device)->default_value(o.device), "cuda:N")(
+      "root", po::value(&o.root)->default_value(o.root), "the fftc source folder")(
+      "kernels", po::value(&o.kernels)->default_value(o.kernels), "gemm,sum,jacobi")(
+      "gemm-strategy", po::value(&o.gemmStrategy)->default_value(o.gemmStrategy),
+      "rewrite strategy of the GEMM (explore's best_strategy)")(
+      "sum-strategy", po::value(&o.sumStrategy)->default_value(o.sumStrategy), "of the sum")(
+      "jacobi-strategy", po::value(&o.jacobiStrategy)->default_value(o.jacobiStrategy),
+      "of the Jacobi step")("copy-strategy",
+                            po::value(&o.copyStrategy)->default_value(o.copyStrategy),
+                            "of the copy kernel")(
+      "gemm-sizes", po::value(&gemmSizes)->default_value(gemmSizes), "M = N = K")(
+      "baseline-max", po::value(&o.baselineMax)->default_value(o.baselineMax),
+      "largest GEMM size lowerDefault is timed at")(
+      "sum-log2", po::value(&o.sumLog2)->default_value(o.sumLog2), "log2 of the floats summed")(
+      "jacobi-size", po::value(&o.jacobiSize)->default_value(o.jacobiSize), "grid side")(
+      "warmup", po::value(&o.warmup)->default_value(o.warmup), "untimed runs")(
+      "repeat", po::value(&o.repeat)->default_value(o.repeat), "timed runs (the median)");
   po::variables_map vm;
   po::store(po::parse_command_line(argc, argv, desc), vm);
   po::notify(vm);
@@ -329,7 +333,8 @@ int main(int argc, char** argv) {
     }
   }
   if (o.kernels.find("sum") != std::string::npos)
-    guarded({"sum", fmt::format("2^{}", o.sumLog2), o.sumStrategy}, [&] { return benchSum(context, o); });
+    guarded({"sum", fmt::format("2^{}", o.sumLog2), o.sumStrategy},
+            [&] { return benchSum(context, o); });
   if (o.kernels.find("jacobi") != std::string::npos) {
     try {
       for (const Row& r : benchJacobi(context, o)) emit(r);

@@ -33,17 +33,18 @@ TEST(RegisterBlocking, ArrayAccumulatorsArePrivateAndMatchTheInterpreter) {
       "topDown(tile2D(2, 4)); bottomUp(mapReduceInterchange); bottomUp(mapReduceInterchange); ";
   // the tile map at [0, 1] (under untile's join and map); in a work-group, the maps of the
   // block's update stay sequential in each work-item (not mapLocal: the block is private)
-  for (const char* finish : {"lowerDefault", "topDown(mapGlobal(1)); lowerDefault",
-                             "at([0, 1], mapWorkgroup(1)); lowerDefault",
-                             "at([0, 1], mapWorkgroup(1)); at([0, 1, 0], mapLocal(0)); lowerDefault"}) {
+  for (const char* finish :
+       {"lowerDefault", "topDown(mapGlobal(1)); lowerDefault",
+        "at([0, 1], mapWorkgroup(1)); lowerDefault",
+        "at([0, 1], mapWorkgroup(1)); at([0, 1, 0], mapLocal(0)); lowerDefault"}) {
     std::string src;
     auto check = lowerAndRun(blocked + finish, {{"M", 6}, {"N", 8}, {"K", 5}}, &src);
     EXPECT_MATCHES(check);
     // the 2 x 4 block and the value of the next step: private arrays of 8
     const std::regex block(R"(float p(_\d+)?\[8\];)");
-    EXPECT_GE(std::distance(std::sregex_iterator(src.begin(), src.end(), block),
-                            std::sregex_iterator()),
-              2)
+    EXPECT_GE(
+        std::distance(std::sregex_iterator(src.begin(), src.end(), block), std::sregex_iterator()),
+        2)
         << src;
   }
 }

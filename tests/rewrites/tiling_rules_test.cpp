@@ -63,9 +63,8 @@ Case randomCase(std::mt19937_64& rng) {
   }
   std::string text = "kernel k(A: [[float]" + std::to_string(k) + "]" + std::to_string(m) +
                      ", B: [[float]" + std::to_string(n) + "]" + std::to_string(k) +
-                     ", w: [float]" + std::to_string(k) +
-                     ") =\n  map(λ(x => map(λ(y => " + fold + zip +
-                     ")) <<: transpose <<: B)) <<: A\n";
+                     ", w: [float]" + std::to_string(k) + ") =\n  map(λ(x => map(λ(y => " + fold +
+                     zip + ")) <<: transpose <<: B)) <<: A\n";
   fe::Program p = fe::compileSource(text, "random.fdl", {});
   return {text, p.kernels.at(0).lambda};
 }
@@ -94,8 +93,10 @@ void checkEveryApplication(const std::vector<Rule>& rules, int wantMatches) {
         auto in = inputs(c.kernel, rng);
         std::string why;
         ASSERT_TRUE(valuesClose(run(typed, c.kernel, in), run(a.program, c.kernel, in), 1e-6, &why))
-            << why << "\n" << rule.name() << " at " << pathStr(at) << " of\n" << c.text
-            << "after:\n" << ir::print(a.program, {false, 2});
+            << why << "\n"
+            << rule.name() << " at " << pathStr(at) << " of\n"
+            << c.text << "after:\n"
+            << ir::print(a.program, {false, 2});
         ++matched;
       }
     }
@@ -104,9 +105,8 @@ void checkEveryApplication(const std::vector<Rule>& rules, int wantMatches) {
 }
 
 TEST(TilingRules, Tile2DKeepsTheResult) {
-  checkEveryApplication({rules::tile2D(1, 1), rules::tile2D(2, 3), rules::tile2D(3, 2),
-                         rules::tile2D(2, 2)},
-                        60);
+  checkEveryApplication(
+      {rules::tile2D(1, 1), rules::tile2D(2, 3), rules::tile2D(3, 2), rules::tile2D(2, 2)}, 60);
 }
 
 TEST(TilingRules, MapReduceInterchangeKeepsTheResultExactly) {
@@ -144,7 +144,9 @@ TEST(TilingRules, RegisterBlockedAndLoweredKeepsTheResult) {
       auto in = inputs(c.kernel, rng);
       std::string why;
       ASSERT_TRUE(valuesClose(run(typed, c.kernel, in), run(low.program, c.kernel, in), 1e-6, &why))
-          << why << "\n" << s << " of\n" << c.text << "lowered:\n"
+          << why << "\n"
+          << s << " of\n"
+          << c.text << "lowered:\n"
           << ir::print(low.program, {false, 2});
     }
     ++blocked;
@@ -190,15 +192,16 @@ TEST(TilingRules, SideConditions) {
   auto body = [](const std::string& text) {
     return ir::inferTypes(fe::compileSource(text, "t.fdl", {}).kernels.at(0).lambda->body());
   };
-  ExprPtr dependent = body(
-      "kernel k(A: [[float]4]4) = map(λ(x => map(λ(y => y * 2.0f)) <<: x)) <<: A\n");
+  ExprPtr dependent =
+      body("kernel k(A: [[float]4]4) = map(λ(x => map(λ(y => y * 2.0f)) <<: x)) <<: A\n");
   EXPECT_FALSE(applyAt(rules::tile2D(2, 2), dependent, {}).changed);
   ExprPtr odd = body(
       "kernel k(A: [[float]4]3, B: [float]4) = map(λ(x => map(λ(y => y * 2.0f)) <<: B)) <<: A\n");
   EXPECT_FALSE(applyAt(rules::tile2D(2, 2), odd, {}).changed);  // 2 does not divide 3
   EXPECT_TRUE(applyAt(rules::tile2D(3, 2), odd, {}).changed);
   ExprPtr twice = body(
-      "kernel k(A: [[float]4]3) = map(λ(x => reduce(add, 0.0f) <<: map(mult) <<: zip(x, x))) <<: A\n");
+      "kernel k(A: [[float]4]3) = map(λ(x => reduce(add, 0.0f) <<: map(mult) <<: zip(x, x))) <<: "
+      "A\n");
   EXPECT_FALSE(applyAt(rules::mapReduceInterchange(), twice, {}).changed);
   ExprPtr initUses = body(
       "kernel k(A: [[float]4]3, v: [float]4) =\n"
