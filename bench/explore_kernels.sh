@@ -1,44 +1,50 @@
 #!/usr/bin/env bash
-# Issue 26 on a GPU: `fftc explore` ranks rewrite variants of the naive high-level programs
-# (examples/dot.fdl, examples/gemm.fdl) at sizes the interpreter can check, then the best
-# strategy and lowerDefault are timed at the benchmark sizes with `fftc exec --rewrite`.
-# Writes OUT/explore_*.json and OUT/kernels.csv (kernel,size,strategy,ms).
-#   bench/explore_kernels.sh [OUT] [TARGET]     (defaults: bench/results/explore, cuda)
-# No cuBLAS/CUB comparison here: that needs a host program linking them (not written yet).
+# Issue 26 on a GPU, in about 3 minutes on an H100: `fftc explore` ranks rewrite variants of the
+# naive high-level programs at sizes the interpreter checks quickly (GEMM 128^3, a sum of 2^20
+# floats, a 5-point Jacobi step on 256^2), then bench/kernels_bench times each best strategy at
+# the benchmark sizes against its library in one process: SGEMM 1024..4096 against cuBLAS
+# (CUDA cores), the sum of 2^28 floats against CUB, the Jacobi step on 8192^2 against the copy
+# bandwidth. Writes OUT/explore_{gemm,sum,jacobi}.json and OUT/kernels.csv.
+#   bench/explore_kernels.sh [OUT]     (default bench/results/explore)
+# FFTC (default build/fftc) and KERNELS_BENCH (default build/bench/kernels_bench: build it with
+# `cmake --build build --target kernels_bench`) name the executables; run from the repository
+# root (kernels_bench reads examples/ and bench/kernels/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-bench/results/explore}
-target=${2:-cuda}
 fftc=${FFTC:-build/fftc}
+kb=${KERNELS_BENCH:-build/bench/kernels_bench}
+target=${TARGET:-cuda}  # TARGET=opencl tries the explore steps on PoCL
 mkdir -p "$out"
-csv="$out/kernels.csv"
-echo "kernel,size,strategy,ms" > "$csv"
 
 best() {  # the best_strategy of an explore JSON file
   python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["best_strategy"] or "lowerDefault")' "$1"
 }
-time_at() {  # KERNEL FILE STRATEGY SIZE-LABEL -D...: one exec, median of 20 runs
-  local name=$1 file=$2 strategy=$3 label=$4
-  shift 4
-  local ms
-  ms=$("$fftc" exec "$file" "$@" --target "$target" --rewrite "$strategy" --warmup 5 \
-       --repeat 20 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["time_ms"])')
-  echo "$name,$label,\"$strategy\",$ms" >> "$csv"
+explore() {  # NAME FILE ARGS...: explore on CUDA, the JSON in OUT/explore_NAME.json
+  local name=$1 file=$2
+  shift 2
+  local t0=$SECONDS
+  "$fftc" explore "$file" --target "$target" --repeat 5 --warmup 2 --json "$@" > "$out/explore_$name.json"
+  echo "explore $name: $((SECONDS - t0)) s, best: $(best "$out/explore_$name.json")" >&2
 }
 
-"$fftc" explore examples/dot.fdl -D N=1048576 --target "$target" --budget 300 --json \
-  > "$out/explore_dot.json"
-"$fftc" explore examples/gemm.fdl -D M=256 -D N=256 -D K=256 --target "$target" --budget 300 \
-  --json > "$out/explore_gemm.json"
+# GEMM: 2D tiling, register blocking (mapReduceInterchange inside a tile, for its columns and
+# its rows), tiles on work-groups or a second grid dimension: up to 6 steps, by beam search
+# (each depth's 3 fastest variants extended).
+explore gemm examples/gemm.fdl -D M=128 -D N=128 -D K=128 --beam 3 --depth 6 \
+  --rules tile2D,mapReduceInterchange,mapWorkgroup,mapLocal,mapGlobal --params 1,4,8,32 \
+  --max-variants 150 --budget 75
+# The sum: the partial reduction at a few chunk sizes, two levels deep.
+explore sum bench/kernels/sum.fdl -D N=1048576 --depth 2 --rules splitReduce \
+  --params 64,256,1024,4096 --max-variants 16 --budget 30
+# The Jacobi step: which map is dimension 0 of the grid (coalescing), split rows.
+explore jacobi bench/kernels/jacobi5.fdl --kernel jacobi -D H=256 -D W=256 --depth 2 \
+  --rules mapGlobal,mapMapInterchange,splitJoin --params 1,4,32 --max-variants 16 --budget 30
 
-s=$(best "$out/explore_dot.json")
-for n in 16777216 268435456; do
-  time_at dot examples/dot.fdl lowerDefault "$n" -D N=$n
-  time_at dot examples/dot.fdl "$s" "$n" -D N=$n
-done
-s=$(best "$out/explore_gemm.json")
-for n in 1024 2048 4096; do
-  time_at gemm examples/gemm.fdl lowerDefault "$n" -D M=$n -D N=$n -D K=$n
-  time_at gemm examples/gemm.fdl "$s" "$n" -D M=$n -D N=$n -D K=$n
-done
-cat "$csv"
+[[ $target == cuda ]] || exit 0
+t0=$SECONDS
+"$kb" --out "$out/kernels.csv" --root . \
+  --gemm-strategy "$(best "$out/explore_gemm.json")" \
+  --sum-strategy "$(best "$out/explore_sum.json")" \
+  --jacobi-strategy "$(best "$out/explore_jacobi.json")"
+echo "kernels_bench: $((SECONDS - t0)) s" >&2

@@ -24,9 +24,11 @@ namespace fftc::driver {
 namespace {
 
 // The rules tried by default: layout (split-join, interchange), fusion, the partial
-// reduction, and parallel maps in another dimension.
+// reduction, parallel maps in another dimension, and 2D tiling with register blocking (the
+// last needs --depth 3 for an r x c block; one interchange per tile is depth 2).
 constexpr const char* kDefaultRules =
-    "splitJoin,mapFusion,reduceMapFusion,splitReduce,splitMap,mapMapInterchange,mapGlobal";
+    "splitJoin,mapFusion,reduceMapFusion,splitReduce,splitMap,mapMapInterchange,mapGlobal,tile2D,"
+    "mapReduceInterchange";
 
 // "splitJoin(2) @ 0.1" -> "at([0, 1], splitJoin(2))"; "rule @ root" -> "rule".
 std::string replayStep(const std::string& step) {
@@ -173,7 +175,7 @@ int runExplore(const Args& args) {
   std::vector<std::string> defines;
   double budget = 60;
   int depth = 2;
-  size_t maxVariants = 64;
+  size_t maxVariants = 64, beam = 0;
   uint64_t seed = 1;
   bool json = false;
   compiler::exec::TimingOptions timing{1, 5};
@@ -193,6 +195,9 @@ int runExplore(const Args& args) {
        "values for the rules' integer parameter (split sizes, dimensions)")
       ("max-variants", po::value(&maxVariants)->default_value(maxVariants),
        "distinct variants to enumerate at most (the input counts)")
+      ("beam", po::value(&beam)->default_value(beam),
+       "B > 0: beam search, each depth's variants timed as they are found and only the B "
+       "fastest rewritten further (0: breadth first)")
       ("seed", po::value(&seed)->default_value(seed), "seed of the random inputs")
       ("repeat", po::value(&timing.repeat)->default_value(timing.repeat),
        "timed runs per variant after the cold one (the median is its time)")
@@ -234,19 +239,34 @@ int runExplore(const Args& args) {
   eo.maxDepth = depth;
   eo.maxVariants = maxVariants;
   eo.finish = rewrites::lowerDefault();
-  const rewrites::ExploreResult found = rewrites::explore(k.lambda->body(), eo);
 
   DeviceRunner dev(tgt, device, timing);
-  const auto start = std::chrono::steady_clock::now();
+  auto start = std::chrono::steady_clock::now();
   std::vector<Entry> entries;
-  for (const rewrites::Variant& v : found.variants) {
+  // Evaluates v unless the budget is spent (lowerDefault, the first, always is).
+  auto evaluateVariant = [&](const rewrites::Variant& v) -> const Entry* {
     const double spent =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!entries.empty() && spent > budget) break;
+    if (!entries.empty() && spent > budget) return nullptr;
     Entry e;
     e.steps = v.steps;
     e.strategy = strategyOf(v.steps);
     entries.push_back(evaluate(k, tgt, dev, std::move(e), seed));
+    return &entries.back();
+  };
+  if (beam > 0) {
+    // the search and the evaluation together: the budget covers both
+    eo.beamWidth = beam;
+    eo.score = [&](const rewrites::Variant& v) -> std::optional<double> {
+      const Entry* e = evaluateVariant(v);
+      return e ? e->ms : std::nullopt;
+    };
+  }
+  const rewrites::ExploreResult found = rewrites::explore(k.lambda->body(), eo);
+  if (beam == 0) {
+    start = std::chrono::steady_clock::now();
+    for (const rewrites::Variant& v : found.variants)
+      if (!evaluateVariant(v)) break;
   }
   const Entry& baseline = entries.front();
   std::vector<const Entry*> ranked;

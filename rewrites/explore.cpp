@@ -1,6 +1,7 @@
 // Breadth-first enumeration of rewrite sequences with alpha-equivalence deduplication.
 #include "rewrites/explore.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "rewrites/equality.h"
@@ -39,19 +40,25 @@ ExploreResult explore(const ExprPtr& program, const ExploreOptions& options) {
     out.finishBudgetHit = out.finishBudgetHit || r.budgetHit;
     return r.program;
   };
+  // true when the finished program is new (then it is the last variant)
   auto emit = [&](const ExprPtr& e, const std::vector<std::string>& steps) {
     ExprPtr f = finish(e);
     if (!finished.insert(f)) {
       ++out.duplicates;
-      return;
+      return false;
     }
     out.variants.push_back({f, steps});
+    return true;
   };
+  const bool beam = options.beamWidth > 0 && options.score;
   raw.insert(start);
   emit(start, {});
-  std::vector<std::pair<ExprPtr, std::vector<std::string>>> frontier{{start, {}}};
+  if (beam) options.score(out.variants.back());
+  using Item = std::pair<ExprPtr, std::vector<std::string>>;
+  std::vector<Item> frontier{{start, {}}};
   for (int depth = 0; depth < options.maxDepth && !frontier.empty(); ++depth) {
-    std::vector<std::pair<ExprPtr, std::vector<std::string>>> next;
+    std::vector<Item> next;
+    std::vector<std::pair<double, Item>> scored;  // beam: the new variants of this depth
     for (const auto& [prog, steps] : frontier) {
       for (const Rule& rule : options.rules) {
         size_t tried = 0;
@@ -71,10 +78,21 @@ ExploreResult explore(const ExprPtr& program, const ExploreOptions& options) {
           }
           std::vector<std::string> s = steps;
           s.push_back(rule.name() + " @ " + pathStr(p));
-          emit(a.program, s);
-          next.push_back({a.program, std::move(s)});
+          const bool fresh = emit(a.program, s);
+          if (!beam) {
+            next.push_back({a.program, std::move(s)});
+          } else if (fresh) {
+            if (auto v = options.score(out.variants.back()))
+              scored.push_back({*v, {a.program, std::move(s)}});
+          }
         }
       }
+    }
+    if (beam) {
+      std::stable_sort(scored.begin(), scored.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      if (scored.size() > options.beamWidth) scored.resize(options.beamWidth);
+      for (auto& [v, item] : scored) next.push_back(std::move(item));
     }
     frontier = std::move(next);
   }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,11 @@
 #include "rewrites/strategy.h"
 
 namespace fftc::rewrites {
+
+struct Variant {
+  ExprPtr program;                 // typed (finished when ExploreOptions::finish is set)
+  std::vector<std::string> steps;  // "rule @ path", in the order applied; {} for the input
+};
 
 struct ExploreOptions {
   std::vector<Rule> rules;          // e.g. instantiateRules({"splitJoin", "mapFusion"}, {2, 4})
@@ -22,11 +28,12 @@ struct ExploreOptions {
   std::optional<Strategy> finish;
   int64_t finishSteps = 20000;
   ir::InferOptions infer;
-};
-
-struct Variant {
-  ExprPtr program;                 // typed (finished when ExploreOptions::finish is set)
-  std::vector<std::string> steps;  // "rule @ path", in the order applied; {} for the input
+  // Beam search (with beamWidth > 0 and a score): the variants new at each depth are scored
+  // (lower is better; nullopt drops one, e.g. it does not compile) and only the beamWidth best
+  // are rewritten further, so that sequences deeper than breadth first can afford are reached
+  // through their best prefixes (LIFT explores GEMM's tilings so). The input is scored first.
+  size_t beamWidth = 0;
+  std::function<std::optional<double>(const Variant&)> score;
 };
 
 struct ExploreResult {

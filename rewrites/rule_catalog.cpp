@@ -58,6 +58,20 @@ std::vector<RuleInfo> buildCatalog() {
     c.push_back(r);
   }
   c.push_back(plain("splitMap", "algorithmic", rules::splitMap));
+  {
+    RuleInfo r;
+    r.name = "tile2D";
+    r.signature = "tile2D(r, c = r)";
+    r.group = "algorithmic";
+    r.minParams = 1;
+    r.maxParams = 2;
+    r.defaults = {0};  // c = 0: square tiles, c = r
+    r.make = [](const std::vector<int64_t>& p) {
+      return rules::tile2D(p.at(0), p.at(1) > 0 ? p.at(1) : p.at(0));
+    };
+    c.push_back(r);
+  }
+  c.push_back(plain("mapReduceInterchange", "algorithmic", rules::mapReduceInterchange));
   c.push_back(withDim("mapGlobal", rules::mapGlobal));
   c.push_back(withDim("mapWorkgroup", rules::mapWorkgroup));
   c.push_back(withDim("mapLocal", rules::mapLocal));
@@ -102,6 +116,9 @@ std::optional<Rule> makeRule(std::string_view name, const std::vector<int64_t>& 
   std::vector<int64_t> full = params;
   for (size_t i = params.size(); i < info->maxParams; ++i)
     full.push_back(info->defaults.at(i - info->minParams));
+  if (info->name == "tile2D" && (full[0] <= 0 || full[1] < 0))
+    return fail("tile2D(r, c): r and c must be positive, got " + std::to_string(full[0]) + ", " +
+                std::to_string(full[1]));
   if (info->name == "splitJoin" && full[0] <= 0)
     return fail("splitJoin(k): k must be positive, got " + std::to_string(full[0]));
   if (info->group == "lowering" && info->maxParams == 1 && (full[0] < 0 || full[0] > 2))

@@ -34,6 +34,13 @@ Rule mapZipFlattenViews();
 // element) on a scalar element type equal to the accumulator's; k > 1 divides n, k != n.
 Rule splitReduce(ir::ArithExpr k);
 Rule splitMap();  // split(k) o map(g) -> map(map(g)) o split(k)
+// ---- tiling and register blocking (rules_tiling.cpp)
+// map(fun x => map(f) <<: y) <<: xs -> untile o (tiles of r x c results) o split(r), x not free
+// in y; untile = join o map(map(join) o transpose).
+Rule tile2D(ir::ArithExpr r, ir::ArithExpr c);
+// map(fun x => reduce(f, z) <<: zip(.., x, ..)) <<: xs -> one reduction over zip(..,
+// transpose(xs), ..) whose accumulator is the array of the rows' accumulators.
+Rule mapReduceInterchange();
 
 // ---- lowering
 Rule mapGlobal(int dim = 0);

@@ -67,14 +67,25 @@ Rule mapWorkgroup(int dim) {
                }});
 }
 
+namespace {
+// Inside the function or the initial value of a reduction: the accumulator is one work-item's
+// own (private) state, which a map spread over the work-items of a group would update in
+// parts, each work-item only its own.
+bool insideReduce(const RuleContext& ctx) {
+  for (const auto& f : ctx.enclosing())
+    if (f->is<AbstractReduce>()) return true;
+  return false;
+}
+}  // namespace
+
 Rule mapLocal(int dim) {
   return Rule({withDim("mapLocal", dim), "lowering", "map(f) -> mapLocal(d, f)",
-               "inside a mapWorkgroup, not inside a mapLocal(d), a mapGlobal or a map",
+               "inside a mapWorkgroup, not inside a mapLocal(d), a mapGlobal, a map or a reduction",
                highLevelMap,
                [dim](const Match&, const RuleContext& ctx) {
                  return dim >= 0 && dim <= 2 && ctx.inside(FunKind::MapWorkgroup) &&
                         !ctx.inside(FunKind::MapLocal, dim) && !ctx.inside(FunKind::MapGlobal) &&
-                        !ctx.inside(FunKind::Map);
+                        !ctx.inside(FunKind::Map) && !insideReduce(ctx);
                },
                [dim](const Match& m) -> ExprPtr {
                  return FunCall::make(MapLocal::make(dim, m.f("f")), {m.e("x")});

@@ -274,17 +274,44 @@ KernelGen::Result KernelGen::applyReduce(const ir::AbstractReduce& r, const Arg&
   if (atTopLevel() && cur_ < 0) openStage(false);
   ViewPtr init = gen(r.init(), nullptr).view;
   const Type accT = result;
-  std::string acc = fresh("acc");
-  ViewPtr accView = scalarView(backends::cVar(acc, ctype(accT)), accT);
-  if (accT.isTuple()) {
-    emit(backends::sDecl(ctype(accT), acc, nullptr));
+  ViewPtr accView;
+  if (accT.isArray()) {
+    // A block of accumulators (rewrites' mapReduceInterchange: each work-item's r x c block of
+    // a matrix product): a private array of constant size, which the device compiler keeps in
+    // registers once its small loops are unrolled.
+    if (atTopLevel())
+      fail(r.loc(),
+           "reduceSeq with an array accumulator outside every parallel map is not supported");
+    int64_t count = 1;
+    for (const auto& d : accT.shape()) count *= d.constant().value_or(opt_.privateMaxElements + 1);
+    if (count > opt_.privateMaxElements)
+      fail(r.loc(), "reduceSeq with an array accumulator " + accT.str() + " of more than " +
+                        std::to_string(opt_.privateMaxElements) +
+                        " elements (CodegenOptions::privateMaxElements): it is kept in private "
+                        "memory; block it smaller");
+    accView = allocate(accT, MemSpace::Private);
     copy(accView, init, accT);
-  } else if (accT.isArray()) {
-    fail(r.loc(), "reduceSeq with an array accumulator is not supported yet");
   } else {
-    emit(backends::sDecl(ctype(accT), acc, convert(readScalar(init), accT)));
+    std::string acc = fresh("acc");
+    accView = scalarView(backends::cVar(acc, ctype(accT)), accT);
+    if (accT.isTuple()) {
+      emit(backends::sDecl(ctype(accT), acc, nullptr));
+      copy(accView, init, accT);
+    } else {
+      emit(backends::sDecl(ctype(accT), acc, convert(readScalar(init), accT)));
+    }
   }
   auto body = [&](const ArithExpr& i) {
+    if (accT.isArray()) {
+      // f may read any element of the accumulator while it writes another: the new value goes
+      // to a second private array first, then back.
+      ViewPtr next = allocate(accT, MemSpace::Private);
+      Result x = apply(*r.f(), {Arg{nullptr, accView}, Arg{nullptr, accessView(in, i)}}, accT,
+                       next);
+      if (!x.written) copy(next, x.view, accT);
+      copy(accView, next, accT);
+      return;
+    }
     Result x = apply(*r.f(), {Arg{nullptr, accView}, Arg{nullptr, accessView(in, i)}}, accT,
                      accView);
     if (x.written) return;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "ir/printer.h"
 #include "rewrites/equality.h"
@@ -139,6 +140,47 @@ TEST(Explore, SizeCapAndFinishing) {
   for (const auto& v : fin.variants) {
     EXPECT_EQ(testing::countKind(v.program, FunKind::Map), 0) << print(v.program);
     EXPECT_GE(testing::countKind(v.program, FunKind::MapGlobal), 1);
+  }
+}
+
+// Beam search: every new variant is scored once; only the beamWidth best of a depth are
+// rewritten further, so each deeper variant extends one of them; a variant scored nullopt is
+// never extended.
+TEST(Explore, BeamExtendsOnlyTheBestScored) {
+  auto x = param("x", Type::array(Type::intType(), 16));
+  ExprPtr p = build(x);
+  ExploreOptions o;
+  o.rules = instantiateRules({"splitJoin", "mapFusion", "joinSplit"}, {2, 4});
+  o.maxDepth = 3;
+  o.beamWidth = 2;
+  std::map<std::vector<std::string>, double> scores;
+  // fewer nodes is better; sequences that start with splitJoin(4) "do not compile"
+  o.score = [&](const Variant& v) -> std::optional<double> {
+    EXPECT_EQ(scores.count(v.steps), 0u) << "scored twice";
+    const double s = static_cast<double>(nodeCount(v.program));
+    scores[v.steps] = s;
+    if (!v.steps.empty() && v.steps[0].rfind("splitJoin(4)", 0) == 0) return std::nullopt;
+    return s;
+  };
+  ExploreResult r = explore(p, o);
+  EXPECT_EQ(scores.size(), r.variants.size());
+  for (size_t depth = 1; depth < 3; ++depth) {
+    // the prefixes extended at depth + 1 are among the 2 best of depth
+    std::vector<std::pair<double, std::vector<std::string>>> atDepth;
+    for (const auto& [steps, s] : scores)
+      if (steps.size() == depth && steps[0].rfind("splitJoin(4)", 0) != 0)
+        atDepth.push_back({s, steps});
+    std::sort(atDepth.begin(), atDepth.end());
+    ASSERT_GE(atDepth.size(), 2u) << depth;
+    int extended = 0;
+    for (const Variant& v : r.variants) {
+      if (v.steps.size() != depth + 1) continue;
+      ++extended;
+      const std::vector<std::string> prefix(v.steps.begin(), v.steps.end() - 1);
+      EXPECT_NE(prefix[0].rfind("splitJoin(4)", 0), 0u) << "a dropped variant was extended";
+      EXPECT_LE(scores.at(prefix), atDepth[1].first) << "extended a variant outside the beam";
+    }
+    EXPECT_GT(extended, 0) << depth;
   }
 }
 

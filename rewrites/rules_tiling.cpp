@@ -1,0 +1,161 @@
+// Rules that block a two-level map for locality: 2D tiling (tiles of r x c results, one per
+// parallel work-item or work-group) and the map-reduce interchange, which turns the r x c
+// reductions of a tile into one reduction over a block of accumulators (register blocking).
+#include "ir/builders.h"
+#include "rewrites/match_util.h"
+#include "rewrites/rules.h"
+
+namespace fftc::rewrites::rules {
+
+using namespace ir;
+using detail::arg0;
+using detail::asCall;
+using detail::etaCallOf;
+using detail::unary;
+
+// map(fun x => map(f) <<: y) <<: xs            xs: [a]m, y: [b]n, x not free in y
+// -> join o map(map(join) o transpose)
+//    <<: map(fun xt => map(fun yt => map(fun x => map(f) <<: yt) <<: xt) <<: split(c) <<: y)
+//    <<: split(r) <<: xs
+// Tile (i, j) holds the results of rows i*r .. i*r+r-1 and columns j*c .. j*c+c-1: an
+// [[o]c]r block. Over the tile columns that is [[[o]c]r](n/c); transpose and map(join) make it
+// the r full rows [[o]n]r; join over the tile rows gives [[o]n]m, the original result. f may
+// mention x: the tile's map rebinds the same x.
+Rule tile2D(ArithExpr r, ArithExpr c) {
+  std::string name = "tile2D(" + r.str() + ", " + c.str() + ")";
+  return Rule(
+      {name, "algorithmic",
+       "map(fun x => map(f) <<: y) -> join o map(map(join) o transpose) o map(fun xt => "
+       "map(fun yt => map(fun x => map(f) <<: yt) <<: xt) <<: split(c) <<: y) o split(r)",
+       "x not free in y; r > 0 and c > 0 divide the sizes m of xs and n of y (provably); not both "
+       "r = m and c = n",
+       [](const ExprPtr& e) -> std::optional<Match> {
+         const auto* outer = unary<ir::Map>(e);
+         if (!outer) return std::nullopt;
+         const auto* l = outer->f()->as<Lambda>();
+         if (!l || l->arity() != 1) return std::nullopt;
+         const auto* inner = unary<ir::Map>(l->body());
+         if (!inner) return std::nullopt;
+         const ExprPtr& y = arg0(l->body());
+         if (uses(y, l->params()[0].get())) return std::nullopt;
+         Match m;
+         m.funs = {{"inner", asCall(l->body())->f()}};
+         m.params = {l->params()[0]};
+         m.exprs = {{"xs", arg0(e)}, {"y", y}};
+         return m;
+       },
+       [r, c](const Match& m, const RuleContext&) {
+         const Type& xs = m.e("xs")->type();
+         const Type& y = m.e("y")->type();
+         // one tile of everything (r = m and c = n) would only add layout
+         return xs.isArray() && y.isArray() && provablyPositive(r) && provablyPositive(c) &&
+                provablyDivisible(xs.size(), r) && provablyDivisible(y.size(), c) &&
+                !(sizesEqual(xs.size(), r) && sizesEqual(y.size(), c));
+       },
+       [r, c](const Match& m) -> ExprPtr {
+         const ParamPtr& x = m.params[0];
+         FunPtr perTile = lambda1("xt", [&](const ExprPtr& xt) {
+           FunPtr perColumnTile = lambda1("yt", [&](const ExprPtr& yt) {
+             LambdaPtr row = Lambda::make({x}, FunCall::make(m.f("inner"), {yt}));
+             return FunCall::make(ir::Map::make(row), {xt});
+           });
+           ExprPtr columnTiles = FunCall::make(Split::make(c), {m.e("y")});
+           return FunCall::make(ir::Map::make(perColumnTile), {columnTiles});
+         });
+         ExprPtr tiles =
+             FunCall::make(ir::Map::make(perTile), {FunCall::make(Split::make(r), {m.e("xs")})});
+         FunPtr untileRow = lambda1("t", [](const ExprPtr& t) {
+           ExprPtr rows = FunCall::make(Transpose::make(), {t});
+           return FunCall::make(ir::Map::make(etaCallOf(Join::make())), {rows});
+         });
+         return FunCall::make(Join::make(), {FunCall::make(ir::Map::make(untileRow), {tiles})});
+       }});
+}
+
+namespace {
+
+bool interchangeableReduce(FunKind k) {
+  return k == FunKind::Reduce || k == FunKind::ReduceSeq || k == FunKind::ReduceSeqUnroll;
+}
+
+}  // namespace
+
+// map(fun x => reduce(f, z) <<: [map(g) <<:] zip(u0, .., x, .., uk)) <<: xs
+//   xs: [[a]K]n; x not free in f, g, z or the other u
+// -> reduce(fun (acc, p) => map(fun q => f(q._0, g({p._0, .., q._1, .., p._k})))
+//                             <<: zip(acc, p._i),
+//           map(fun x => z) <<: xs)
+//    <<: zip(u0, .., transpose(xs), .., uk)
+// Row i's reduction folds f over (xs[i][k], u0[k], ...) for k = 0 .. K-1; so does element i of
+// the accumulator block, in the same order: step k reads column k of xs (transpose(xs)[k]) and
+// updates every row's accumulator. No reassociation: the result is exactly the same, for any f.
+// The reduce keeps its kind (reduce, reduceSeq or reduceSeqUnroll).
+Rule mapReduceInterchange() {
+  return Rule({"mapReduceInterchange", "algorithmic",
+               "map(fun x => reduce(f, z) <<: zip(.., x, ..)) <<: xs -> reduce(fun (acc, p) => "
+               "map(fun q => f(q._0, {.., q._1, ..})) <<: zip(acc, p._i), map(fun x => z) <<: xs) "
+               "<<: zip(.., transpose(xs), ..)",
+               "x not free in f, z, the other zipped arrays, or a map(g) between reduce and zip",
+               [](const ExprPtr& e) -> std::optional<Match> {
+                 const auto* m = unary<ir::Map>(e);
+                 if (!m) return std::nullopt;
+                 const auto* l = m->f()->as<Lambda>();
+                 if (!l || l->arity() != 1) return std::nullopt;
+                 const Param* x = l->params()[0].get();
+                 const auto* red = unary<AbstractReduce>(l->body());
+                 if (!red || !interchangeableReduce(red->kind())) return std::nullopt;
+                 ExprPtr zipped = arg0(l->body());
+                 Match out;
+                 if (const auto* g = unary<AbstractMap>(zipped)) {
+                   if (g->kind() != FunKind::Map && g->kind() != FunKind::MapSeq)
+                     return std::nullopt;
+                   if (uses(g->f(), x)) return std::nullopt;
+                   out.funs["g"] = g->f();
+                   zipped = arg0(zipped);
+                 }
+                 const auto* z = asCall(zipped);
+                 if (!z || !z->f()->is<Zip>()) return std::nullopt;
+                 size_t found = 0;
+                 for (size_t i = 0; i < z->args().size(); ++i) {
+                   if (z->arg(i).get() == x) {
+                     ++found;
+                     out.index = i;
+                   } else if (uses(z->arg(i), x)) {
+                     return std::nullopt;
+                   }
+                 }
+                 if (found != 1 || uses(red->f(), x) || uses(red->init(), x)) return std::nullopt;
+                 out.funs["reduce"] = red->ptr();
+                 out.funs["f"] = red->f();
+                 out.exprs = {{"xs", arg0(e)}, {"z", red->init()}, {"zip", zipped}};
+                 return out;
+               },
+               [](const Match& m, const RuleContext&) {
+                 const Type& t = m.e("xs")->type();
+                 return t.isArray() && t.element().isArray();
+               },
+               [](const Match& m) -> ExprPtr {
+                 const auto* z = m.e("zip")->as<FunCall>();
+                 const size_t at = m.index;
+                 std::vector<ExprPtr> args = z->args();
+                 args[at] = FunCall::make(Transpose::make(), {m.e("xs")});
+                 ExprPtr columns = FunCall::make(z->f(), args);
+                 const auto g = m.funs.find("g");
+                 ParamPtr acc = Param::make("acc"), p = Param::make("p");
+                 FunPtr step = lambda1("q", [&](const ExprPtr& q) {
+                   std::vector<ExprPtr> parts;
+                   for (size_t i = 0; i < args.size(); ++i)
+                     parts.push_back(i == at ? get(1, q) : get(i, p));
+                   ExprPtr elem = tuple(parts);
+                   if (g != m.funs.end()) elem = applyFun(g->second, {elem});
+                   return applyFun(m.f("f"), {get(0, q), elem});
+                 });
+                 ExprPtr accs = FunCall::make(Zip::make(2), {acc, get(at, p)});
+                 LambdaPtr f = Lambda::make({acc, p}, FunCall::make(ir::Map::make(step), {accs}));
+                 FunPtr initRow = lambda1("x", [&](const ExprPtr&) { return m.e("z"); });
+                 ExprPtr init = FunCall::make(ir::Map::make(initRow), {m.e("xs")});
+                 return FunCall::make(m.f("reduce")->withChildren({f}, {init}), {columns});
+               }});
+}
+
+}  // namespace fftc::rewrites::rules

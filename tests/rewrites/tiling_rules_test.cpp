@@ -1,0 +1,218 @@
+// tile2D and mapReduceInterchange on random matrix-product-like programs (random sizes, zip
+// orders, reduction functions, maps between reduce and zip): the interpreter's result does not
+// change, alone or composed into a register-blocked, lowered program; each rule succeeds iff it
+// changes the program, also on the shared random-program pool.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "compiler/frontend/frontend.h"
+#include "ir/printer.h"
+#include "rewrites/named_strategies.h"
+#include "rewrites/rules.h"
+#include "rewrites/strategy_parser.h"
+#include "tests/rewrites/random_program.h"
+#include "tests/rewrites/test_util.h"
+
+namespace fftc::rewrites {
+namespace {
+
+namespace fe = compiler::frontend;
+using testing::randomValue;
+using testing::runProgram;
+using testing::valuesClose;
+
+struct Case {
+  std::string text;
+  ir::LambdaPtr kernel;  // typed params; body as elaborated
+};
+
+// A random "generalized matrix product": C[i][j] = fold of f over zip(rows of A, columns of
+// B, and maybe a vector w) in a random order, with or without a map(g) before the fold.
+Case randomCase(std::mt19937_64& rng) {
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
+  const int m = 1 + pick(6), n = 1 + pick(6), k = 1 + pick(5);
+  const bool third = pick(3) == 0;
+  std::vector<std::string> args = {"x", "y"};
+  if (third) args.push_back("w");
+  std::shuffle(args.begin(), args.end(), rng);
+  auto at = [&](const std::string& a) {
+    return std::to_string(std::find(args.begin(), args.end(), a) - args.begin());
+  };
+  std::string zip = "zip(" + args[0];
+  for (size_t i = 1; i < args.size(); ++i) zip += ", " + args[i];
+  zip += ")";
+  std::string fold;
+  switch (pick(4)) {
+    case 0:  // the dot product, through a map
+      fold = third ? "reduce(add, 0.0f) <<: map(λ(p => p._" + at("x") + " * p._" + at("y") +
+                         " - p._" + at("w") + ")) <<: "
+                   : "reduce(add, 0.0f) <<: map(mult) <<: ";
+      break;
+    case 1:  // order-sensitive: a Horner-like fold
+      fold = "reduce(λ((a, p) => a * 0.5f + p._" + at("x") + " - 2.0f * p._" + at("y") +
+             "), 1.0f) <<: ";
+      break;
+    case 2:  // already sequential
+      fold = "reduceSeq(λ((a, p) => a + p._" + at("x") + " * p._" + at("y") + "), 0.25f) <<: ";
+      break;
+    default:  // multiplicative, order-sensitive in rounding
+      fold = "reduce(λ((a, p) => a * p._" + at("x") + " + p._" + at("y") + "), 1.0f) <<: ";
+      break;
+  }
+  std::string text = "kernel k(A: [[float]" + std::to_string(k) + "]" + std::to_string(m) +
+                     ", B: [[float]" + std::to_string(n) + "]" + std::to_string(k) +
+                     ", w: [float]" + std::to_string(k) + ") =\n  map(λ(x => map(λ(y => " + fold +
+                     zip + ")) <<: transpose <<: B)) <<: A\n";
+  fe::Program p = fe::compileSource(text, "random.fdl", {});
+  return {text, p.kernels.at(0).lambda};
+}
+
+ir::Value run(const ExprPtr& body, const ir::LambdaPtr& k, const std::vector<ir::Value>& in) {
+  return runProgram(body, k->params(), in);
+}
+
+std::vector<ir::Value> inputs(const ir::LambdaPtr& k, std::mt19937_64& rng) {
+  std::vector<ir::Value> in;
+  for (const auto& p : k->params()) in.push_back(randomValue(p->type(), rng));
+  return in;
+}
+
+// Every rule of `rules`, at every position where it applies, keeps the result.
+void checkEveryApplication(const std::vector<Rule>& rules, int wantMatches) {
+  std::mt19937_64 rng(26);
+  int matched = 0;
+  for (int i = 0; i < 120; ++i) {
+    Case c = randomCase(rng);
+    ExprPtr typed = ir::inferTypes(c.kernel->body());
+    for (const Rule& rule : rules) {
+      for (const Path& at : matchPositions(rule, typed)) {
+        Applied a = applyAt(rule, typed, at);
+        ASSERT_TRUE(a.changed);
+        auto in = inputs(c.kernel, rng);
+        std::string why;
+        ASSERT_TRUE(valuesClose(run(typed, c.kernel, in), run(a.program, c.kernel, in), 1e-6, &why))
+            << why << "\n"
+            << rule.name() << " at " << pathStr(at) << " of\n"
+            << c.text << "after:\n"
+            << ir::print(a.program, {false, 2});
+        ++matched;
+      }
+    }
+  }
+  EXPECT_GE(matched, wantMatches);
+}
+
+TEST(TilingRules, Tile2DKeepsTheResult) {
+  checkEveryApplication(
+      {rules::tile2D(1, 1), rules::tile2D(2, 3), rules::tile2D(3, 2), rules::tile2D(2, 2)}, 60);
+}
+
+TEST(TilingRules, MapReduceInterchangeKeepsTheResultExactly) {
+  // the inner map (over columns) matches in every case; the outer only after the inner
+  checkEveryApplication({rules::mapReduceInterchange()}, 100);
+}
+
+// tile2D, then both interchanges inside each tile (the register block), then lowerDefault:
+// the same result, with one reduction per tile whose accumulator is the r x c block.
+TEST(TilingRules, RegisterBlockedAndLoweredKeepsTheResult) {
+  std::mt19937_64 rng(7);
+  int blocked = 0;
+  for (int i = 0; i < 80; ++i) {
+    Case c = randomCase(rng);
+    const auto& shape = c.kernel->params()[0]->type();
+    const int64_t m = *shape.size().constant();
+    const int64_t n = *c.kernel->params()[1]->type().element().size().constant();
+    const int64_t r = m % 2 == 0 ? 2 : 1, cc = n % 3 == 0 ? 3 : (n % 2 == 0 ? 2 : 1);
+    if (r == m && cc == n) continue;  // a single tile: tile2D does not apply
+    const std::string s = "topDown(tile2D(" + std::to_string(r) + ", " + std::to_string(cc) +
+                          ")); bottomUp(mapReduceInterchange); bottomUp(mapReduceInterchange)";
+    ExprPtr typed = ir::inferTypes(c.kernel->body());
+    RewriteResult res = rewrite(typed, parseStrategy(s));
+    ASSERT_TRUE(res.success) << s << "\n" << c.text;
+    RewriteResult low = rewrite(res.program, lowerDefault());
+    ASSERT_TRUE(low.success);
+    // one reduction per tile, over the K columns, with an [[float]cc]r accumulator
+    int arrayAccumulators = 0;
+    testing::forEachFun(low.program, [&](const ir::FunDecl& f, const auto&) {
+      if (const auto* red = f.as<ir::AbstractReduce>())
+        arrayAccumulators += red->init()->type().isArray();
+    });
+    EXPECT_EQ(arrayAccumulators, 1) << ir::print(low.program, {false, 2});
+    for (int trial = 0; trial < 2; ++trial) {
+      auto in = inputs(c.kernel, rng);
+      std::string why;
+      ASSERT_TRUE(valuesClose(run(typed, c.kernel, in), run(low.program, c.kernel, in), 1e-6, &why))
+          << why << "\n"
+          << s << " of\n"
+          << c.text << "lowered:\n"
+          << ir::print(low.program, {false, 2});
+    }
+    ++blocked;
+  }
+  EXPECT_GE(blocked, 60);
+}
+
+TEST(TilingRules, SucceedIffTheyChangeTheProgram) {
+  for (const Rule& rule : {rules::tile2D(2, 2), rules::mapReduceInterchange()}) {
+    for (size_t i = 0; i < 150; ++i) {
+      testing::ProgramGenerator gen(i * 131 + 1, 3);
+      auto prog = gen.generate();
+      ExprPtr typed;
+      try {
+        typed = ir::inferTypes(prog.body);
+      } catch (const ir::CompileError&) {
+        continue;
+      }
+      for (const Path& at : allPaths(typed)) {
+        Applied a = applyAt(rule, typed, at);
+        if (!a.changed)
+          ASSERT_EQ(a.program, typed) << rule.name() << ": no match must return the same pointer";
+        else
+          ASSERT_NE(a.program, typed) << rule.name();
+      }
+    }
+  }
+  // and on the matrix products, where they do apply
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 20; ++i) {
+    ExprPtr typed = ir::inferTypes(randomCase(rng).kernel->body());
+    const std::vector<Path> where = matchPositions(rules::mapReduceInterchange(), typed);
+    ASSERT_EQ(where.size(), 1u) << ir::print(typed, {false, 2});  // the inner map only
+    Applied a = applyAt(rules::mapReduceInterchange(), typed, where[0]);
+    ASSERT_TRUE(a.changed);
+    ASSERT_NE(a.program, typed);
+  }
+}
+
+// What does not apply: a zipped row the inner map's array depends on (tile2D); the mapped
+// element used outside the zip, or twice in it (mapReduceInterchange).
+TEST(TilingRules, SideConditions) {
+  auto body = [](const std::string& text) {
+    return ir::inferTypes(fe::compileSource(text, "t.fdl", {}).kernels.at(0).lambda->body());
+  };
+  ExprPtr dependent =
+      body("kernel k(A: [[float]4]4) = map(λ(x => map(λ(y => y * 2.0f)) <<: x)) <<: A\n");
+  EXPECT_FALSE(applyAt(rules::tile2D(2, 2), dependent, {}).changed);
+  ExprPtr odd = body(
+      "kernel k(A: [[float]4]3, B: [float]4) = map(λ(x => map(λ(y => y * 2.0f)) <<: B)) <<: A\n");
+  EXPECT_FALSE(applyAt(rules::tile2D(2, 2), odd, {}).changed);  // 2 does not divide 3
+  EXPECT_TRUE(applyAt(rules::tile2D(3, 2), odd, {}).changed);
+  ExprPtr twice = body(
+      "kernel k(A: [[float]4]3) = map(λ(x => reduce(add, 0.0f) <<: map(mult) <<: zip(x, x))) <<: "
+      "A\n");
+  EXPECT_FALSE(applyAt(rules::mapReduceInterchange(), twice, {}).changed);
+  ExprPtr initUses = body(
+      "kernel k(A: [[float]4]3, v: [float]4) =\n"
+      "  map(λ(x => reduce(add, 0.0f) <<: map(λ(p => p._0 * p._1 + (reduce(add, 0.0f) <<: x)))\n"
+      "    <<: zip(x, v))) <<: A\n");
+  EXPECT_FALSE(applyAt(rules::mapReduceInterchange(), initUses, {}).changed);
+  ExprPtr ok = body(
+      "kernel k(A: [[float]4]3, v: [float]4) =\n"
+      "  map(λ(x => reduce(add, 0.0f) <<: map(mult) <<: zip(v, x))) <<: A\n");
+  EXPECT_TRUE(applyAt(rules::mapReduceInterchange(), ok, {}).changed);
+}
+
+}  // namespace
+}  // namespace fftc::rewrites
