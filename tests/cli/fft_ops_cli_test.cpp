@@ -51,6 +51,25 @@ TEST(FftOpsCli, Conv2dWithZeroPaddingIsThreeStagesAndChecks) {
   execJson(kExamples + "conv2d.fdl --kernel conv2d -D M=4 -D N=8");
 }
 
+// transforms beyond the local-memory budget (forced by --local-memory at cheap sizes): the
+// planner's hierarchical plan, two kernels per transform, the work around them in those kernels
+TEST(FftOpsCli, MultiPassConvolutionIsFourStagesAndChecks) {
+  auto o = execJson(kExamples +
+                    "convolution.fdl --kernel conv -D N=64 -D B=3 --precision f64 --local-memory 512");
+  if (o.empty()) return;
+  EXPECT_EQ(o.at("stages").as_array().size(), 4U) << boost::json::serialize(o);
+  const auto& ops = o.at("fft_operations").as_array();
+  ASSERT_EQ(ops.size(), 2U) << boost::json::serialize(o);
+  EXPECT_NE(std::string(ops[0].as_string()).find("hierarchical"), std::string::npos);
+}
+
+// the padding read in the first kernel of each padded transform, the crops written through
+TEST(FftOpsCli, MultiPassConv2dIsEightStagesAndChecks) {
+  auto o = execJson(kExamples + "conv2d.fdl --kernel conv2d -D M=16 -D N=32 --local-memory 256");
+  if (o.empty()) return;
+  EXPECT_EQ(o.at("stages").as_array().size(), 8U) << boost::json::serialize(o);
+}
+
 TEST(FftOpsCli, CompileWritesTheExpandedKernel) {
   auto r = fftc("compile " + kExamples +
                 "convolution.fdl --kernel conv -D N=256 -D B=2 --emit ir,lowered");
@@ -92,6 +111,17 @@ TEST(FftOpsCli, RunWithCallbacksChecksAgainstFftw) {
   ASSERT_EQ(a.status, 0) << a.out;
   ASSERT_EQ(b.status, 0) << b.out;
   EXPECT_NE(readFile(tempDir() / "cb1" / "fft_64_f32.cl"), readFile(tempDir() / "cb2" / "fft_64_f32.cl"));
+}
+
+// a plan of several kernels (hierarchical, forced by --local-memory): the callbacks in its
+// first and last kernel, no pass of their own
+TEST(FftOpsCli, RunWithCallbacksOnAMultiPassPlanChecksAgainstFftw) {
+  const std::string cb = kExamples + "callbacks.fdl";
+  auto r = fftc("run --size 256 --batch 4 --local-memory 1024 --pre " + cb + ":gain --post " + cb +
+                ":power --check --repeat 1 --warmup 0 --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  auto o = boost::json::parse(r.out).as_object();
+  EXPECT_EQ(o.at("stages").as_int64(), 2) << r.out;
 }
 
 TEST(FftOpsCli, BadCallbacksAreOneLineExit1) {
