@@ -12,9 +12,9 @@
 // rowsInGroups(F, B, mapWorkgroup(0, mapLocal(1, row function))), each fft the twiddle-table
 // Stockham FFT with the planner's radices, so the maps before, between and after the
 // transforms fuse into the transforms' first and last passes (one stage). When the planner
-// plans them as the two-level hierarchical FFT instead (too large for one work-group), the row
-// function is split into its transforms and the pointwise work between them: each transform
-// is the planner's two kernels, the work before the first transform is read in its first
+// plans them as the hierarchical FFT instead (too large for one work-group), the row function
+// is split into its transforms and the pointwise work between them: each transform is the
+// planner's kernels (one per level), the work before the first transform is read in its first
 // kernel, the work after a transform is done in its last kernel, pads and crops of the rows are
 // views (fft_ops_passes.h). Otherwise each operation becomes the twiddle-table Stockham FFT in
 // place, lowered to passes over global memory (sizes with a prime factor above

@@ -351,6 +351,35 @@ ir::ExprPtr twiddleMatrix(int64_t n1, int64_t n2, int sign, ir::ScalarKind preci
       .lambda->body();
 }
 
+std::string radixList(const std::vector<int64_t>& rs);
+
+// hierarchicalLocal3's middle kernel as a function of the first kernel's result (B·n
+// elements: W[j1][k2][k3] of hierarchical.fdl) to the last kernel's rows (the size-n1 columns
+// σ = k2·n3 + k3 of W, B·n2·n3 of them): the library's text, instantiated.
+ir::FunPtr middleKernel3(const FftOp& op, const HierarchicalChoice& h, int64_t b) {
+  compiler::frontend::ElaborateOptions opts;
+  opts.precision = op.precision;
+  opts.importReader = libraryImportReader();
+  opts.defines = {{"rs1", h.levels[0]},
+                  {"rs2", h.levels[1]},
+                  {"rs3", h.levels[2]},
+                  {"F2", h.columns[1]},
+                  {"B", b},
+                  {"dir", op.sign}};
+  const std::string text = fmt::format(
+      "import \"hierarchical.fdl\"\n"
+      "kernel middle(y: [complex]{}) =\n"
+      "  join <<: map(columns(n2 * n3)) <<: split(n1 * n2 * n3)\n"
+      "  <<: toGlobal(fun tiles =>\n"
+      "        join <<: map(join o join o map(transpose) o split(n3)) <<: split(n1 * n3)\n"
+      "        <<: join <<: mapWorkgroup(0, twiddledTile(rs2, dir)) <<: tiles)\n"
+      "  <<: split(F2) <<: zip(join <<: map(columns(n1 * n3)) <<: split(n1 * n2 * n3) <<: y,\n"
+      "                        repeated(n1 * n3) <<: twiddleRows3(n1, n2, n3, dir))\n",
+      b * op.n);
+  opts.kernels = {"middle"};
+  return compiler::frontend::compileSource(text, "fft_op_middle.fdl", opts).kernels.at(0).lambda;
+}
+
 std::string radixList(const std::vector<int64_t>& rs) {
   return fmt::format("[{}]", fmt::join(rs, ", "));
 }
@@ -365,56 +394,66 @@ ir::ExprPtr hierarchicalLink(const FftOp& op, const HierarchicalChoice& h, int64
                              const Segment& pre, const ir::ParamPtr& preHole,
                              const Leaf& preHoleRows, const Segment& post,
                              const ir::ParamPtr& postHole) {
-  const auto& rs1 = h.levels[0];
-  const auto& rs2 = h.levels[1];
-  const int64_t n1 = product(rs1), n2 = product(rs2);
-  const int64_t f1 = h.columns[0], f2 = h.columns[1];
-  const auto fft1 = libraryFft({op.sign, n1, op.precision},
-                               fmt::format("fftStockhamTwiddle({}, {})", radixList(rs1), op.sign));
-  const auto fft2 = libraryFft({op.sign, n2, op.precision},
-                               fmt::format("fftStockhamTwiddle({}, {})", radixList(rs2), op.sign));
+  const size_t k = h.levels.size();
+  const auto& rsFirst = h.levels.front();  // rs1: the last kernel's transforms
+  const auto& rsLast = h.levels.back();    // rs2 (rs3): the first kernel's
+  const int64_t nFirst = product(rsFirst), nLast = product(rsLast), n = op.n;
+  const int64_t m1 = n / nLast, mLast = n / nFirst;  // the kernels' columns per transform
+  const auto fftFirst =
+      libraryFft({op.sign, nFirst, op.precision},
+                 fmt::format("fftStockhamTwiddle({}, {})", radixList(rsFirst), op.sign));
+  const auto fftLast =
+      libraryFft({op.sign, nLast, op.precision},
+                 fmt::format("fftStockhamTwiddle({}, {})", radixList(rsLast), op.sign));
 
-  // kernel 1: the tiles' rows are {leaves..., twiddles}
+  // the first kernel: the tiles' rows are {leaves..., twiddles}
   std::vector<Leaf> leaves1;
   if (preHole) leaves1.push_back(preHoleRows);
   leaves1.insert(leaves1.end(), pre.leaves.begin(), pre.leaves.end());
   std::vector<ir::ExprPtr> in1;
-  for (const auto& l : leaves1) in1.push_back(tileRows(l, n1, b));
+  for (const auto& l : leaves1) in1.push_back(tileRows(l, m1, b));
   const size_t k1 = in1.size();
-  in1.push_back(ir::pad(0, (b - 1) * n1, ir::PadBoundary::Wrap)
-                << twiddleMatrix(n1, n2, op.sign, op.precision));
+  in1.push_back(ir::pad(0, (b - 1) * m1, ir::PadBoundary::Wrap)
+                << twiddleMatrix(m1, nLast, op.sign, op.precision));
   const ir::FunPtr preFun = segmentFun(pre, preHole);
   auto e = ir::param("e");
   std::vector<ir::ExprPtr> preArgs;
-  for (size_t i = 0; i < k1; ++i) preArgs.push_back(tileValue(leaves1[i], n1, ir::get(i, e)));
+  for (size_t i = 0; i < k1; ++i) preArgs.push_back(tileValue(leaves1[i], m1, ir::get(i, e)));
   const ir::FunPtr rowFft =
-      ir::lambda({e}, ir::FunCall::make(fft2, {ir::FunCall::make(preFun, preArgs)}));
+      ir::lambda({e}, ir::FunCall::make(fftLast, {ir::FunCall::make(preFun, preArgs)}));
   auto tile = ir::param("tile");
   auto row = ir::param("row"), t = ir::param("t");
   const ir::FunPtr twiddled = ir::lambda({row, t}, ir::mapLocal(0, ir::mult()) << ir::zip(row, t));
   const ir::FunPtr tile1 = ir::lambda(
       {tile}, ir::mapLocal(1, twiddled) << ir::zip(ir::toLocal(ir::mapLocal(0, rowFft)) << tile,
                                                    ir::map(ir::get(k1)) << tile));
-  ir::ExprPtr y = ir::join() << (ir::mapWorkgroup(0, tile1) << (ir::split(f1) << ir::zip(in1)));
+  const ir::ExprPtr y =
+      ir::join() << (ir::mapWorkgroup(0, tile1) << (ir::split(h.columns[0]) << ir::zip(in1)));
 
-  // kernel 2: the tiles' rows are {Y's column, post's leaves...}
-  std::vector<ir::ExprPtr> in2 = {ir::join() << (ir::map(ir::transpose()) << (ir::split(n1) << y))};
-  for (const auto& l : post.leaves) in2.push_back(tileRows(l, n2, b));
+  // the columns of the last kernel: Y's transposed (two levels), or the middle kernel's (three)
+  const ir::ExprPtr columnsLast =
+      k == 2 ? ir::join() << (ir::map(ir::transpose()) << (ir::split(nFirst) << y))
+             : ir::FunCall::make(middleKernel3(op, h, b), {ir::join() << y});
+
+  // the last kernel: the tiles' rows are {a column, post's leaves...}
+  std::vector<ir::ExprPtr> in2 = {columnsLast};
+  for (const auto& l : post.leaves) in2.push_back(tileRows(l, mLast, b));
   const ir::FunPtr postFun = segmentFun(post, postHole);
   auto e2 = ir::param("e");
   std::vector<ir::ExprPtr> postArgs;
   if (in2.size() == 1) {
-    postArgs.push_back(ir::FunCall::make(fft1, {e2}));
+    postArgs.push_back(ir::FunCall::make(fftFirst, {e2}));
   } else {
-    postArgs.push_back(ir::FunCall::make(fft1, {ir::get(0, e2)}));
+    postArgs.push_back(ir::FunCall::make(fftFirst, {ir::get(0, e2)}));
     for (size_t i = 1; i < in2.size(); ++i)
-      postArgs.push_back(tileValue(post.leaves[i - 1], n2, ir::get(i, e2)));
+      postArgs.push_back(tileValue(post.leaves[i - 1], mLast, ir::get(i, e2)));
   }
   const ir::FunPtr rowFun = ir::lambda({e2}, ir::FunCall::make(postFun, postArgs));
-  const ir::ExprPtr tiles2 = ir::split(f2) << (in2.size() == 1 ? in2[0] : ir::zip(in2));
+  const ir::ExprPtr tiles2 = ir::split(h.columns[k - 1])
+                             << (in2.size() == 1 ? in2[0] : ir::zip(in2));
   const ir::ExprPtr z = ir::join() << (ir::mapWorkgroup(0, ir::mapLocal(0, rowFun)) << tiles2);
   auto r = ir::param("r");
-  return ir::map(ir::lambda({r}, ir::join() << (ir::transpose() << r))) << (ir::split(n2) << z);
+  return ir::map(ir::lambda({r}, ir::join() << (ir::transpose() << r))) << (ir::split(mLast) << z);
 }
 
 }  // namespace
@@ -451,14 +490,6 @@ ir::ExprPtr multiPassForm(const ir::FunCall& call, const FftRequest& limits, Exp
   r.levelSizes.clear();
   PlanChoice choice = choosePlan(withLimits(r, PlanLimits{}));
   if (choice.variant != Variant::Hierarchical) return nullptr;
-  if (choice.as<HierarchicalChoice>()->levels.size() != 2) {
-    r.levels = 2;  // the form is two-level; a three-level plan's request planned in two
-    try {
-      choice = choosePlan(withLimits(r, PlanLimits{}));
-    } catch (const backends::UserError&) {
-      return nullptr;
-    }
-  }
   const auto& h = *choice.as<HierarchicalChoice>();
 
   ChainBuilder builder(*g, rows);
@@ -475,10 +506,13 @@ ir::ExprPtr multiPassForm(const ir::FunCall& call, const FftRequest& limits, Exp
     Segment pre = i == 0 ? chain->pre : Segment{hole, {}};
     e = hierarchicalLink(link.op, h, b, pre, i == 0 ? nullptr : hole, previous, link.after,
                          builder.hole(i));
-    out.operations.push_back(fmt::format(
-        "{} {} {}: hierarchical, radices {} | {} (two kernels of {} and {} columns per group)",
-        link.op.sign < 0 ? "fft" : "ifft", link.op.n, precisionName(r.precision),
-        fmt::join(h.levels[1], ", "), fmt::join(h.levels[0], ", "), h.columns[0], h.columns[1]));
+    std::vector<std::string> levels;  // in the order the kernels transform them
+    for (auto it = h.levels.rbegin(); it != h.levels.rend(); ++it)
+      levels.push_back(fmt::format("{}", fmt::join(*it, ", ")));
+    out.operations.push_back(
+        fmt::format("{} {} {}: hierarchical, radices {} ({} kernels of {} columns per group)",
+                    link.op.sign < 0 ? "fft" : "ifft", link.op.n, precisionName(r.precision),
+                    fmt::join(levels, " | "), h.levels.size(), fmt::join(h.columns, ", ")));
     out.stageLocal.insert(out.stageLocal.end(), choice.stageLocal.begin(), choice.stageLocal.end());
   }
   if (chain->crop) e = ir::map(ir::crop(chain->crop->first, chain->crop->second)) << e;

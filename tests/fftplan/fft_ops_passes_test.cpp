@@ -9,10 +9,14 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
 
+#ifdef FFTC_HAVE_CUDA
+#include "compiler/exec/cuda_exec.h"
+#endif
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/fft_ops.h"
 #include "ir/interpreter.h"
@@ -53,22 +57,21 @@ double maxRelError(const std::vector<C>& got, const std::vector<C>& want) {
   return err / scale;
 }
 
-// A budget of local memory that one f64 row of 64 does not fit (so no one-kernel FFT) and
-// tiles of 8-point columns do: the planner's two-level hierarchical plan 8 x 8.
-FftRequest smallLocalMemory() {
-  FftRequest r;
-  r.localMemoryBytes = 512;
-  return r;
-}
+// Budgets of local memory that force the planner's hierarchical plans at cheap sizes (f64):
+// rows of 64 in 512 bytes are three levels 4 x 4 x 4, rows of 256 in 4 KiB two levels 16 x 16.
+constexpr int64_t kThreeLevels64 = 512, kTwoLevels256 = 4096;
 
 struct Checked {
   ExpandedFftOps expanded;
   size_t stages = 0;
 };
 
-// The expansion and its lowering on the interpreter against `want`.
-Checked check(const Kernel& k, const std::vector<ir::Value>& args, const std::vector<C>& want) {
-  Checked c{expandFftOps(k, smallLocalMemory())};
+// The expansion under `localMemory` bytes and its lowering, on the interpreter against `want`.
+Checked check(const Kernel& k, const std::vector<ir::Value>& args, const std::vector<C>& want,
+              int64_t localMemory) {
+  FftRequest limits;
+  limits.localMemoryBytes = localMemory;
+  Checked c{expandFftOps(k, limits)};
   EXPECT_LT(maxRelError(ir::interpretCall(c.expanded.kernel.lambda, args).toComplexVector(), want),
             1e-12);
   const auto built = buildExpanded(c.expanded, "", compiler::pipeline::Target::OpenCL);
@@ -80,7 +83,7 @@ Checked check(const Kernel& k, const std::vector<ir::Value>& args, const std::ve
 }
 
 // window (an array of the row's size), transform, a product with a spectrum, a scaling
-TEST(FftOpsPasses, PointwiseWorkAroundOneTransformIsInItsTwoKernels) {
+TEST(FftOpsPasses, PointwiseWorkAroundOneTransformIsInItsKernels) {
   const int64_t n = 64, b = 3;
   for (const bool inverse : {false, true}) {
     const std::string text = fmt::format(
@@ -98,9 +101,9 @@ TEST(FftOpsPasses, PointwiseWorkAroundOneTransformIsInItsTwoKernels) {
                             {ir::Value::complexArray(x, ir::ScalarKind::Double, {b, n}),
                              ir::Value::complexArray(w, ir::ScalarKind::Double, {n}),
                              ir::Value::complexArray(v, ir::ScalarKind::Double, {n})},
-                            want);
+                            want, kThreeLevels64);
     EXPECT_TRUE(c.expanded.multiPass);
-    EXPECT_EQ(c.stages, 2U);
+    EXPECT_EQ(c.stages, 3U);
     ASSERT_EQ(c.expanded.operations.size(), 1U);
     EXPECT_NE(c.expanded.operations[0].find("hierarchical"), std::string::npos)
         << c.expanded.operations[0];
@@ -156,48 +159,79 @@ TEST(FftOpsPasses, RandomPointwiseChainsAroundATransformMatchFftw) {
     const Checked c = check(compileKernel(text, {{"N", n}, {"B", b}}),
                             {ir::Value::complexArray(x, ir::ScalarKind::Double, {b, n}),
                              ir::Value::complexArray(w, ir::ScalarKind::Double, {n})},
-                            want);
+                            want, kThreeLevels64);
     EXPECT_TRUE(c.expanded.multiPass);
-    EXPECT_EQ(c.stages, 2U);
+    EXPECT_EQ(c.stages, 3U);
   }
 }
 
-// forward, product, inverse, scaling: four kernels, the product in the forward's last
-TEST(FftOpsPasses, ConvolutionIsFourKernels) {
-  const int64_t n = 64, b = 2;
-  const Kernel k = compileKernel(
-      "kernel conv(x: [[complex]N]B, H: [complex]N) = map(fun row => "
-      "map(fun y => y * (1.0 / N)) <<: ifft <<: map(mult) <<: zip(fft(row), H)) <<: x\n",
-      {{"N", n}, {"B", b}});
-  const auto x = randomVector(n * b, 4), h = randomVector(n, 5);
-  const auto hSpec = dftRows(h, n, Direction::Forward);
-  std::vector<C> want(x.size());
-  for (int64_t r = 0; r < b; ++r)
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j < n; ++j) want[r * n + i] += x[r * n + j] * h[(i - j + n) % n];
-  const Checked c = check(k,
-                          {ir::Value::complexArray(x, ir::ScalarKind::Double, {b, n}),
-                           ir::Value::complexArray(hSpec, ir::ScalarKind::Double, {n})},
-                          want);
-  EXPECT_TRUE(c.expanded.multiPass);
-  EXPECT_EQ(c.stages, 4U);
-  EXPECT_EQ(c.expanded.stageLocal.size(), 4U);
+// forward, product, inverse, scaling: a kernel per level and transform, the product in the
+// forward's last
+TEST(FftOpsPasses, ConvolutionIsAKernelPerLevelAndTransform) {
+  for (const auto& [n, budget, stages] :
+       {std::tuple<int64_t, int64_t, size_t>{256, kTwoLevels256, 4}, {64, kThreeLevels64, 6}}) {
+    const int64_t b = 2;
+    const Kernel k = compileKernel(
+        "kernel conv(x: [[complex]N]B, H: [complex]N) = map(fun row => "
+        "map(fun y => y * (1.0 / N)) <<: ifft <<: map(mult) <<: zip(fft(row), H)) <<: x\n",
+        {{"N", n}, {"B", b}});
+    const auto x = randomVector(n * b, 4), h = randomVector(n, 5);
+    const auto hSpec = dftRows(h, n, Direction::Forward);
+    std::vector<C> want(x.size());
+    for (int64_t r = 0; r < b; ++r)
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < n; ++j) want[r * n + i] += x[r * n + j] * h[(i - j + n) % n];
+    const Checked c = check(k,
+                            {ir::Value::complexArray(x, ir::ScalarKind::Double, {b, n}),
+                             ir::Value::complexArray(hSpec, ir::ScalarKind::Double, {n})},
+                            want, budget);
+    EXPECT_TRUE(c.expanded.multiPass);
+    EXPECT_EQ(c.stages, stages);
+    EXPECT_EQ(c.expanded.stageLocal.size(), stages);
+  }
 }
 
 // a padded row (the padding a view: only the row is read) and a cropped result
 TEST(FftOpsPasses, PaddingAndCroppingAreViews) {
-  const int64_t m = 32, b = 3;  // rows of 32 padded to 64
-  const Kernel k = compileKernel(
-      "kernel p(x: [[complex]M]B) = map(fun row => map(fun y => y * 2.0) <<: crop(0, M) <<: "
-      "ifft <<: fft <<: pad(0, M, {0.0, 0.0}) <<: row) <<: x\n",
-      {{"M", m}, {"B", b}});
-  const auto x = randomVector(m * b, 6);
-  std::vector<C> want(x.size());
-  for (size_t i = 0; i < x.size(); ++i) want[i] = x[i] * (2.0 * 2 * m);  // ifft(fft(.)) = 64 x
-  const Checked c = check(k, {ir::Value::complexArray(x, ir::ScalarKind::Double, {b, m})}, want);
-  EXPECT_TRUE(c.expanded.multiPass);
-  EXPECT_EQ(c.stages, 4U);
+  for (const auto& [m, budget, stages] :
+       {std::tuple<int64_t, int64_t, size_t>{128, kTwoLevels256, 4}, {32, kThreeLevels64, 6}}) {
+    const int64_t b = 3;  // rows of m padded to 2m
+    const Kernel k = compileKernel(
+        "kernel p(x: [[complex]M]B) = map(fun row => map(fun y => y * 2.0) <<: crop(0, M) <<: "
+        "ifft <<: fft <<: pad(0, M, {0.0, 0.0}) <<: row) <<: x\n",
+        {{"M", m}, {"B", b}});
+    const auto x = randomVector(m * b, 6);
+    std::vector<C> want(x.size());
+    for (size_t i = 0; i < x.size(); ++i) want[i] = x[i] * (2.0 * 2 * m);  // ifft o fft = 2m
+    const Checked c =
+        check(k, {ir::Value::complexArray(x, ir::ScalarKind::Double, {b, m})}, want, budget);
+    EXPECT_TRUE(c.expanded.multiPass);
+    EXPECT_EQ(c.stages, stages);
+  }
 }
+
+#ifdef FFTC_HAVE_CUDA
+// The CUDA target at a size that needs several kernels on an H100 (227 KiB of shared memory):
+// the kernels compile with NVRTC (no GPU needed; the run is the lead's pipeline_bench).
+TEST(FftOpsPasses, ConvolutionOfLongRowsCompilesForCuda) {
+  compiler::frontend::ElaborateOptions opts;
+  opts.defines = {{"N", 65536}, {"B", 2}};
+  const Kernel k = compiler::frontend::compileSource(
+                       "kernel conv(x: [[complex]N]B, H: [complex]N) = map(fun row => "
+                       "map(fun y => y * (1.0 / N)) <<: ifft <<: map(mult) <<: zip(fft(row), H)) "
+                       "<<: x\n",
+                       "conv.fdl", opts)
+                       .kernels.at(0);
+  FftRequest limits;
+  limits.target = compiler::pipeline::Target::Cuda;
+  limits.localMemoryBytes = 227 * 1024;
+  const ExpandedFftOps e = expandFftOps(k, limits);
+  ASSERT_TRUE(e.multiPass);
+  const auto built = buildExpanded(e, "", compiler::pipeline::Target::Cuda);
+  EXPECT_EQ(built.compiled.stages.size(), 4U);  // two levels 256 x 256 per transform
+  EXPECT_FALSE(compiler::exec::compileCuda(built.compiled).binary.empty());
+}
+#endif
 
 // work the form does not take (the transform's result beside the row's own transform) stays
 // correct: passes over global memory
@@ -209,7 +243,8 @@ TEST(FftOpsPasses, TwoTransformsSideBySideAreNotTheForm) {
   const auto x = randomVector(n * b, 7);
   auto f = dftRows(x, n, Direction::Forward), g = dftRows(x, n, Direction::Inverse);
   for (size_t i = 0; i < f.size(); ++i) f[i] += g[i];
-  const Checked c = check(k, {ir::Value::complexArray(x, ir::ScalarKind::Double, {b, n})}, f);
+  const Checked c =
+      check(k, {ir::Value::complexArray(x, ir::ScalarKind::Double, {b, n})}, f, kThreeLevels64);
   EXPECT_FALSE(c.expanded.multiPass);
 }
 
