@@ -40,8 +40,11 @@ std::vector<std::complex<double>> applyCallback(const FftCallback& callback,
 // The plan of a request with callbacks (compileChoice calls it): the program
 //   map(fun row => map(post) <<: [scale <<:] fft <<: map(pre) <<: row) <<: x
 // over the request's B rows of N, its fft expanded by the planner (expandFftOps: the
-// one-kernel form when `choice` is the Local variant) and lowered by lowerFft. UserError for
-// an N-D, real or strided request, or a callback that is not complex -> complex.
+// one-kernel form when `choice` is the Local variant, the multi-pass form when it is
+// hierarchical) and lowered by lowerFft. 2-D and 3-D: such a row map per dimension, last
+// first, over all the lines of that dimension (views between them), `pre` in the first,
+// `post` and the scaling in the last. UserError for a real or strided request, more than 3
+// dimensions, or a callback that is not complex -> complex.
 std::shared_ptr<const CompiledFft> compileWithCallbacks(const FftRequest& request,
                                                         const PlanChoice& choice,
                                                         const std::string& kernelName);

@@ -125,6 +125,21 @@ TEST(FftOpsCli, RunWithCallbacksOnAMultiPassPlanChecksAgainstFftw) {
   EXPECT_EQ(o.at("stages").as_int64(), 3) << r.out;  // three levels: 4 | 8 | 8
 }
 
+// 2-D and 3-D: a pass per dimension, the load callback in the first, the store callback (and
+// the scaling) in the last, checked against FFTW's N-D transform
+TEST(FftOpsCli, RunWithCallbacksOnNdPlansChecksAgainstFftw) {
+  const std::string cb = kExamples + "callbacks.fdl";
+  for (const auto& [size, stages] : {std::pair<std::string, int64_t>{"64x32 --batch 2", 2},
+                                     {"32x64 --direction inverse --scale", 2},
+                                     {"8x16x32", 3}}) {
+    auto r = fftc("run --size " + size + " --pre " + cb + ":gain --post " + cb +
+                  ":power --check --repeat 1 --warmup 0 --json");
+    ASSERT_EQ(r.status, 0) << size << r.out;
+    auto o = boost::json::parse(r.out).as_object();
+    EXPECT_EQ(o.at("stages").as_int64(), stages) << r.out;
+  }
+}
+
 TEST(FftOpsCli, BadCallbacksAreOneLineExit1) {
   const std::vector<std::string> bads = {"--pre nofile.fdl:gain",
                                          "--post " + kExamples + "callbacks.fdl", "--pre x --real"};
