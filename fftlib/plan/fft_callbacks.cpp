@@ -37,15 +37,39 @@ std::string callbackKey(const FftCallback& c) {
   return fmt::format("{}#{:016x}", c.name, std::hash<std::string>{}(c.source));
 }
 
+bool takesIndex(const FftCallback& c) {
+  // elaborated on four elements with their indices: an error or another type is a callback of
+  // the element alone
+  compiler::frontend::ElaborateOptions opts;
+  opts.defines["N"] = int64_t{4};
+  opts.kernels = {"fftcCallbackProbe"};
+  const std::string text = c.source + fmt::format(
+                                          "\nkernel fftcCallbackProbe(x: [complex]4) = map({}) "
+                                          "<<: zip(x, array(4, fun i => i))\n",
+                                          c.name);
+  try {
+    const auto program = compiler::frontend::compileSource(text, c.file, opts);
+    const auto& k = program.kernels.at(0);
+    return k.resultType == k.paramTypes.at(0);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 std::vector<std::complex<double>> applyCallback(const FftCallback& c,
-                                                std::span<const std::complex<double>> values) {
+                                                std::span<const std::complex<double>> values,
+                                                int64_t transformSize) {
   compiler::frontend::ElaborateOptions opts;
   opts.precision = ir::ScalarKind::Double;
   opts.defines["fftcCallbackCount"] = static_cast<int64_t>(values.size());
+  opts.defines["N"] = transformSize;
   opts.kernels = {"fftcCallback"};
+  const std::string elements =
+      takesIndex(c) ? "zip(x, array(fftcCallbackCount, fun i => i % N))" : "x";
   const std::string text =
-      c.source + fmt::format("\nkernel fftcCallback(x: [complex]fftcCallbackCount) = map({}) <<: x\n",
-                             c.name);
+      c.source +
+      fmt::format("\nkernel fftcCallback(x: [complex]fftcCallbackCount) = map({}) <<: {}\n",
+                  c.name, elements);
   auto program = compiler::frontend::compileSource(text, c.file, opts);
   const auto& k = program.kernels.at(0);
   if (k.resultType != k.paramTypes.at(0))
@@ -72,13 +96,22 @@ std::shared_ptr<const CompiledFft> compileWithCallbacks(const FftRequest& r,
     if (!c->empty())
       text += fmt::format("import \"{}\"\n", std::filesystem::absolute(c->file).string());
   const char* op = r.direction == Direction::Forward ? "fft" : "ifft";
+  // a callback applied to the elements of `row` (with their indices: zipped with 0 .. N-1)
+  const bool preIndex = !r.pre.empty() && takesIndex(r.pre);
+  const bool postIndex = !r.post.empty() && takesIndex(r.post);
+  if ((preIndex || postIndex) && r.dims.size() >= 2)
+    throw UserError("--pre/--post: a callback with the element's index is for 1D transforms");
+  auto apply = [](const FftCallback& c, bool indexed, const std::string& row) {
+    return indexed ? fmt::format("map({}) <<: zip({}, array(N, fun i => i))", c.name, row)
+                   : fmt::format("map({}) <<: {}", c.name, row);
+  };
   // the transform of a row with the load callback (first) and the store callback (last)
   auto rowFunction = [&](bool first, bool last) {
     std::string row = "row";
-    if (first && !r.pre.empty()) row = fmt::format("map({}) <<: {}", r.pre.name, row);
+    if (first && !r.pre.empty()) row = apply(r.pre, preIndex, row);
     row = fmt::format("{} <<: {}", op, row);
     if (last && r.scale) row = fmt::format("map(fun y => y * (1.0 / N)) <<: {}", row);
-    if (last && !r.post.empty()) row = fmt::format("map({}) <<: {}", r.post.name, row);
+    if (last && !r.post.empty()) row = apply(r.post, postIndex, row);
     return fmt::format("map(fun row => {})", row);
   };
   // N-D: a pass of row maps per dimension, last first, each over all the batch's lines of its

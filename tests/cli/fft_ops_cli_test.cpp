@@ -140,6 +140,26 @@ TEST(FftOpsCli, RunWithCallbacksOnNdPlansChecksAgainstFftw) {
   }
 }
 
+// a callback of the element and its index in the transform (examples/callbacks.fdl hann): in
+// the one kernel, and in the first and last of a hierarchical plan's; the check applies it
+// with the index too
+TEST(FftOpsCli, RunWithIndexedCallbacksChecksAgainstFftw) {
+  const std::string cb = kExamples + "callbacks.fdl";
+  for (const auto& [options, stages] :
+       {std::pair<std::string, int64_t>{"--size 1024 --batch 3 --pre " + cb + ":hann", 1},
+        {"--size 256 --batch 4 --local-memory 1024 --pre " + cb + ":hann --post " + cb + ":hann",
+         3}}) {
+    auto r = fftc("run " + options + " --check --repeat 1 --warmup 0 --json");
+    ASSERT_EQ(r.status, 0) << options << r.out;
+    auto o = boost::json::parse(r.out).as_object();
+    EXPECT_EQ(o.at("stages").as_int64(), stages) << r.out;
+  }
+  // N-D: the index of a line's element is not the element's index; refused
+  auto nd = fftc("fft --size 64x32 --pre " + cb + ":hann -o " + tempDir().string());
+  EXPECT_EQ(nd.status, 1) << nd.out;
+  EXPECT_EQ(lineCount(nd.out), 1) << nd.out;
+}
+
 TEST(FftOpsCli, BadCallbacksAreOneLineExit1) {
   const std::vector<std::string> bads = {"--pre nofile.fdl:gain",
                                          "--post " + kExamples + "callbacks.fdl", "--pre x --real"};
