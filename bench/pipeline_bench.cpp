@@ -51,6 +51,7 @@ struct Options {
   std::string out = "pipeline_bench.csv", device = "cuda:0", examples = "examples";
   std::string pipelines = "conv,stft,conv2d";
   int log2Total = 24;  // elements per run (f32)
+  int64_t convMax = 8192;  // conv's largest N (beyond one block: the multi-pass form)
   int warmup = 5, repeat = 20;
 };
 
@@ -323,6 +324,8 @@ int main(int argc, char** argv) {
       ("pipelines", po::value(&o.pipelines)->default_value(o.pipelines), "conv,stft,conv2d")
       ("log2-total", po::value(&o.log2Total)->default_value(o.log2Total),
        "log2 of the elements per run")
+      ("conv-max", po::value(&o.convMax)->default_value(o.convMax),
+       "conv's largest N (from 256, doubling; above 8192 f32 the FFT takes several kernels)")
       ("warmup", po::value(&o.warmup)->default_value(o.warmup), "untimed runs")
       ("repeat", po::value(&o.repeat)->default_value(o.repeat), "timed runs (the median)");
   po::variables_map vm;
@@ -338,7 +341,7 @@ int main(int argc, char** argv) {
   for (const std::string pipeline : {"conv", "stft", "conv2d"}) {
     if (o.pipelines.find(pipeline) == std::string::npos) continue;
     // conv2d: N is the image's side (padded to 2N)
-    const int64_t last = pipeline == "conv" ? 8192 : pipeline == "stft" ? 4096 : 1024;
+    const int64_t last = pipeline == "conv" ? o.convMax : pipeline == "stft" ? 4096 : 1024;
     for (int64_t n = 256; n <= last; n *= 2) {
       Row r{pipeline, n};
       try {

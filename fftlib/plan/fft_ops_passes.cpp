@@ -1,6 +1,6 @@
 // The multi-pass form of a row map of fft operations (fft_ops_passes.h): the row function
 // split into pointwise segments and transforms, each transform hierarchical.fdl's
-// hierarchicalLocal with the segments in its first and last kernel.
+// hierarchicalLocal or hierarchicalLocal3 with the segments in its first and last kernel.
 #include "fftlib/plan/fft_ops_passes.h"
 
 #include <algorithm>
@@ -489,6 +489,18 @@ ir::ExprPtr multiPassForm(const ir::FunCall& call, const FftRequest& limits, Exp
   r.levels = 0;
   r.levelSizes.clear();
   PlanChoice choice = choosePlan(withLimits(r, PlanLimits{}));
+  const auto* local = choice.as<LocalChoice>();
+  if (local && local->oneArray) {
+    // one local array of a whole row (16384 f32 in an H100's 227 KiB): the one-kernel form
+    // takes two (fft_ops.cpp), so the hierarchical plan of the row, when there is one, rather
+    // than a pass over global memory per radix
+    r.variant = Variant::Hierarchical;
+    try {
+      choice = choosePlan(withLimits(r, PlanLimits{}));
+    } catch (const backends::UserError&) {
+      return nullptr;
+    }
+  }
   if (choice.variant != Variant::Hierarchical) return nullptr;
   const auto& h = *choice.as<HierarchicalChoice>();
 

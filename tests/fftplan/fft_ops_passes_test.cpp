@@ -230,6 +230,18 @@ TEST(FftOpsPasses, ConvolutionOfLongRowsCompilesForCuda) {
   const auto built = buildExpanded(e, "", compiler::pipeline::Target::Cuda);
   EXPECT_EQ(built.compiled.stages.size(), 4U);  // two levels 256 x 256 per transform
   EXPECT_FALSE(compiler::exec::compileCuda(built.compiled).binary.empty());
+
+  // 16384 fits 227 KiB only as one local array, which the one-kernel form does not take: the
+  // hierarchical plan, not a pass over global memory per radix
+  opts.defines = {{"N", 16384}, {"B", 2}};
+  const Kernel k16 = compiler::frontend::compileSource(
+                         "kernel f(x: [[complex]N]B) = map(fun row => fft(row)) <<: x\n", "f.fdl",
+                         opts)
+                         .kernels.at(0);
+  const ExpandedFftOps e16 = expandFftOps(k16, limits);
+  EXPECT_TRUE(e16.multiPass);
+  ASSERT_EQ(e16.operations.size(), 1U);
+  EXPECT_NE(e16.operations[0].find("hierarchical"), std::string::npos) << e16.operations[0];
 }
 #endif
 
