@@ -4,7 +4,10 @@
 //         fftc's program (one kernel where the FFT fits one block) against cuFFT forward, a
 //         pointwise kernel (y .* H / N), cuFFT inverse;
 //   stft  window, FFT, |X|^2 over frames N/2 apart (examples/stft.fdl): fftc's program against
-//         a window kernel, cuFFT forward, a magnitude kernel.
+//         a window kernel, cuFFT forward, a magnitude kernel;
+//   conv2d  an N x N image convolved through its zero padding to 2N x 2N (examples/conv2d.fdl):
+//         fftc's program against the padding copy, cuFFT's 2D forward, a pointwise kernel,
+//         cuFFT's 2D inverse and the crop's copy.
 // The pointwise kernels of the cuFFT pipelines are compiled by fftc from .fdl (one coalesced
 // element per thread, what a hand-written kernel does). Times: CUDA events, the median of
 // --repeat runs after --warmup, the whole pipeline; the two results compared with each other
@@ -46,8 +49,9 @@ using C = std::complex<float>;
 
 struct Options {
   std::string out = "pipeline_bench.csv", device = "cuda:0", examples = "examples";
-  std::string pipelines = "conv,stft";
+  std::string pipelines = "conv,stft,conv2d";
   int log2Total = 24;  // elements per run (f32)
+  int64_t convMax = 8192;  // conv's largest N (beyond one block: the multi-pass form)
   int warmup = 5, repeat = 20;
 };
 
@@ -250,6 +254,64 @@ Row benchStft(const cu::Context& context, int64_t n, const Options& o) {
   return row;
 }
 
+// conv2d: an M x M image convolved with a filter given by its spectrum H of the zero-padded
+// 2M x 2M size (examples/conv2d.fdl, "same" output at offset 0), against what users do with
+// cuFFT: the image copied into a 2M x 2M buffer whose padding is zero (cudaMemcpy2D; the zeros
+// written once, outside the timing), a 2D forward transform, a pointwise kernel Y .* H /
+// (4M^2), the 2D inverse in place, the M x M result cropped out (cudaMemcpy2D).
+Row benchConv2d(const cu::Context& context, int64_t m, const Options& o) {
+  Row row{"conv2d", m, 1};
+  const int64_t p = 2 * m;  // the padded side
+  const auto x = randomComplex(static_cast<size_t>(m * m), 5);
+  const auto h = randomComplex(static_cast<size_t>(p * p), 6);
+  std::vector<std::complex<double>> xd(x.begin(), x.end()), hd(h.begin(), h.end());
+  const std::vector<fftc::ir::Value> in = {
+      fftc::ir::Value::complexArray(xd, fftc::ir::ScalarKind::Float, {m, m}),
+      fftc::ir::Value::complexArray(hd, fftc::ir::ScalarKind::Float, {p, p})};
+  const auto fftc = runFftc(
+      context, kernelOf("", o.examples + "/conv2d.fdl", "conv2d", {{"M", m}, {"N", m}}), in, o, row);
+  row.fftcMs = fftc.totalMs;
+
+  const std::vector<fftc::ir::Value> mulIn = {
+      fftc::ir::Value::complexArray(std::vector<std::complex<double>>(static_cast<size_t>(p * p)),
+                                    fftc::ir::ScalarKind::Float, {p, p}),
+      in[1]};
+  Pointwise mul(context,
+                kernelOf("kernel mul(y: [[complex]P]P, H: [[complex]P]P) = map(fun (r, g) => "
+                         "map(fun (a, s) => a * s * (1.0 / (P * P))) <<: zip(r, g)) <<: zip(y, H)\n",
+                         "mul2d.fdl", "mul", {{"P", p}}),
+                mulIn);
+  const size_t rowBytes = static_cast<size_t>(m) * sizeof(C), padBytes = static_cast<size_t>(p) * sizeof(C);
+  cu::DeviceBuffer dx = context.allocate(x.size() * sizeof(C));
+  dx.copyFromHost(x.data(), x.size() * sizeof(C));
+  cu::DeviceBuffer padded = context.allocate(static_cast<size_t>(p) * padBytes);
+  cu::DeviceBuffer result = context.allocate(x.size() * sizeof(C));
+  checkCuda(cudaMemset(reinterpret_cast<void*>(padded.pointer()), 0, static_cast<size_t>(p) * padBytes),
+            "cudaMemset");
+  cufftHandle plan = 0;
+  checkCufft(cufftPlan2d(&plan, static_cast<int>(p), static_cast<int>(p), CUFFT_C2C), "cufftPlan2d");
+  auto* pp = reinterpret_cast<cufftComplex*>(padded.pointer());
+  auto* py = reinterpret_cast<cufftComplex*>(mul.input().pointer());
+  auto* pout = reinterpret_cast<cufftComplex*>(mul.output().pointer());
+  auto pipeline = [&] {
+    checkCuda(cudaMemcpy2DAsync(pp, padBytes, reinterpret_cast<const void*>(dx.pointer()), rowBytes,
+                                rowBytes, static_cast<size_t>(m), cudaMemcpyDeviceToDevice, nullptr),
+              "cudaMemcpy2DAsync (pad)");
+    checkCufft(cufftExecC2C(plan, pp, py, CUFFT_FORWARD), "cufftExecC2C");
+    mul.launch();
+    checkCufft(cufftExecC2C(plan, pout, pout, CUFFT_INVERSE), "cufftExecC2C");
+    checkCuda(cudaMemcpy2DAsync(reinterpret_cast<void*>(result.pointer()), rowBytes, pout, padBytes,
+                                rowBytes, static_cast<size_t>(m), cudaMemcpyDeviceToDevice, nullptr),
+              "cudaMemcpy2DAsync (crop)");
+  };
+  pipeline();
+  checkCuda(cudaDeviceSynchronize(), "the cuFFT pipeline");
+  row.difference = relDifference(fftc.output.toComplexVector(), download(result, x.size()));
+  row.cufftMs = timeWithEvents(pipeline, o.warmup, o.repeat);
+  cufftDestroy(plan);
+  return row;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -259,9 +321,11 @@ int main(int argc, char** argv) {
       ("out", po::value(&o.out)->default_value(o.out), "the CSV file")
       ("device", po::value(&o.device)->default_value(o.device), "cuda:N")
       ("examples", po::value(&o.examples)->default_value(o.examples), "the examples folder")
-      ("pipelines", po::value(&o.pipelines)->default_value(o.pipelines), "conv,stft")
+      ("pipelines", po::value(&o.pipelines)->default_value(o.pipelines), "conv,stft,conv2d")
       ("log2-total", po::value(&o.log2Total)->default_value(o.log2Total),
        "log2 of the elements per run")
+      ("conv-max", po::value(&o.convMax)->default_value(o.convMax),
+       "conv's largest N (from 256, doubling; above 8192 f32 the FFT takes several kernels)")
       ("warmup", po::value(&o.warmup)->default_value(o.warmup), "untimed runs")
       ("repeat", po::value(&o.repeat)->default_value(o.repeat), "timed runs (the median)");
   po::variables_map vm;
@@ -274,12 +338,16 @@ int main(int argc, char** argv) {
   const cu::Context context = cu::Context::open(o.device);
   std::ofstream csv(o.out);
   csv << "device,pipeline,N,batch,fftc_stages,fftc_ms,cufft_pipeline_ms,speedup,difference,error\n";
-  for (const std::string pipeline : {"conv", "stft"}) {
+  for (const std::string pipeline : {"conv", "stft", "conv2d"}) {
     if (o.pipelines.find(pipeline) == std::string::npos) continue;
-    for (int64_t n = 256; n <= (pipeline == "conv" ? 8192 : 4096); n *= 2) {
+    // conv2d: N is the image's side (padded to 2N)
+    const int64_t last = pipeline == "conv" ? o.convMax : pipeline == "stft" ? 4096 : 1024;
+    for (int64_t n = 256; n <= last; n *= 2) {
       Row r{pipeline, n};
       try {
-        r = pipeline == "conv" ? benchConv(context, n, o) : benchStft(context, n, o);
+        r = pipeline == "conv"   ? benchConv(context, n, o)
+            : pipeline == "stft" ? benchStft(context, n, o)
+                                 : benchConv2d(context, n, o);
       } catch (const std::exception& e) {
         r.error = e.what();
         std::replace(r.error.begin(), r.error.end(), ',', ';');

@@ -40,6 +40,7 @@ int runCompile(const Args& args) {
   std::string file, kernel, rewrite, outDir;
   std::string target = "opencl", precision = "f32", emit = "source,manifest,header";
   std::vector<std::string> defines;
+  int64_t localMemory = 0;
   po::options_description desc("fftc compile options");
   desc.add_options()
       ("file", po::value(&file)->required(), "the .fdl program")
@@ -54,6 +55,8 @@ int runCompile(const Args& args) {
       ("emit", po::value(&emit)->default_value(emit),
        "comma list of source, manifest, header (files in -o DIR); ir, lowered, views (stdout, or "
        "files in DIR when -o is given)")
+      ("local-memory", po::value(&localMemory)->default_value(localMemory),
+       "bytes of local memory the plans of fft(x) operations may take (0: 48 KiB)")
       (",o", po::value(&outDir), "output directory (default: the current one)");
   po::positional_options_description pos;
   pos.add("file", 1);
@@ -107,6 +110,10 @@ int runCompile(const Args& args) {
     if (fftlib::hasFftOps(*k)) {
       fftlib::FftRequest limits;
       limits.target = tgt;
+      if (localMemory < 0)
+        throw backends::UserError(
+            fmt::format("--local-memory {}: expected bytes, 0 or more", localMemory));
+      limits.localMemoryBytes = localMemory;
       expanded = fftlib::expandFftOps(*k, limits);
       if (strategy.empty()) strategy = "lowerFft";
       options.constantTableMaxBytes = 0;

@@ -21,6 +21,7 @@ int runExec(const Args& args) {
   std::string file, kernel, rewrite, device, target = "opencl", precision = "f32";
   std::vector<std::string> defines;
   uint64_t seed = 1;
+  int64_t localMemory = 0;
   bool check = false, json = false;
   compiler::exec::TimingOptions timing;
   po::options_description desc("fftc exec options");
@@ -33,6 +34,8 @@ int runExec(const Args& args) {
       ("rewrite", po::value(&rewrite), "rewrite strategy (default: lowerDefault if needed)")
       ("device", po::value(&device), "opencl:P:D, opencl:NAME or cuda:N")
       ("seed", po::value(&seed)->default_value(seed), "seed of the random inputs")
+      ("local-memory", po::value(&localMemory)->default_value(localMemory),
+       "bytes of local memory the plans of fft(x) operations may take (0: 48 KiB)")
       ("repeat", po::value(&timing.repeat)->default_value(timing.repeat),
        "timed runs after the cold one (more than 1: the medians are reported)")
       ("warmup", po::value(&timing.warmup)->default_value(timing.warmup),
@@ -66,6 +69,10 @@ int runExec(const Args& args) {
   if (fftOps) {
     fftlib::FftRequest limits;
     limits.target = tgt;
+    if (localMemory < 0)
+      throw backends::UserError(
+          fmt::format("--local-memory {}: expected bytes, 0 or more", localMemory));
+    limits.localMemoryBytes = localMemory;
     expanded = fftlib::expandFftOps(k, limits);
   }
   auto built = fftOps ? fftlib::buildExpanded(*expanded, rewrite, tgt)
@@ -108,6 +115,11 @@ int runExec(const Args& args) {
   if (json) {
     auto o = compiler::exec::reportJson(r, sizes, check);
     o["device"] = deviceName;
+    if (expanded) {  // how the planner expanded each fft operation
+      boost::json::array ops;
+      for (const auto& line : expanded->operations) ops.emplace_back(line);
+      o["fft_operations"] = std::move(ops);
+    }
     fmt::print("{}\n", boost::json::serialize(o));
   } else {
     if (timing.repeated())

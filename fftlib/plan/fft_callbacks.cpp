@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -36,15 +37,39 @@ std::string callbackKey(const FftCallback& c) {
   return fmt::format("{}#{:016x}", c.name, std::hash<std::string>{}(c.source));
 }
 
+bool takesIndex(const FftCallback& c) {
+  // elaborated on four elements with their indices: an error or another type is a callback of
+  // the element alone
+  compiler::frontend::ElaborateOptions opts;
+  opts.defines["N"] = int64_t{4};
+  opts.kernels = {"fftcCallbackProbe"};
+  const std::string text = c.source + fmt::format(
+                                          "\nkernel fftcCallbackProbe(x: [complex]4) = map({}) "
+                                          "<<: zip(x, array(4, fun i => i))\n",
+                                          c.name);
+  try {
+    const auto program = compiler::frontend::compileSource(text, c.file, opts);
+    const auto& k = program.kernels.at(0);
+    return k.resultType == k.paramTypes.at(0);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 std::vector<std::complex<double>> applyCallback(const FftCallback& c,
-                                                std::span<const std::complex<double>> values) {
+                                                std::span<const std::complex<double>> values,
+                                                int64_t transformSize) {
   compiler::frontend::ElaborateOptions opts;
   opts.precision = ir::ScalarKind::Double;
   opts.defines["fftcCallbackCount"] = static_cast<int64_t>(values.size());
+  opts.defines["N"] = transformSize;
   opts.kernels = {"fftcCallback"};
+  const std::string elements =
+      takesIndex(c) ? "zip(x, array(fftcCallbackCount, fun i => i % N))" : "x";
   const std::string text =
-      c.source + fmt::format("\nkernel fftcCallback(x: [complex]fftcCallbackCount) = map({}) <<: x\n",
-                             c.name);
+      c.source +
+      fmt::format("\nkernel fftcCallback(x: [complex]fftcCallbackCount) = map({}) <<: {}\n",
+                  c.name, elements);
   auto program = compiler::frontend::compileSource(text, c.file, opts);
   const auto& k = program.kernels.at(0);
   if (k.resultType != k.paramTypes.at(0))
@@ -60,23 +85,67 @@ std::vector<std::complex<double>> applyCallback(const FftCallback& c,
 std::shared_ptr<const CompiledFft> compileWithCallbacks(const FftRequest& r,
                                                         const PlanChoice& choice,
                                                         const std::string& kernelName) {
-  if (r.real || r.dims.size() >= 2 || !r.inLayout.isDefault() || !r.outLayout.isDefault())
-    throw UserError("--pre/--post: callbacks are for 1D complex transforms with dense layouts");
+  if (r.real || r.dims.size() > 3 || !r.inLayout.isDefault() || !r.outLayout.isDefault())
+    throw UserError(
+        "--pre/--post: callbacks are for complex transforms of 1 to 3 dimensions with dense "
+        "layouts");
   // The callbacks' files imported by absolute path (each once, if they are one file); the
-  // rows' function as a user would write it.
-  std::string text, row = "row";
+  // rows' functions as a user would write them.
+  std::string text;
   for (const FftCallback* c : {&r.pre, &r.post})
     if (!c->empty())
       text += fmt::format("import \"{}\"\n", std::filesystem::absolute(c->file).string());
-  if (!r.pre.empty()) row = fmt::format("map({}) <<: {}", r.pre.name, row);
-  row = fmt::format("{} <<: {}", r.direction == Direction::Forward ? "fft" : "ifft", row);
-  if (r.scale) row = fmt::format("map(fun y => y * (1.0 / N)) <<: {}", row);
-  if (!r.post.empty()) row = fmt::format("map({}) <<: {}", r.post.name, row);
-  text += fmt::format("kernel fft(x: [[complex]N]B) = map(fun row => {}) <<: x\n", row);
+  const char* op = r.direction == Direction::Forward ? "fft" : "ifft";
+  // a callback applied to the elements of `row` (with their indices: zipped with 0 .. N-1)
+  const bool preIndex = !r.pre.empty() && takesIndex(r.pre);
+  const bool postIndex = !r.post.empty() && takesIndex(r.post);
+  if ((preIndex || postIndex) && r.dims.size() >= 2)
+    throw UserError("--pre/--post: a callback with the element's index is for 1D transforms");
+  auto apply = [](const FftCallback& c, bool indexed, const std::string& row) {
+    return indexed ? fmt::format("map({}) <<: zip({}, array(N, fun i => i))", c.name, row)
+                   : fmt::format("map({}) <<: {}", c.name, row);
+  };
+  // the transform of a row with the load callback (first) and the store callback (last)
+  auto rowFunction = [&](bool first, bool last) {
+    std::string row = "row";
+    if (first && !r.pre.empty()) row = apply(r.pre, preIndex, row);
+    row = fmt::format("{} <<: {}", op, row);
+    if (last && r.scale) row = fmt::format("map(fun y => y * (1.0 / N)) <<: {}", row);
+    if (last && !r.post.empty()) row = apply(r.post, postIndex, row);
+    return fmt::format("map(fun row => {})", row);
+  };
+  // N-D: a pass of row maps per dimension, last first, each over all the batch's lines of its
+  // dimension (the lines brought innermost by views between the passes), so that every pass is
+  // a row map in the kernel's data flow (fft_ops.h): the load callback in the first pass, the
+  // store callback in the last.
+  std::map<std::string, compiler::frontend::DefineValue> defines = {{"N", r.size},
+                                                                     {"B", r.batch}};
+  const auto dims = r.dims.size() >= 2 ? r.dims : std::vector<int64_t>{r.size};
+  for (size_t d = 0; d < dims.size(); ++d) defines[fmt::format("D{}", d)] = dims[d];
+  if (dims.size() == 1) {
+    text += fmt::format("kernel fft(x: [[complex]N]B) = {} <<: x\n", rowFunction(true, true));
+  } else if (dims.size() == 2) {
+    // rows (b, i0) over i1; then lines (b, i1) over i0; then back
+    text += fmt::format(
+        "kernel fft(x: [[[complex]D1]D0]B) =\n"
+        "  map(transpose) <<: split(D1) <<: {}\n"
+        "  <<: join <<: map(transpose) <<: split(D0) <<: {} <<: join <<: x\n",
+        rowFunction(false, true), rowFunction(true, false));
+  } else {
+    // lines (b, i0, i1) over i2; (b, i0, i2) over i1; (b, i2, i1) over i0; then back
+    text += fmt::format(
+        "kernel fft(x: [[[[complex]D2]D1]D0]B) =\n"
+        "  map(map(transpose) o transpose o map(transpose)) <<: split(D2) <<: split(D1)\n"
+        "  <<: {}\n"
+        "  <<: join <<: map(join o map(transpose) o transpose) <<: split(D0) <<: split(D2)\n"
+        "  <<: {}\n"
+        "  <<: join <<: map(transpose) <<: split(D1) <<: {} <<: join <<: join <<: x\n",
+        rowFunction(false, true), rowFunction(false, false), rowFunction(true, false));
+  }
 
   compiler::frontend::ElaborateOptions opts;
   opts.precision = r.precision == Precision::F64 ? ir::ScalarKind::Double : ir::ScalarKind::Float;
-  opts.defines = {{"N", r.size}, {"B", r.batch}};
+  opts.defines = defines;
   auto program = compiler::frontend::compileSource(text, "callbacks.fdl", opts);
   const auto& k = program.kernels.at(0);
   if (k.resultType != k.paramTypes.at(0))

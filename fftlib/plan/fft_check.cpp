@@ -47,11 +47,12 @@ std::vector<long double> scalars(const std::vector<ComplexL>& c) {
 }
 
 // A callback applied by the interpreter (in double) to the complex values of scalars s.
-std::vector<ComplexL> callback(const FftCallback& c, const std::vector<long double>& s) {
+std::vector<ComplexL> callback(const FftCallback& c, const std::vector<long double>& s,
+                               int64_t transformSize) {
   std::vector<std::complex<double>> values;
   for (const auto& v : pairs(s))
     values.emplace_back(static_cast<double>(v.real()), static_cast<double>(v.imag()));
-  const auto out = applyCallback(c, values);
+  const auto out = applyCallback(c, values, transformSize);
   return {out.begin(), out.end()};
 }
 
@@ -130,7 +131,7 @@ FftCheck makeCheck(const FftRequest& r, std::uint64_t seed, std::size_t maxCheck
   check.input.assign(in.begin(), in.end());
   // the load callback applied by the interpreter to what FFTW transforms (callbacks are for
   // dense 1D complex requests: the buffer is the elements)
-  if (!r.pre.empty()) in = scalars(callback(r.pre, in));
+  if (!r.pre.empty()) in = scalars(callback(r.pre, in, r.size));
   if (c2r) {
     check.reference.assign(outCount, nan);
     referenceC2rMany(pairs(in), check.reference, dims, r.batch, r.inLayout, r.outLayout);
@@ -144,7 +145,7 @@ FftCheck makeCheck(const FftRequest& r, std::uint64_t seed, std::size_t maxCheck
   }
   if (r.scale)
     for (auto& v : check.reference) v /= static_cast<long double>(r.size);
-  if (!r.post.empty()) check.reference = scalars(callback(r.post, check.reference));
+  if (!r.post.empty()) check.reference = scalars(callback(r.post, check.reference, r.size));
   return check;
 }
 

@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "backends/common/device_error.h"
+#include "fftlib/plan/fft_ops_passes.h"
 #include "ir/fft_operation.h"
 #include "fftlib/plan/library_sources.h"
 #include "fftlib/plan/plan_choice.h"
@@ -21,37 +22,10 @@ namespace {
 using backends::UserError;
 using ir::fftOperationSign;
 
-struct Op {
-  int sign = -1;
-  int64_t n = 1;
-  ir::ScalarKind precision = ir::ScalarKind::Float;
-};
+using Op = detail::FftOp;
 
-// The operation a call applies, read from its typed argument ([complex]n, n constant).
-Op opOf(const ir::FunCall& c, int sign) {
-  const ir::Type& t = c.arg(0)->type();
-  const char* name = sign < 0 ? "fft" : "ifft";
-  if (!t.isArray() || !t.element().isComplex())
-    throw UserError(fmt::format("{}: expects a [complex]n, got {}", name, t.str()));
-  auto n = t.size().constant();
-  if (!n)
-    throw UserError(fmt::format("{} of a {}: the size of a transform must be known at compile "
-                                "time (give it with -D)",
-                                name, t.str()));
-  return {sign, *n, t.element().scalarKind()};
-}
-
-// The library's FFT of op.n as a typed function [complex]n -> [complex]n: `algorithm` is a
-// common.fdl call taking the radix list and the sign, e.g. "fftStockhamTwiddle({}, {})".
-ir::FunPtr libraryFft(const Op& op, const std::string& call) {
-  compiler::frontend::ElaborateOptions opts;
-  opts.precision = op.precision;
-  opts.importReader = libraryImportReader();
-  const std::string text =
-      fmt::format("import \"common.fdl\"\nkernel op(x: [complex]{}) = {} <<: x\n", op.n, call);
-  auto program = compiler::frontend::compileSource(text, "fft_op.fdl", opts);
-  return program.kernels.at(0).lambda;
-}
+using detail::libraryFft;
+using detail::opOf;
 
 std::string radixList(const std::vector<int64_t>& rs) { return fmt::format("[{}]", fmt::join(rs, ", ")); }
 
@@ -122,6 +96,35 @@ std::string globalCall(const Op& op, std::vector<std::string>& lines) {
 }
 
 }  // namespace
+
+namespace detail {
+
+// The operation a call applies, read from its typed argument ([complex]n, n constant).
+FftOp opOf(const ir::FunCall& c, int sign) {
+  const ir::Type& t = c.arg(0)->type();
+  const char* name = sign < 0 ? "fft" : "ifft";
+  if (!t.isArray() || !t.element().isComplex())
+    throw backends::UserError(fmt::format("{}: expects a [complex]n, got {}", name, t.str()));
+  auto n = t.size().constant();
+  if (!n)
+    throw backends::UserError(
+        fmt::format("{} of a {}: the size of a transform must be known at compile "
+                    "time (give it with -D)",
+                    name, t.str()));
+  return {sign, *n, t.element().scalarKind()};
+}
+
+ir::FunPtr libraryFft(const FftOp& op, const std::string& call) {
+  compiler::frontend::ElaborateOptions opts;
+  opts.precision = op.precision;
+  opts.importReader = libraryImportReader();
+  const std::string text =
+      fmt::format("import \"common.fdl\"\nkernel op(x: [complex]{}) = {} <<: x\n", op.n, call);
+  auto program = compiler::frontend::compileSource(text, "fft_op.fdl", opts);
+  return program.kernels.at(0).lambda;
+}
+
+}  // namespace detail
 
 bool hasFftOps(const compiler::frontend::Kernel& kernel) {
   return ir::containsFftOperation(kernel.lambda->body());
@@ -209,6 +212,10 @@ ir::ExprPtr oneKernelForms(const ir::ExprPtr& e, const FftRequest& limits, Expan
   const ir::ExprPtr call = argsChanged ? c->rebuild(c->f(), args, e->type()) : e;
   if (ir::ExprPtr form = oneKernelForm(*call->as<ir::FunCall>(), limits, out)) {
     changed = true;
+    return form;
+  }
+  if (ir::ExprPtr form = detail::multiPassForm(*call->as<ir::FunCall>(), limits, out)) {
+    out.multiPass = true;
     return form;
   }
   return call;

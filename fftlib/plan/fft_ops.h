@@ -11,9 +11,14 @@
 // stockhamLocal), the whole row function runs in that kernel's form: a work-group per F rows,
 // rowsInGroups(F, B, mapWorkgroup(0, mapLocal(1, row function))), each fft the twiddle-table
 // Stockham FFT with the planner's radices, so the maps before, between and after the
-// transforms fuse into the transforms' first and last passes (one stage). Otherwise each
-// operation becomes the twiddle-table Stockham FFT in place, lowered to passes over global
-// memory (sizes with a prime factor above kLargestDirectPrime: Bluestein's FFT).
+// transforms fuse into the transforms' first and last passes (one stage). When the planner
+// plans them as the hierarchical FFT instead (too large for one work-group), the row function
+// is split into its transforms and the pointwise work between them: each transform is the
+// planner's kernels (one per level), the work before the first transform is read in its first
+// kernel, the work after a transform is done in its last kernel, pads and crops of the rows are
+// views (fft_ops_passes.h). Otherwise each operation becomes the twiddle-table Stockham FFT in
+// place, lowered to passes over global memory (sizes with a prime factor above
+// kLargestDirectPrime: Bluestein's FFT).
 #pragma once
 
 #include <string>
@@ -28,6 +33,7 @@ namespace fftc::fftlib {
 struct ExpandedFftOps {
   compiler::frontend::Kernel kernel;  // typed; no fft operation left
   bool oneKernel = false;  // a row map is in the one-kernel local-memory form
+  bool multiPass = false;  // a row map is in the multi-pass form (fft_ops_passes.h)
   // The one-kernel forms' work-group shapes (CodegenOptions::stageLocal) in the order they
   // run: {work-items per row, rows per group}, as the planner's Local plans. Code generation
   // applies them when they are as many as the stages (every stage one such form).

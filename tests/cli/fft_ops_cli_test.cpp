@@ -51,6 +51,26 @@ TEST(FftOpsCli, Conv2dWithZeroPaddingIsThreeStagesAndChecks) {
   execJson(kExamples + "conv2d.fdl --kernel conv2d -D M=4 -D N=8");
 }
 
+// transforms beyond the local-memory budget (forced by --local-memory at cheap sizes): the
+// planner's hierarchical plan, two kernels per transform, the work around them in those kernels
+TEST(FftOpsCli, MultiPassConvolutionIsFourStagesAndChecks) {
+  auto o = execJson(kExamples + "convolution.fdl --kernel conv -D N=256 -D B=2 --precision f64 "
+                                "--local-memory 4096");  // two levels 16 x 16
+  if (o.empty()) return;
+  EXPECT_EQ(o.at("stages").as_array().size(), 4U) << boost::json::serialize(o);
+  const auto& ops = o.at("fft_operations").as_array();
+  ASSERT_EQ(ops.size(), 2U) << boost::json::serialize(o);
+  EXPECT_NE(std::string(ops[0].as_string()).find("hierarchical"), std::string::npos);
+}
+
+// the padding read in the first kernel of each padded transform, the crops written through;
+// every line three levels (4 x 4 x 4, 2 x 4 x 4)
+TEST(FftOpsCli, MultiPassConv2dIsTwelveStagesAndChecks) {
+  auto o = execJson(kExamples + "conv2d.fdl --kernel conv2d -D M=16 -D N=32 --local-memory 256");
+  if (o.empty()) return;
+  EXPECT_EQ(o.at("stages").as_array().size(), 12U) << boost::json::serialize(o);
+}
+
 TEST(FftOpsCli, CompileWritesTheExpandedKernel) {
   auto r = fftc("compile " + kExamples +
                 "convolution.fdl --kernel conv -D N=256 -D B=2 --emit ir,lowered");
@@ -92,6 +112,52 @@ TEST(FftOpsCli, RunWithCallbacksChecksAgainstFftw) {
   ASSERT_EQ(a.status, 0) << a.out;
   ASSERT_EQ(b.status, 0) << b.out;
   EXPECT_NE(readFile(tempDir() / "cb1" / "fft_64_f32.cl"), readFile(tempDir() / "cb2" / "fft_64_f32.cl"));
+}
+
+// a plan of several kernels (hierarchical, forced by --local-memory): the callbacks in its
+// first and last kernel, no pass of their own
+TEST(FftOpsCli, RunWithCallbacksOnAMultiPassPlanChecksAgainstFftw) {
+  const std::string cb = kExamples + "callbacks.fdl";
+  auto r = fftc("run --size 256 --batch 4 --local-memory 1024 --pre " + cb + ":gain --post " + cb +
+                ":power --check --repeat 1 --warmup 0 --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  auto o = boost::json::parse(r.out).as_object();
+  EXPECT_EQ(o.at("stages").as_int64(), 3) << r.out;  // three levels: 4 | 8 | 8
+}
+
+// 2-D and 3-D: a pass per dimension, the load callback in the first, the store callback (and
+// the scaling) in the last, checked against FFTW's N-D transform
+TEST(FftOpsCli, RunWithCallbacksOnNdPlansChecksAgainstFftw) {
+  const std::string cb = kExamples + "callbacks.fdl";
+  for (const auto& [size, stages] : {std::pair<std::string, int64_t>{"64x32 --batch 2", 2},
+                                     {"32x64 --direction inverse --scale", 2},
+                                     {"8x16x32", 3}}) {
+    auto r = fftc("run --size " + size + " --pre " + cb + ":gain --post " + cb +
+                  ":power --check --repeat 1 --warmup 0 --json");
+    ASSERT_EQ(r.status, 0) << size << r.out;
+    auto o = boost::json::parse(r.out).as_object();
+    EXPECT_EQ(o.at("stages").as_int64(), stages) << r.out;
+  }
+}
+
+// a callback of the element and its index in the transform (examples/callbacks.fdl hann): in
+// the one kernel, and in the first and last of a hierarchical plan's; the check applies it
+// with the index too
+TEST(FftOpsCli, RunWithIndexedCallbacksChecksAgainstFftw) {
+  const std::string cb = kExamples + "callbacks.fdl";
+  for (const auto& [options, stages] :
+       {std::pair<std::string, int64_t>{"--size 1024 --batch 3 --pre " + cb + ":hann", 1},
+        {"--size 256 --batch 4 --local-memory 1024 --pre " + cb + ":hann --post " + cb + ":hann",
+         3}}) {
+    auto r = fftc("run " + options + " --check --repeat 1 --warmup 0 --json");
+    ASSERT_EQ(r.status, 0) << options << r.out;
+    auto o = boost::json::parse(r.out).as_object();
+    EXPECT_EQ(o.at("stages").as_int64(), stages) << r.out;
+  }
+  // N-D: the index of a line's element is not the element's index; refused
+  auto nd = fftc("fft --size 64x32 --pre " + cb + ":hann -o " + tempDir().string());
+  EXPECT_EQ(nd.status, 1) << nd.out;
+  EXPECT_EQ(lineCount(nd.out), 1) << nd.out;
 }
 
 TEST(FftOpsCli, BadCallbacksAreOneLineExit1) {

@@ -1,0 +1,264 @@
+// The multi-pass form of fft operations (fftlib/plan/fft_ops_passes.h, issue 24): transforms
+// the planner plans as the two-level hierarchical FFT (forced here at cheap sizes by a small
+// local-memory budget), the work around them in their first and last kernels. Each program is
+// checked on the interpreter before and after lowerFft against FFTW or a direct sum, and the
+// kernels are counted: two per transform, none for the work around them.
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <functional>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <fmt/format.h>
+
+#ifdef FFTC_HAVE_CUDA
+#include "compiler/exec/cuda_exec.h"
+#endif
+#include "fftlib/fftw_reference.h"
+#include "fftlib/plan/fft_ops.h"
+#include "ir/interpreter.h"
+
+namespace fftc::fftlib::test {
+namespace {
+
+using C = std::complex<double>;
+using compiler::frontend::Kernel;
+
+Kernel compileKernel(const std::string& text,
+                     std::map<std::string, compiler::frontend::DefineValue> d) {
+  compiler::frontend::ElaborateOptions opts;
+  opts.precision = ir::ScalarKind::Double;
+  opts.defines = std::move(d);
+  return compiler::frontend::compileSource(text, "passes.fdl", opts).kernels.at(0);
+}
+
+std::vector<C> randomVector(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<C> v(n);
+  for (auto& c : v) c = {u(rng), u(rng)};
+  return v;
+}
+
+std::vector<C> dftRows(const std::vector<C>& x, int64_t n, Direction d) {
+  std::vector<ComplexL> in(x.begin(), x.end());
+  auto out = referenceDft1d(in, n, static_cast<int64_t>(x.size()) / n, d);
+  return {out.begin(), out.end()};
+}
+
+double maxRelError(const std::vector<C>& got, const std::vector<C>& want) {
+  double err = 0, scale = 1e-300;
+  for (const auto& w : want) scale = std::max(scale, std::abs(w));
+  if (got.size() != want.size()) return 1e300;
+  for (size_t i = 0; i < want.size(); ++i) err = std::max(err, std::abs(got[i] - want[i]));
+  return err / scale;
+}
+
+// Budgets of local memory that force the planner's hierarchical plans at cheap sizes (f64):
+// rows of 64 in 512 bytes are three levels 4 x 4 x 4, rows of 256 in 4 KiB two levels 16 x 16.
+constexpr int64_t kThreeLevels64 = 512, kTwoLevels256 = 4096;
+
+struct Checked {
+  ExpandedFftOps expanded;
+  size_t stages = 0;
+};
+
+// The expansion under `localMemory` bytes and its lowering, on the interpreter against `want`.
+Checked check(const Kernel& k, const std::vector<ir::Value>& args, const std::vector<C>& want,
+              int64_t localMemory) {
+  FftRequest limits;
+  limits.localMemoryBytes = localMemory;
+  Checked c{expandFftOps(k, limits)};
+  EXPECT_LT(maxRelError(ir::interpretCall(c.expanded.kernel.lambda, args).toComplexVector(), want),
+            1e-12);
+  const auto built = buildExpanded(c.expanded, "", compiler::pipeline::Target::OpenCL);
+  EXPECT_LT(
+      maxRelError(ir::interpretCall(built.lowered.kernel.lambda, args).toComplexVector(), want),
+      1e-12);
+  c.stages = built.compiled.stages.size();
+  return c;
+}
+
+// window (an array of the row's size), transform, a product with a spectrum, a scaling
+TEST(FftOpsPasses, PointwiseWorkAroundOneTransformIsInItsKernels) {
+  const int64_t n = 64, b = 3;
+  for (const bool inverse : {false, true}) {
+    const std::string text = fmt::format(
+        "kernel k(x: [[complex]N]B, w: [complex]N, v: [complex]N) = map(fun row => "
+        "map(fun y => y * 0.5) <<: map(mult) <<: zip({}(map(mult) <<: zip(row, w)), v)) <<: x\n",
+        inverse ? "ifft" : "fft");
+    SCOPED_TRACE(text);
+    const Kernel k = compileKernel(text, {{"N", n}, {"B", b}});
+    const auto x = randomVector(n * b, 1), w = randomVector(n, 2), v = randomVector(n, 3);
+    std::vector<C> want(x.size());
+    for (size_t i = 0; i < x.size(); ++i) want[i] = x[i] * w[i % n];
+    want = dftRows(want, n, inverse ? Direction::Inverse : Direction::Forward);
+    for (size_t i = 0; i < x.size(); ++i) want[i] *= v[i % n] * 0.5;
+    const Checked c = check(k,
+                            {ir::Value::complexArray(x, ir::ScalarKind::Double, {b, n}),
+                             ir::Value::complexArray(w, ir::ScalarKind::Double, {n}),
+                             ir::Value::complexArray(v, ir::ScalarKind::Double, {n})},
+                            want, kThreeLevels64);
+    EXPECT_TRUE(c.expanded.multiPass);
+    EXPECT_EQ(c.stages, 3U);
+    ASSERT_EQ(c.expanded.operations.size(), 1U);
+    EXPECT_NE(c.expanded.operations[0].find("hierarchical"), std::string::npos)
+        << c.expanded.operations[0];
+  }
+}
+
+// random pointwise chains before and after a transform (windows, products, sums with an
+// array of the row's size, scalings, conjugates, magnitudes): always the form, always right
+TEST(FftOpsPasses, RandomPointwiseChainsAroundATransformMatchFftw) {
+  struct Op {
+    std::string text;  // "zip(w)" stands for zip(inner, w)
+    std::function<C(C, C)> apply;
+  };
+  const std::vector<Op> ops = {
+      {"map(fun y => y * 0.5)", [](C y, C) { return y * 0.5; }},
+      {"map(conj)", [](C y, C) { return std::conj(y); }},
+      {"map(mult) <<: zip(w)", [](C y, C w) { return y * w; }},
+      {"map(add) <<: zip(w)", [](C y, C w) { return y + w; }},
+      {"map(fun y => {re(y) * re(y) + im(y) * im(y), 0.0})",
+       [](C y, C) { return C(std::norm(y), 0.0); }},
+  };
+  std::mt19937 rng(2424);
+  const int64_t n = 64;
+  for (int trial = 0; trial < 6; ++trial) {
+    const int64_t b = 1 + static_cast<int64_t>(rng() % 3);
+    const bool inverse = rng() % 2;
+    std::vector<const Op*> pre, post;
+    for (unsigned k = 1 + rng() % 2; k-- > 0;) pre.push_back(&ops[rng() % ops.size()]);
+    for (unsigned k = 1 + rng() % 2; k-- > 0;) post.push_back(&ops[rng() % ops.size()]);
+    auto chain = [](const std::vector<const Op*>& list, std::string inner) {
+      for (const auto* op : list) {
+        std::string t = op->text;
+        if (auto at = t.find("zip(w)"); at != std::string::npos)
+          inner = t.replace(at, 6, "zip(" + inner + ", w)");
+        else
+          inner = t + " <<: " + inner;
+      }
+      return inner;
+    };
+    const std::string text = fmt::format(
+        "kernel k(x: [[complex]N]B, w: [complex]N) = map(fun row => {}) <<: x\n",
+        chain(post, fmt::format("{}({})", inverse ? "ifft" : "fft", chain(pre, "row"))));
+    SCOPED_TRACE(fmt::format("B={}: {}", b, text));
+    const auto x = randomVector(n * b, 300 + trial), w = randomVector(n, 400 + trial);
+    std::vector<C> want = x;
+    auto applyAll = [&](const std::vector<const Op*>& list) {
+      for (const auto* op : list)
+        for (size_t i = 0; i < want.size(); ++i) want[i] = op->apply(want[i], w[i % n]);
+    };
+    applyAll(pre);
+    want = dftRows(want, n, inverse ? Direction::Inverse : Direction::Forward);
+    applyAll(post);
+    const Checked c = check(compileKernel(text, {{"N", n}, {"B", b}}),
+                            {ir::Value::complexArray(x, ir::ScalarKind::Double, {b, n}),
+                             ir::Value::complexArray(w, ir::ScalarKind::Double, {n})},
+                            want, kThreeLevels64);
+    EXPECT_TRUE(c.expanded.multiPass);
+    EXPECT_EQ(c.stages, 3U);
+  }
+}
+
+// forward, product, inverse, scaling: a kernel per level and transform, the product in the
+// forward's last
+TEST(FftOpsPasses, ConvolutionIsAKernelPerLevelAndTransform) {
+  for (const auto& [n, budget, stages] :
+       {std::tuple<int64_t, int64_t, size_t>{256, kTwoLevels256, 4}, {64, kThreeLevels64, 6}}) {
+    const int64_t b = 2;
+    const Kernel k = compileKernel(
+        "kernel conv(x: [[complex]N]B, H: [complex]N) = map(fun row => "
+        "map(fun y => y * (1.0 / N)) <<: ifft <<: map(mult) <<: zip(fft(row), H)) <<: x\n",
+        {{"N", n}, {"B", b}});
+    const auto x = randomVector(n * b, 4), h = randomVector(n, 5);
+    const auto hSpec = dftRows(h, n, Direction::Forward);
+    std::vector<C> want(x.size());
+    for (int64_t r = 0; r < b; ++r)
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < n; ++j) want[r * n + i] += x[r * n + j] * h[(i - j + n) % n];
+    const Checked c = check(k,
+                            {ir::Value::complexArray(x, ir::ScalarKind::Double, {b, n}),
+                             ir::Value::complexArray(hSpec, ir::ScalarKind::Double, {n})},
+                            want, budget);
+    EXPECT_TRUE(c.expanded.multiPass);
+    EXPECT_EQ(c.stages, stages);
+    EXPECT_EQ(c.expanded.stageLocal.size(), stages);
+  }
+}
+
+// a padded row (the padding a view: only the row is read) and a cropped result
+TEST(FftOpsPasses, PaddingAndCroppingAreViews) {
+  for (const auto& [m, budget, stages] :
+       {std::tuple<int64_t, int64_t, size_t>{128, kTwoLevels256, 4}, {32, kThreeLevels64, 6}}) {
+    const int64_t b = 3;  // rows of m padded to 2m
+    const Kernel k = compileKernel(
+        "kernel p(x: [[complex]M]B) = map(fun row => map(fun y => y * 2.0) <<: crop(0, M) <<: "
+        "ifft <<: fft <<: pad(0, M, {0.0, 0.0}) <<: row) <<: x\n",
+        {{"M", m}, {"B", b}});
+    const auto x = randomVector(m * b, 6);
+    std::vector<C> want(x.size());
+    for (size_t i = 0; i < x.size(); ++i) want[i] = x[i] * (2.0 * 2 * m);  // ifft o fft = 2m
+    const Checked c =
+        check(k, {ir::Value::complexArray(x, ir::ScalarKind::Double, {b, m})}, want, budget);
+    EXPECT_TRUE(c.expanded.multiPass);
+    EXPECT_EQ(c.stages, stages);
+  }
+}
+
+#ifdef FFTC_HAVE_CUDA
+// The CUDA target at a size that needs several kernels on an H100 (227 KiB of shared memory):
+// the kernels compile with NVRTC (no GPU needed; the run is the lead's pipeline_bench).
+TEST(FftOpsPasses, ConvolutionOfLongRowsCompilesForCuda) {
+  compiler::frontend::ElaborateOptions opts;
+  opts.defines = {{"N", 65536}, {"B", 2}};
+  const Kernel k = compiler::frontend::compileSource(
+                       "kernel conv(x: [[complex]N]B, H: [complex]N) = map(fun row => "
+                       "map(fun y => y * (1.0 / N)) <<: ifft <<: map(mult) <<: zip(fft(row), H)) "
+                       "<<: x\n",
+                       "conv.fdl", opts)
+                       .kernels.at(0);
+  FftRequest limits;
+  limits.target = compiler::pipeline::Target::Cuda;
+  limits.localMemoryBytes = 227 * 1024;
+  const ExpandedFftOps e = expandFftOps(k, limits);
+  ASSERT_TRUE(e.multiPass);
+  const auto built = buildExpanded(e, "", compiler::pipeline::Target::Cuda);
+  EXPECT_EQ(built.compiled.stages.size(), 4U);  // two levels 256 x 256 per transform
+  EXPECT_FALSE(compiler::exec::compileCuda(built.compiled).binary.empty());
+
+  // 16384 fits 227 KiB only as one local array, which the one-kernel form does not take: the
+  // hierarchical plan, not a pass over global memory per radix
+  opts.defines = {{"N", 16384}, {"B", 2}};
+  const Kernel k16 = compiler::frontend::compileSource(
+                         "kernel f(x: [[complex]N]B) = map(fun row => fft(row)) <<: x\n", "f.fdl",
+                         opts)
+                         .kernels.at(0);
+  const ExpandedFftOps e16 = expandFftOps(k16, limits);
+  EXPECT_TRUE(e16.multiPass);
+  ASSERT_EQ(e16.operations.size(), 1U);
+  EXPECT_NE(e16.operations[0].find("hierarchical"), std::string::npos) << e16.operations[0];
+}
+#endif
+
+// work the form does not take (the transform's result beside the row's own transform) stays
+// correct: passes over global memory
+TEST(FftOpsPasses, TwoTransformsSideBySideAreNotTheForm) {
+  const int64_t n = 64, b = 2;
+  const Kernel k = compileKernel(
+      "kernel s(x: [[complex]N]B) = map(fun row => map(add) <<: zip(fft(row), ifft(row))) <<: x\n",
+      {{"N", n}, {"B", b}});
+  const auto x = randomVector(n * b, 7);
+  auto f = dftRows(x, n, Direction::Forward), g = dftRows(x, n, Direction::Inverse);
+  for (size_t i = 0; i < f.size(); ++i) f[i] += g[i];
+  const Checked c =
+      check(k, {ir::Value::complexArray(x, ir::ScalarKind::Double, {b, n})}, f, kThreeLevels64);
+  EXPECT_FALSE(c.expanded.multiPass);
+}
+
+}  // namespace
+}  // namespace fftc::fftlib::test
