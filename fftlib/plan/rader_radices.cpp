@@ -80,7 +80,8 @@ Radices raderConvolutionRadices(int64_t m) {
       found = rs;
     }
   }
-  return 4 * bestCost <= 3 * base ? inPlannerOrder(found) : best;
+  // none within 1024 work-items (8191: every list of 8190 has a radix below 8): the planner's
+  return !found.empty() && 4 * bestCost <= 3 * base ? inPlannerOrder(found) : best;
 }
 
 Radices raderRadices(int64_t n, const FftRequest& request) {

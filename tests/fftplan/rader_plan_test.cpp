@@ -72,6 +72,20 @@ TEST(RaderPlan, ConvolutionRadicesKeepTheRowBusy) {
   EXPECT_EQ(c.stageLocal.front().at(0), 6);  // work-items per row: 30 / min(rs)
 }
 
+// An N - 1 none of whose radix lists keeps a row within 1024 work-items (8190 = 2·3²·5·7·13:
+// every list has a radix below 8) gets chooseRadices' list, which raderRadices then refuses by
+// the same bound: Bluestein, as before. (The empty list once made the cost's comparison
+// overflow, and the plan of 8191 with a 227 KiB budget crashed.)
+TEST(RaderPlan, NoRadixListWithinTheWorkItemsIsBluestein) {
+  EXPECT_EQ(raderConvolutionRadices(8190), chooseRadices(8190));
+  FftRequest r = lineRequest(8191, 8192, Precision::F32);
+  r.localMemoryBytes = 232448;
+  EXPECT_TRUE(raderRadices(8191, r).empty());
+  const PlanChoice c = choosePlan(r);
+  EXPECT_EQ(c.variant, Variant::Bluestein);
+  EXPECT_NE(c.kernel, "raderLocal");
+}
+
 // Larger primes than accuracy_test.cpp's (p - 1 with radices 16, 7, 9, 5), batches that fill
 // work-groups unevenly, both directions, scaled.
 TEST(RaderPlan, MatchFftw257BatchF32) {
