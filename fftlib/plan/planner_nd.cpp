@@ -133,9 +133,13 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
     }
     passes += splits[j] ? 2 : 1;
   }
-  // The innermost two dimensions in one pass when their plane fits local memory (two padded
-  // arrays), has at least 256 elements (a work-group's worth) and its rows' and columns'
-  // butterflies and lines fit 1024 work-items.
+  // The innermost two dimensions in one pass when nd.fdl's planePass can synchronize it: it
+  // maps the rows and then the columns over local dimension 1, and the barriers between the
+  // radix passes of a line sit inside those loops of na and nb iterations, which every
+  // work-item must run alike: so na = nb, or one of them a single radix pass (no barrier
+  // inside; 16 x 64); 64 x 32 and 48 x 40 failed to compile. And when the plane fits local
+  // memory (two padded arrays), has at least 256 elements (a work-group's worth) and its rows'
+  // and columns' butterflies and lines fit 1024 work-items.
   bool plane = false;
   if (d >= 2 && !splits[d - 1] && !splits[d - 2] && !nd.dimBluestein[d - 1] &&
       !nd.dimBluestein[d - 2]) {
@@ -144,7 +148,9 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
       const auto rs = chooseRadices(n);
       return n / *std::min_element(rs.begin(), rs.end());
     };
-    plane = na * nb >= 256 && localFits(na * nb, r) &&
+    const bool synchronizable =
+        na == nb || chooseRadices(na).size() == 1 || chooseRadices(nb).size() == 1;
+    plane = synchronizable && na * nb >= 256 && localFits(na * nb, r) &&
             std::max(butterflies(na), butterflies(nb)) * std::max(na, nb) <= 1024;
     if (plane) --passes;
   }

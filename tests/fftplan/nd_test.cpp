@@ -175,6 +175,19 @@ TEST(NdFft, InnerPlaneInOnePass) {
   EXPECT_FALSE(nd(choosePlan(ndRequest({64, 64, 64}))).planePass);  // 64 x 64 does not fit
 }
 
+// A plane whose rows and columns both take several radix passes, of different sizes, cannot
+// share planePass's barriers (loops of na and nb iterations on local dimension 1): a pass per
+// dimension. These failed to compile ("barriers inside mapLocal(1) loops of 64 and 32
+// iterations"), on every target, and so the distributed slabs of 64 x 48 x 40.
+TEST(NdFft, UnequalPlanesOfSeveralPassesTakeAPassPerDimension) {
+  for (auto r : {ndRequest({64, 32}, 1), ndRequest({48, 40}, 2), ndRequest({5, 20, 24}, 1)}) {
+    const auto c = choosePlan(r);
+    ASSERT_EQ(c.kernel, "ndLocal") << r.key();
+    EXPECT_FALSE(nd(c).planePass) << r.key();
+    expectAccurate(r);
+  }
+}
+
 // ndLocal with Bluestein dimensions whose M fits: one pass each, bluesteinLocal on the lines
 TEST(NdFft, BluesteinDimensionsInOneLocalPass) {
   for (auto r : {ndRequest({31, 16}, 2), ndRequest({257, 8}, 1), ndRequest({8, 31, 6}, 2)}) {
