@@ -19,43 +19,13 @@
 #endif
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/fft_ops.h"
+#include "tests/fftplan/fft_ops_util.h"
 #include "ir/interpreter.h"
 
 namespace fftc::fftlib::test {
 namespace {
 
-using C = std::complex<double>;
 using compiler::frontend::Kernel;
-
-Kernel compileKernel(const std::string& text,
-                     std::map<std::string, compiler::frontend::DefineValue> d) {
-  compiler::frontend::ElaborateOptions opts;
-  opts.precision = ir::ScalarKind::Double;
-  opts.defines = std::move(d);
-  return compiler::frontend::compileSource(text, "passes.fdl", opts).kernels.at(0);
-}
-
-std::vector<C> randomVector(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<C> v(n);
-  for (auto& c : v) c = {u(rng), u(rng)};
-  return v;
-}
-
-std::vector<C> dftRows(const std::vector<C>& x, int64_t n, Direction d) {
-  std::vector<ComplexL> in(x.begin(), x.end());
-  auto out = referenceDft1d(in, n, static_cast<int64_t>(x.size()) / n, d);
-  return {out.begin(), out.end()};
-}
-
-double maxRelError(const std::vector<C>& got, const std::vector<C>& want) {
-  double err = 0, scale = 1e-300;
-  for (const auto& w : want) scale = std::max(scale, std::abs(w));
-  if (got.size() != want.size()) return 1e300;
-  for (size_t i = 0; i < want.size(); ++i) err = std::max(err, std::abs(got[i] - want[i]));
-  return err / scale;
-}
 
 // Budgets of local memory that force the planner's hierarchical plans at cheap sizes (f64):
 // rows of 64 in 512 bytes are three levels 4 x 4 x 4, rows of 256 in 4 KiB two levels 16 x 16.

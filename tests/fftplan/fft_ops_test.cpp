@@ -18,45 +18,14 @@
 #include "compiler/exec/cuda_exec.h"
 #endif
 #include "fftlib/plan/fft_ops.h"
+#include "tests/fftplan/fft_ops_util.h"
 #include "ir/diagnostic.h"
 #include "ir/interpreter.h"
 
 namespace fftc::fftlib::test {
 namespace {
 
-using C = std::complex<double>;
 using compiler::frontend::Kernel;
-
-Kernel compileKernel(const std::string& text, std::map<std::string, compiler::frontend::DefineValue> d,
-                     ir::ScalarKind precision = ir::ScalarKind::Double) {
-  compiler::frontend::ElaborateOptions opts;
-  opts.precision = precision;
-  opts.defines = std::move(d);
-  auto program = compiler::frontend::compileSource(text, "ops.fdl", opts);
-  return program.kernels.at(0);
-}
-
-std::vector<C> randomVector(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<C> v(n);
-  for (auto& c : v) c = {u(rng), u(rng)};
-  return v;
-}
-
-// The unnormalized DFT of each of the rows of x (n elements each) by FFTW.
-std::vector<C> dftRows(const std::vector<C>& x, int64_t n, Direction d) {
-  std::vector<ComplexL> in(x.begin(), x.end());
-  auto out = referenceDft1d(in, n, static_cast<int64_t>(x.size()) / n, d);
-  return {out.begin(), out.end()};
-}
-
-double maxRelError(const std::vector<C>& got, const std::vector<C>& want) {
-  double err = 0, scale = 1e-300;
-  for (const auto& w : want) scale = std::max(scale, std::abs(w));
-  for (size_t i = 0; i < want.size(); ++i) err = std::max(err, std::abs(got.at(i) - want[i]));
-  return err / scale;
-}
 
 std::vector<C> run(const ir::LambdaPtr& f, const std::vector<ir::Value>& args) {
   return ir::interpretCall(f, args).toComplexVector();
