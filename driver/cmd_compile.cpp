@@ -108,13 +108,7 @@ int runCompile(const Args& args) {
     std::optional<fftlib::ExpandedFftOps> expanded;
     std::string strategy = rewrite;
     if (fftlib::hasFftOps(*k)) {
-      fftlib::FftRequest limits;
-      limits.target = tgt;
-      if (localMemory < 0)
-        throw backends::UserError(
-            fmt::format("--local-memory {}: expected bytes, 0 or more", localMemory));
-      limits.localMemoryBytes = localMemory;
-      expanded = fftlib::expandFftOps(*k, limits);
+      expanded = fftlib::expandFftOps(*k, fftOpLimits(tgt, localMemory));
       if (strategy.empty()) strategy = "lowerFft";
       options.constantTableMaxBytes = 0;
       if (strategy == "lowerFft") options.stageLocal = expanded->stageLocal;

@@ -67,13 +67,7 @@ int runExec(const Args& args) {
   const bool fftOps = fftlib::hasFftOps(k);
   std::optional<fftlib::ExpandedFftOps> expanded;
   if (fftOps) {
-    fftlib::FftRequest limits;
-    limits.target = tgt;
-    if (localMemory < 0)
-      throw backends::UserError(
-          fmt::format("--local-memory {}: expected bytes, 0 or more", localMemory));
-    limits.localMemoryBytes = localMemory;
-    expanded = fftlib::expandFftOps(k, limits);
+    expanded = fftlib::expandFftOps(k, fftOpLimits(tgt, localMemory));
   }
   auto built = fftOps ? fftlib::buildExpanded(*expanded, rewrite, tgt)
                       : compiler::pipeline::build(k, rewrite, tgt, {});

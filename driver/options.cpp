@@ -75,6 +75,16 @@ Target parseTarget(const std::string& text) {
   throw backends::UserError(fmt::format("--target {}: expected opencl or cuda", text));
 }
 
+fftlib::FftRequest fftOpLimits(Target target, int64_t localMemory) {
+  if (localMemory < 0)
+    throw backends::UserError(
+        fmt::format("--local-memory {}: expected bytes, 0 or more", localMemory));
+  fftlib::FftRequest limits;
+  limits.target = target;
+  limits.localMemoryBytes = localMemory;
+  return limits;
+}
+
 std::vector<std::string> splitList(const std::string& text) {
   std::vector<std::string> out;
   size_t start = 0;

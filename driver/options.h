@@ -12,6 +12,7 @@
 #include "driver/exit_status.h"
 #include "compiler/frontend/frontend.h"
 #include "compiler/pipeline/pipeline.h"
+#include "fftlib/plan/plan_request.h"
 
 namespace fftc::driver {
 
@@ -40,6 +41,9 @@ const compiler::frontend::Kernel& onlyKernel(const compiler::frontend::Program& 
 
 ir::ScalarKind parsePrecision(const std::string& text);  // f32 | f64
 Target parseTarget(const std::string& text);             // opencl | cuda
+// The limits of a program's fft operations (fftlib/plan/fft_ops.h) from `exec`/`compile`'s
+// --target and --local-memory (UserError when the bytes are negative).
+fftlib::FftRequest fftOpLimits(Target target, int64_t localMemory);
 std::vector<std::string> splitList(const std::string& text);  // "a,b,,c" -> {a, b, c}
 
 }  // namespace fftc::driver
