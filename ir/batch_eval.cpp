@@ -362,13 +362,8 @@ BV Batched::fftRows(int sign, const BV& x) {
   const int64_t n = a.shape.back();
   const std::vector<Cx> values = *gather(a);
   if (n == 0 || values.empty()) return x;
-  const std::vector<std::complex<long double>> in(values.begin(), values.end());
-  const auto y = exactDft(in, n, static_cast<int64_t>(values.size()) / n, sign);
-  std::vector<Cx> out(y.size());
-  const bool f32 = a.kind == ValueKind::ComplexFloat;
-  for (size_t i = 0; i < y.size(); ++i)
-    out[i] = f32 ? Cx(static_cast<float>(y[i].real()), static_cast<float>(y[i].imag()))
-                 : Cx(static_cast<double>(y[i].real()), static_cast<double>(y[i].imag()));
+  std::vector<Cx> out = exactDftRounded(
+      values, n, sign, a.kind == ValueKind::ComplexFloat ? ScalarKind::Float : ScalarKind::Double);
   BV v;
   v.batch = x.batch;
   v.arr = denseArr(std::move(out), a.shape, a.kind);

@@ -63,4 +63,18 @@ std::vector<std::complex<long double>> exactDft(std::span<const std::complex<lon
   return out;
 }
 
+std::vector<std::complex<double>> exactDftRounded(std::span<const std::complex<double>> x,
+                                                  int64_t n, int sign, ScalarKind precision) {
+  const std::vector<std::complex<long double>> in(x.begin(), x.end());
+  const auto y = exactDft(in, n, n == 0 ? 0 : static_cast<int64_t>(x.size()) / n, sign);
+  std::vector<std::complex<double>> out(y.size());
+  for (size_t i = 0; i < y.size(); ++i)
+    out[i] =
+        precision == ScalarKind::Float
+            ? std::complex<double>(static_cast<float>(y[i].real()), static_cast<float>(y[i].imag()))
+            : std::complex<double>(static_cast<double>(y[i].real()),
+                                   static_cast<double>(y[i].imag()));
+  return out;
+}
+
 }  // namespace fftc::ir

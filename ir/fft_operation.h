@@ -36,4 +36,9 @@ bool containsFftOperation(const ExprPtr& e);
 std::vector<std::complex<long double>> exactDft(std::span<const std::complex<long double>> x,
                                                 int64_t n, int64_t batch, int sign);
 
+// The operation's value as the interpreter holds it: exactDft of values held in double, rounded
+// once to `precision` (a Float result is a float value held in a double).
+std::vector<std::complex<double>> exactDftRounded(std::span<const std::complex<double>> x,
+                                                  int64_t n, int sign, ScalarKind precision);
+
 }  // namespace fftc::ir

@@ -373,22 +373,20 @@ Value Interp::generate(const ArrayGen& g, const Type& result) {
 // fft(x) (fft_operation.h): the exact DFT, rounded once to the elements' precision.
 Value fftOperationValue(int sign, const Value& x) {
   if (!x.isArray()) error("fft of a scalar");
-  std::vector<std::complex<long double>> in;
+  std::vector<std::complex<double>> in;
   in.reserve(x.size());
   ScalarKind precision = ScalarKind::Double;
   for (const auto& e : x.elems()) {
     if (e.kind() != ValueKind::ComplexFloat && e.kind() != ValueKind::ComplexDouble)
       error("fft of an array that is not of complex numbers");
     if (e.kind() == ValueKind::ComplexFloat) precision = ScalarKind::Float;
-    const std::complex<double> c = e.asComplex();
-    in.emplace_back(c.real(), c.imag());
+    in.push_back(e.asComplex());
   }
   if (in.empty()) return x;
   std::vector<Value> out;
   out.reserve(in.size());
-  for (const auto& c : exactDft(in, static_cast<int64_t>(in.size()), 1, sign))
-    out.push_back(Value::ofComplex({static_cast<double>(c.real()), static_cast<double>(c.imag())},
-                                   precision));
+  for (const auto& c : exactDftRounded(in, static_cast<int64_t>(in.size()), sign, precision))
+    out.push_back(Value::ofComplex(c, precision));
   return Value::array(std::move(out));
 }
 
