@@ -7,9 +7,11 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "backends/common/device_error.h"
 #include "compiler/frontend/frontend.h"
+#include "compiler/frontend/parser.h"
 #include "fftlib/plan/fft_ops.h"
 #include "fftlib/plan/planner.h"
 #include "ir/interpreter.h"
@@ -30,6 +32,23 @@ FftCallback loadCallback(const std::string& spec, const char* option) {
   } catch (const std::exception& e) {
     throw UserError(fmt::format("{} {}: cannot read {}", option, spec, c.file));
   }
+  // NAME must be a def or userfun of FILE (or of a file it imports, which only elaboration
+  // sees): otherwise the elaborator's "unknown name" would point into the synthesized kernel.
+  const auto module = compiler::frontend::parse(c.source, c.file);
+  std::vector<std::string> functions;
+  bool imports = false;
+  for (const auto& d : module.decls) {
+    imports = imports || d->kind == compiler::frontend::ast::DeclKind::Import;
+    if (d->kind == compiler::frontend::ast::DeclKind::Def ||
+        d->kind == compiler::frontend::ast::DeclKind::UserFun) {
+      if (d->name == c.name) return c;
+      functions.push_back(d->name);
+    }
+  }
+  if (!imports)
+    throw UserError(
+        fmt::format("{} {}: {} defines no function {} (its defs: {})", option, spec, c.file, c.name,
+                    functions.empty() ? "none" : fmt::format("{}", fmt::join(functions, ", "))));
   return c;
 }
 

@@ -168,6 +168,13 @@ TEST(FftOpsCli, BadCallbacksAreOneLineExit1) {
     EXPECT_EQ(r.status, 1) << bad << r.out;
     EXPECT_EQ(lineCount(r.out), 1) << bad << r.out;
   }
+  // a name the file does not define: the file and its defs, not a location in generated text
+  auto u = fftc("fft --size 64 --pre " + kExamples + "callbacks.fdl:nope -o " + tempDir().string());
+  EXPECT_EQ(u.status, 1) << u.out;
+  EXPECT_EQ(u.out.find("fftc: error: --pre " + kExamples + "callbacks.fdl:nope: " + kExamples +
+                       "callbacks.fdl defines no function nope (its defs: gain, "),
+            0u)
+      << u.out;
   auto t = fftc("tune --size 64 --pre " + kExamples + "callbacks.fdl:gain --dry-run");
   EXPECT_EQ(t.status, 1) << t.out;
 }
