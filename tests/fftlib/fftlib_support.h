@@ -164,11 +164,8 @@ inline fe::Program compileLibrary(const FftCase& c) {
 
 // Random input, exactly representable in float so that both precisions see the same data.
 inline std::vector<std::complex<double>> randomInput(size_t count, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-0.5, 0.5);
-  std::vector<std::complex<double>> x(count);
-  for (auto& v : x) v = {static_cast<float>(u(rng)), static_cast<float>(u(rng))};
-  return x;
+  const auto x = fftlib::uniformInput<float>(count, seed);
+  return {x.begin(), x.end()};
 }
 
 inline FftResult runFft(const FftCase& c) {

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "fftlib/fftw_reference.h"
 #include "ir/builders.h"
 #include "ir/infer.h"
 #include "ir/interpreter.h"
@@ -106,11 +107,7 @@ inline ExprPtr fftStockham(const std::vector<int64_t>& rs, ExprPtr v, ScalarKind
 }
 
 inline std::vector<std::complex<double>> randomComplex(size_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-0.5, 0.5);
-  std::vector<std::complex<double>> x(n);
-  for (auto& c : x) c = {u(rng), u(rng)};
-  return x;
+  return fftlib::uniformInput<double>(n, seed);
 }
 }  // namespace fft
 
