@@ -7,6 +7,7 @@
 
 #include "backends/common/device_error.h"
 #include "driver/commands.h"
+#include "driver/kernel_wisdom.h"
 #include "driver/emit.h"
 #include "driver/options.h"
 #include "compiler/pipeline/pipeline.h"
@@ -37,7 +38,7 @@ std::vector<const compiler::frontend::Kernel*> selectKernels(
 }  // namespace
 
 int runCompile(const Args& args) {
-  std::string file, kernel, rewrite, outDir;
+  std::string file, kernel, rewrite, outDir, device, wisdom;
   std::string target = "opencl", precision = "f32", emit = "source,manifest,header";
   std::vector<std::string> defines;
   int64_t localMemory = 0;
@@ -57,6 +58,11 @@ int runCompile(const Args& args) {
        "files in DIR when -o is given)")
       ("local-memory", po::value(&localMemory)->default_value(localMemory),
        "bytes of local memory the plans of fft(x) operations may take (0: 48 KiB)")
+      ("device", po::value(&device),
+       "opencl:P:D, opencl:NAME or cuda:N: without --rewrite, apply the strategy explore "
+       "--record found for a kernel on this device (wisdom)")
+      ("wisdom", po::value(&wisdom),
+       "the wisdom file --device reads (default: $FFTC_WISDOM, else ~/.cache/fftc/wisdom.json)")
       (",o", po::value(&outDir), "output directory (default: the current one)");
   po::positional_options_description pos;
   pos.add("file", 1);
@@ -107,6 +113,14 @@ int runCompile(const Args& args) {
     auto options = compiler::pipeline::codegenOptions(tgt);
     std::optional<fftlib::ExpandedFftOps> expanded;
     std::string strategy = rewrite;
+    const KernelProblem problem{file, k->name, precision, target, defines};
+    if (strategy.empty() && !device.empty() && !fftlib::hasFftOps(*k) &&
+        kernelWisdomMayApply(wisdom, problem)) {
+      std::string note;
+      if (auto found = kernelWisdomStrategy(wisdom, problem, deviceIdentity(tgt, device), note))
+        strategy = *found;
+      if (!note.empty()) fmt::print(stderr, "fftc: note: {}\n", note);
+    }
     if (fftlib::hasFftOps(*k)) {
       expanded = fftlib::expandFftOps(*k, fftOpLimits(tgt, localMemory));
       if (strategy.empty()) strategy = "lowerFft";

@@ -10,6 +10,7 @@
 
 #include "backends/common/device_error.h"
 #include "driver/commands.h"
+#include "driver/kernel_wisdom.h"
 #include "driver/options.h"
 #include "compiler/exec/exec.h"
 #include "compiler/pipeline/pipeline.h"
@@ -18,7 +19,7 @@
 namespace fftc::driver {
 
 int runExec(const Args& args) {
-  std::string file, kernel, rewrite, device, target = "opencl", precision = "f32";
+  std::string file, kernel, rewrite, device, wisdom, target = "opencl", precision = "f32";
   std::vector<std::string> defines;
   uint64_t seed = 1;
   int64_t localMemory = 0;
@@ -41,6 +42,9 @@ int runExec(const Args& args) {
       ("warmup", po::value(&timing.warmup)->default_value(timing.warmup),
        "untimed runs between the cold run and the timed ones")
       ("check", po::bool_switch(&check), "compare with the reference interpreter (exit 3 if off)")
+      ("wisdom", po::value(&wisdom),
+       "wisdom file of explore --record, used without --rewrite (default: $FFTC_WISDOM, else "
+       "~/.cache/fftc/wisdom.json)")
       ("json", po::bool_switch(&json), "print one JSON object");
   po::positional_options_description pos;
   pos.add("file", 1);
@@ -69,35 +73,62 @@ int runExec(const Args& args) {
   if (fftOps) {
     expanded = fftlib::expandFftOps(k, fftOpLimits(tgt, localMemory));
   }
-  auto built = fftOps ? fftlib::buildExpanded(*expanded, rewrite, tgt)
-                      : compiler::pipeline::build(k, rewrite, tgt, {});
   const ir::LambdaPtr reference = k.lambda;
 
   std::map<std::string, int64_t> sizes;  // all sizes are fixed by -D at elaboration
   std::string deviceName;
-  compiler::exec::Runner runner;
+  fftlib::tune::DeviceIdentity identity;
 #ifdef FFTC_HAVE_CUDA
   std::optional<backends::cuda::Context> cudaContext;
 #endif
   std::optional<backends::opencl::Context> clContext;
+  auto openDevice = [&] {
+    if (tgt == Target::Cuda) {
+#ifdef FFTC_HAVE_CUDA
+      try {
+        cudaContext.emplace(backends::cuda::Context::open(device.empty() ? "cuda:0" : device));
+      } catch (const backends::DeviceError& e) {
+        // one line, as run says it: the loader's detail adds nothing to "CUDA driver not found"
+        throw backends::DeviceError(e.what());
+      }
+      deviceName = cudaContext->device().name;
+      identity = fftlib::tune::cudaIdentity(*cudaContext);
+#endif
+    } else {
+      clContext.emplace(backends::opencl::Context::fromSelector(device));
+      deviceName = clContext->device().name;
+      identity = fftlib::tune::openClIdentity(clContext->device());
+    }
+  };
+  // Without --rewrite, a strategy `explore --record` found for this kernel on this device
+  // (kernel_wisdom.h); the device is opened first only then, so that a kernel that does not
+  // compile says so before a missing device does.
+  std::string strategy = rewrite;
+  bool fromWisdom = false;
+  const KernelProblem problem{file, k.name, precision, target, defines};
+  if (strategy.empty() && !fftOps && kernelWisdomMayApply(wisdom, problem)) {
+    openDevice();
+    std::string note;
+    if (auto s = kernelWisdomStrategy(wisdom, problem, identity, note)) {
+      strategy = *s;
+      fromWisdom = true;
+    }
+    if (!note.empty()) fmt::print(stderr, "fftc: note: {}\n", note);
+  }
+  auto built = fftOps ? fftlib::buildExpanded(*expanded, strategy, tgt)
+                      : compiler::pipeline::build(k, strategy, tgt, {});
+  if (deviceName.empty()) openDevice();
+
+  compiler::exec::Runner runner;
   if (tgt == Target::Cuda) {
 #ifdef FFTC_HAVE_CUDA
-    try {
-      cudaContext.emplace(backends::cuda::Context::open(device.empty() ? "cuda:0" : device));
-    } catch (const backends::DeviceError& e) {
-      // one line, as run says it: the loader's detail adds nothing to "CUDA driver not found"
-      throw backends::DeviceError(e.what());
-    }
     compiler::exec::checkDevice(cudaContext->device(), built.compiled);
-    deviceName = cudaContext->device().name;
     runner = [&](const std::vector<ir::Value>& inputs) {
       return compiler::exec::runCompiled(*cudaContext, built.compiled, inputs, sizes, timing);
     };
 #endif
   } else {
-    clContext.emplace(backends::opencl::Context::fromSelector(device));
     compiler::exec::checkDevice(clContext->device(), built.compiled);
-    deviceName = clContext->device().name;
     runner = [&](const std::vector<ir::Value>& inputs) {
       return compiler::exec::runCompiled(*clContext, built.compiled, inputs, sizes, timing);
     };
@@ -109,6 +140,7 @@ int runExec(const Args& args) {
   if (json) {
     auto o = compiler::exec::reportJson(r, sizes, check);
     o["device"] = deviceName;
+    o["wisdom"] = fromWisdom;
     if (expanded) {  // how the planner expanded each fft operation
       boost::json::array ops;
       for (const auto& line : expanded->operations) ops.emplace_back(line);

@@ -15,6 +15,7 @@
 #include "compiler/exec/exec.h"
 #include "compiler/pipeline/pipeline.h"
 #include "driver/commands.h"
+#include "driver/kernel_wisdom.h"
 #include "driver/options.h"
 #include "rewrites/explore.h"
 #include "rewrites/ir_util.h"
@@ -80,6 +81,12 @@ class DeviceRunner {
     }
   }
   const std::string& name() const { return name_; }
+  fftlib::tune::DeviceIdentity identity() const {
+#ifdef FFTC_HAVE_CUDA
+    if (cuda_) return fftlib::tune::cudaIdentity(*cuda_);
+#endif
+    return fftlib::tune::openClIdentity(cl_->device());
+  }
 
   compiler::exec::Runner runner(const compiler::codegen::CompiledKernel& k) {
     const std::map<std::string, int64_t> sizes;  // every size is fixed by -D
@@ -177,7 +184,8 @@ int runExplore(const Args& args) {
   int depth = 2;
   size_t maxVariants = 64, beam = 0;
   uint64_t seed = 1;
-  bool json = false;
+  bool json = false, record = false;
+  std::string wisdom;
   compiler::exec::TimingOptions timing{1, 5};
   po::options_description desc("fftc explore options");
   desc.add_options()
@@ -203,6 +211,11 @@ int runExplore(const Args& args) {
        "timed runs per variant after the cold one (the median is its time)")
       ("warmup", po::value(&timing.warmup)->default_value(timing.warmup),
        "untimed runs between the cold run and the timed ones")
+      ("record", po::bool_switch(&record),
+       "record the fastest variant, when it beats lowerDefault, as wisdom that exec and "
+       "compile --device apply")
+      ("wisdom", po::value(&wisdom),
+       "the wisdom file of --record (default: $FFTC_WISDOM, else ~/.cache/fftc/wisdom.json)")
       ("json", po::bool_switch(&json), "print one JSON object");
   po::positional_options_description pos;
   pos.add("file", 1);
@@ -277,6 +290,11 @@ int runExplore(const Args& args) {
   const size_t wrong = static_cast<size_t>(std::count_if(
       entries.begin(), entries.end(), [](const Entry& e) { return e.checked && !e.ok; }));
 
+  // the fastest variant as wisdom, when it is checked and faster than lowerDefault
+  std::string recorded;
+  if (record && wrong == 0 && !ranked.empty() && baseline.ms && *ranked[0]->ms < *baseline.ms)
+    recorded = recordKernelWisdom(wisdom, {file, k.name, precision, target, defines}, dev.identity(),
+                                  ranked[0]->strategy, *ranked[0]->ms);
   if (json) {
     boost::json::object o;
     o["kernel"] = k.name;
@@ -289,6 +307,7 @@ int runExplore(const Args& args) {
     o["enumerated"] = found.variants.size();
     o["evaluated"] = entries.size();
     o["capped"] = found.capped;
+    o["recorded"] = recorded.empty() ? boost::json::value(nullptr) : boost::json::value(recorded);
     boost::json::array vs;
     for (const Entry& e : entries) vs.push_back(entryJson(e));
     o["variants"] = std::move(vs);
@@ -303,6 +322,7 @@ int runExplore(const Args& args) {
     }
     for (const Entry& e : entries)
       if (!e.ms) fmt::print("  not timed: {}: {}\n", e.strategy, e.error);
+    if (!recorded.empty()) fmt::print("wisdom: recorded in {}\n", recorded);
   }
   if (wrong > 0)
     throw CheckFailed(fmt::format("{} variant(s) differ from the interpreter (see the list)", wrong));

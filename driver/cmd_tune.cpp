@@ -1,6 +1,7 @@
 // fftc tune: searches the FFT plan space of one request on a device (fftlib/tune/), resumable
 // through a tuning log, and records the best configuration as wisdom that fft and run read
 // (CLI.md, docs/tuner.md).
+#include <algorithm>
 #include <boost/json.hpp>
 #include <cstdio>
 #include <fmt/format.h>
@@ -189,6 +190,15 @@ void checkFiles(const FftOptions& o, const TuneOptions& t) {
 }  // namespace
 
 int runTune(const Args& args) {
+  // `fftc tune FILE.fdl --kernel K ...`: a general kernel's rewrite strategies and their
+  // parameters, searched as explore does, the fastest recorded as wisdom (kernel_wisdom.h)
+  if (std::any_of(args.begin(), args.end(), [](const std::string& a) {
+        return a.size() > 4 && a.compare(a.size() - 4, 4, ".fdl") == 0;
+      })) {
+    Args explore = args;
+    explore.push_back("--record");
+    return runExplore(explore);
+  }
   FftOptions o;
   TuneOptions t;
   po::options_description desc("fftc tune options");

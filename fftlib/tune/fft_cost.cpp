@@ -104,11 +104,14 @@ Measurement OpenClExecutor::measure(const FftRequest& request, const MeasureInpu
 #ifdef FFTC_HAVE_CUDA
 namespace cu = backends::cuda;
 
-CudaExecutor::CudaExecutor(const cu::Context& context) : context_(&context) {
+DeviceIdentity cudaIdentity(const cu::Context& context) {
   const int v = cu::listDevices().driverVersion;
-  identity_ = {context.device().name, fmt::format("CUDA driver {}.{} / {}", v / 1000,
-                                                  v % 1000 / 10, context.arch())};
+  return {context.device().name,
+          fmt::format("CUDA driver {}.{} / {}", v / 1000, v % 1000 / 10, context.arch())};
 }
+
+CudaExecutor::CudaExecutor(const cu::Context& context)
+    : context_(&context), identity_(cudaIdentity(context)) {}
 
 DeviceLimits CudaExecutor::limits() const {
   DeviceLimits l;

@@ -101,6 +101,8 @@ class OpenClExecutor : public FftExecutor {
 DeviceIdentity openClIdentity(const backends::opencl::DeviceInfo& device);
 
 #ifdef FFTC_HAVE_CUDA
+DeviceIdentity cudaIdentity(const backends::cuda::Context& context);
+
 // CUDA through fftlib::CudaPlan (cuda_plan.h): requests must have target Cuda.
 class CudaExecutor : public FftExecutor {
  public:

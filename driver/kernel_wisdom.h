@@ -1,0 +1,44 @@
+// Wisdom for general kernels (issue 26): `fftc explore --record` (and `fftc tune FILE.fdl`)
+// keep the fastest rewrite strategy of a kernel on a device; `exec` and `compile --device`
+// apply it when no --rewrite is given. The same file as the FFT planner's wisdom (tuner/wisdom.h).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/pipeline/pipeline.h"
+#include "fftlib/tune/fft_cost.h"
+
+namespace fftc::driver {
+
+// What an entry is for: the kernel, its file's text (hashed), the -D bindings, the precision
+// and the target, e.g. "kernel gemm file=gemm.fdl#1a2b... f32 cuda -D K=128,M=128,N=128".
+struct KernelProblem {
+  std::string file, kernel, precision, target;
+  std::vector<std::string> defines;  // as given to -D
+  std::string name() const;
+};
+
+// Records `strategy` (taking `ms` on the device `id`) in the wisdom file (`option`, else the
+// default path of CLI.md) when it is faster than what is there; returns the file, or "" when
+// there is no wisdom file to write (no HOME) or the entry was not better.
+std::string recordKernelWisdom(const std::string& option, const KernelProblem& problem,
+                               const fftlib::tune::DeviceIdentity& id, const std::string& strategy,
+                               double ms);
+
+// Whether the wisdom file has an entry for the problem on any device (no device needed).
+bool kernelWisdomMayApply(const std::string& option, const KernelProblem& problem);
+
+// The recorded strategy for the problem on the device `id`, or nullopt (no file, no entry, or
+// one of another device, driver or build: `note` says why when the file has an entry for it).
+std::optional<std::string> kernelWisdomStrategy(const std::string& option,
+                                                const KernelProblem& problem,
+                                                const fftlib::tune::DeviceIdentity& id,
+                                                std::string& note);
+
+// The identity of the device `selector` names on `target` (opened for it; compile --device).
+fftlib::tune::DeviceIdentity deviceIdentity(compiler::pipeline::Target target,
+                                            const std::string& selector);
+
+}  // namespace fftc::driver
