@@ -31,7 +31,8 @@ TEST(KernelWisdom, TuneRecordsWhatExecAndCompileApply) {
   // tile2D(8, 8) with the interchange is 3 - 8x faster than lowerDefault on PoCL
   auto tune = fftc("tune " + kGemm +
                    " --depth 2 --rules tile2D,mapReduceInterchange --params 8 --repeat 3 "
-                   "--warmup 1 --json" + wisdom);
+                   "--warmup 1 --json" +
+                   wisdom);
   ASSERT_EQ(tune.status, 0) << tune.out;
   const auto t = jsonAfterNotes(tune);
   const double best = t.at("best_ms").to_number<double>();
