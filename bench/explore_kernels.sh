@@ -51,7 +51,7 @@ explore jacobi bench/kernels/jacobi5.fdl --kernel jacobi -D H=256 -D W=256 --dep
   --budget 150
 # The copy it is compared with, coarsened the same way.
 explore copy bench/kernels/jacobi5.fdl --kernel copy -D H=256 -D W=256 --depth 2 \
-  --rules mapGlobal,splitStrideMap --params 1,2,4,8 --max-variants 40 --budget 30
+  --rules mapGlobal,splitStrideMap --params 1,2,4,8 --max-variants 64 --budget 40
 
 [[ $target == cuda ]] || exit 0
 t0=$SECONDS
