@@ -138,6 +138,16 @@ TEST(ReductionLowering, WorkGroupReductionByRulesReadsCoalesced) {
   // work-item lid of group wg, step j: element 64 wg + lid + 1024 j
   EXPECT_NE(l.ck.source.find("x[64 * wg + lid + 1024 * j]"), std::string::npos) << l.ck.source;
   EXPECT_EQ(largestTemp(l.ck), 16) << l.ck.source;  // one partial sum per work-group
+
+  // each work-item's 64 elements as 4 sums of 16 (splitStrideReduce(16)), interchanged into one
+  // loop of 16 steps with 4 accumulators: 4 independent loads a step, each still coalesced
+  Lowered ilp = lowerAndRun(sum, "sum", {{"N", 65536}},
+                            "splitStrideReduce(64); at([1, 0], splitStrideReduce(16)); "
+                            "at([1, 0, 1], mapReduceInterchange); splitReduceMap(64); "
+                            "at([1, 0], splitStrideReduce(8)); at([1], mapWorkgroup(0)); lowerDefault");
+  EXPECT_MATCHES(ilp.check);
+  EXPECT_NE(ilp.ck.source.find("x[64 * wg + lid + 4096 * j + 1024 * i_1]"), std::string::npos)
+      << ilp.ck.source;
 }
 
 // splitStrideMap(4) on the columns of a 2D map: each work-item copies 4 elements 16 apart in its
