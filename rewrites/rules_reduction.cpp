@@ -116,8 +116,8 @@ Rule splitStrideReduce(ArithExpr k) {
        [k](const Match& m, const RuleContext&) { return partialReductionApplies(m, k); },
        [k](const Match& m) -> ExprPtr {
          const Type elem = m.e("x")->type().element();
-         ExprPtr partials =
-             FunCall::make(ir::Map::make(chunkReduction(m.f("f"), elem)), {stridedRows(m.e("x"), k)});
+         FunPtr perChunk = chunkReduction(m.f("f"), elem);
+         ExprPtr partials = FunCall::make(ir::Map::make(perChunk), {stridedRows(m.e("x"), k)});
          return FunCall::make(m.f("reduce"), {partials});
        }});
 }

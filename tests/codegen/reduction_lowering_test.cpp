@@ -127,8 +127,8 @@ TEST(ReductionLowering, SymbolicSizesLowerOrFailWithAnExplanation) {
 TEST(ReductionLowering, WorkGroupReductionByRulesReadsCoalesced) {
   const char* sum = "kernel sum(x: [float]N) = reduce(add, 0.0f) <<: x\n";
   Lowered l = lowerAndRun(sum, "sum", {{"N", 65536}},
-                          "splitStrideReduce(64); splitReduceMap(64); "
-                          "at([1, 0], splitStrideReduce(8)); at([1], mapWorkgroup(0)); lowerDefault");
+                          "splitStrideReduce(64); splitReduceMap(64); at([1, 0], "
+                          "splitStrideReduce(8)); at([1], mapWorkgroup(0)); lowerDefault");
   EXPECT_MATCHES(l.check);
   ASSERT_FALSE(l.ck.stages.empty());
   const auto& first = l.ck.stages[0];
@@ -143,8 +143,8 @@ TEST(ReductionLowering, WorkGroupReductionByRulesReadsCoalesced) {
   // loop of 16 steps with 4 accumulators: 4 independent loads a step, each still coalesced
   Lowered ilp = lowerAndRun(sum, "sum", {{"N", 65536}},
                             "splitStrideReduce(64); at([1, 0], splitStrideReduce(16)); "
-                            "at([1, 0, 1], mapReduceInterchange); splitReduceMap(64); "
-                            "at([1, 0], splitStrideReduce(8)); at([1], mapWorkgroup(0)); lowerDefault");
+                            "at([1, 0, 1], mapReduceInterchange); splitReduceMap(64); at([1, 0], "
+                            "splitStrideReduce(8)); at([1], mapWorkgroup(0)); lowerDefault");
   EXPECT_MATCHES(ilp.check);
   EXPECT_NE(ilp.ck.source.find("x[64 * wg + lid + 4096 * j + 1024 * i_1]"), std::string::npos)
       << ilp.ck.source;
