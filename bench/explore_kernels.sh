@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Issue 26 on a GPU, in about 3 minutes on an H100: `fftc explore` ranks rewrite variants of the
+# Issue 26 on a GPU, in about 10 minutes on an H100 (3 before the reduction and stencil rules): `fftc explore` ranks rewrite variants of the
 # naive high-level programs at sizes the interpreter checks quickly (GEMM 128^3, a sum of 2^20
 # floats, a 5-point Jacobi step on 256^2), then bench/kernels_bench times each best strategy at
 # the benchmark sizes against its library in one process: SGEMM 1024..4096 against cuBLAS
 # (CUDA cores), the sum of 2^28 floats against CUB, the Jacobi step on 8192^2 against the copy
-# bandwidth. Writes OUT/explore_{gemm,sum,jacobi}.json and OUT/kernels.csv.
+# bandwidth. Writes OUT/explore_{gemm,sum,jacobi,copy}.json and OUT/kernels.csv; SUM_STRATEGY,
+# JACOBI_STRATEGY and COPY_STRATEGY replace the strategies explore found for kernels_bench.
 #   bench/explore_kernels.sh [OUT]     (default bench/results/explore)
 # FFTC (default build/fftc) and KERNELS_BENCH (default build/bench/kernels_bench: build it with
 # `cmake --build build --target kernels_bench`) name the executables; run from the repository
@@ -34,17 +35,29 @@ explore() {  # NAME FILE ARGS...: explore on CUDA, the JSON in OUT/explore_NAME.
 explore gemm examples/gemm.fdl -D M=128 -D N=128 -D K=128 --beam 3 --depth 6 \
   --rules tile2D,mapReduceInterchange,mapWorkgroup,mapLocal,mapGlobal --params 1,4,8,32 \
   --max-variants 150 --budget 75
-# The sum: the partial reduction at a few chunk sizes, two levels deep.
-explore sum bench/kernels/sum.fdl -D N=1048576 --depth 2 --rules splitReduce \
-  --params 64,256,1024,4096 --max-variants 16 --budget 30
-# The Jacobi step: which map is dimension 0 of the grid (coalescing), split rows.
-explore jacobi bench/kernels/jacobi5.fdl --kernel jacobi -D H=256 -D W=256 --depth 2 \
-  --rules mapGlobal,mapMapInterchange,splitJoin --params 1,4,32 --max-variants 16 --budget 30
+# The sum: LIFT's parallel reduction (docs/rewrites.md, "A worked exploration: the sum"):
+# strided partial sums (coalesced), a work-group per chunk of them (mapWorkgroup), the group's
+# partials summed in local memory in two levels; four steps, breadth first (about 320 variants).
+# The chunk sizes are absolute: the best at 2^20 is not the best at 2^28, so SUM_STRATEGY
+# overrides what kernels_bench times (README of the results: the strategies scaled to 2^28).
+explore sum bench/kernels/sum.fdl -D N=1048576 --depth 4 \
+  --rules splitStrideReduce,splitReduceMap,mapWorkgroup --params 0,16,256,1024 \
+  --max-variants 400 --budget 240
+# The Jacobi step: which map is dimension 0 of the grid (coalescing), several elements per
+# work-item with coalesced accesses (splitStrideMap), the gather of the cross unrolled (its
+# indices become constants).
+explore jacobi bench/kernels/jacobi5.fdl --kernel jacobi -D H=256 -D W=256 --depth 3 \
+  --rules mapGlobal,splitStrideMap,reduceSeqUnroll --params 1,4 --max-variants 240 \
+  --budget 150
+# The copy it is compared with, coarsened the same way.
+explore copy bench/kernels/jacobi5.fdl --kernel copy -D H=256 -D W=256 --depth 2 \
+  --rules mapGlobal,splitStrideMap --params 1,2,4,8 --max-variants 64 --budget 40
 
 [[ $target == cuda ]] || exit 0
 t0=$SECONDS
 "$kb" --out "$out/kernels.csv" --root . \
   --gemm-strategy "$(best "$out/explore_gemm.json")" \
-  --sum-strategy "$(best "$out/explore_sum.json")" \
-  --jacobi-strategy "$(best "$out/explore_jacobi.json")"
+  --sum-strategy "${SUM_STRATEGY:-$(best "$out/explore_sum.json")}" \
+  --jacobi-strategy "${JACOBI_STRATEGY:-$(best "$out/explore_jacobi.json")}" \
+  --copy-strategy "${COPY_STRATEGY:-$(best "$out/explore_copy.json")}"
 echo "kernels_bench: $((SECONDS - t0)) s" >&2

@@ -17,6 +17,9 @@
 #include "driver/commands.h"
 #include "driver/kernel_wisdom.h"
 #include "driver/options.h"
+#include "ir/beta_reduce.h"
+#include "ir/infer.h"
+#include "rewrites/equality.h"
 #include "rewrites/explore.h"
 #include "rewrites/ir_util.h"
 #include "rewrites/named_strategies.h"
@@ -46,9 +49,10 @@ std::string replayStep(const std::string& step) {
   return "at([" + list + "], " + rule + ")";
 }
 
-// The strategy that rebuilds a variant from the kernel as written.
-std::string strategyOf(const std::vector<std::string>& steps) {
-  std::string s;
+// The strategy that rebuilds a variant from the kernel as written; `prepared`: the steps'
+// positions are those of the normal form (`prepare`), which then comes first.
+std::string strategyOf(const std::vector<std::string>& steps, bool prepared) {
+  std::string s = prepared && !steps.empty() ? "prepare; " : "";
   for (const std::string& step : steps) s += replayStep(step) + "; ";
   return s + "lowerDefault";
 }
@@ -247,6 +251,13 @@ int runExplore(const Args& args) {
     throw backends::UserError(fmt::format("explore times the kernel at fixed sizes: give {} with -D",
                                           k.sizeVarNames.front()));
 
+  // Rewrite positions are expressions: map(map(f)) has none inside until the inner map is
+  // applied (prepare's eta-expansion, docs/rewrites.md), so the enumeration starts from the
+  // normal form and the replayed strategies begin with prepare.
+  const ir::ExprPtr typed = ir::inferTypes(k.lambda->body());
+  const ir::ExprPtr normal = ir::betaEta(typed);
+  const bool prepared = !rewrites::alphaEqual(normal, typed);
+
   rewrites::ExploreOptions eo;
   eo.rules = rules;
   eo.maxDepth = depth;
@@ -263,7 +274,7 @@ int runExplore(const Args& args) {
     if (!entries.empty() && spent > budget) return nullptr;
     Entry e;
     e.steps = v.steps;
-    e.strategy = strategyOf(v.steps);
+    e.strategy = strategyOf(v.steps, prepared);
     entries.push_back(evaluate(k, tgt, dev, std::move(e), seed));
     return &entries.back();
   };
@@ -275,7 +286,7 @@ int runExplore(const Args& args) {
       return e ? e->ms : std::nullopt;
     };
   }
-  const rewrites::ExploreResult found = rewrites::explore(k.lambda->body(), eo);
+  const rewrites::ExploreResult found = rewrites::explore(normal, eo);
   if (beam == 0) {
     start = std::chrono::steady_clock::now();
     for (const rewrites::Variant& v : found.variants)

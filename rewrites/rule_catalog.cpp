@@ -27,6 +27,17 @@ RuleInfo withDim(std::string name, Rule (*make)(int)) {
   return r;
 }
 
+// An algorithmic rule with one chunk size k.
+RuleInfo chunked(std::string name, Rule (*make)(ir::ArithExpr)) {
+  RuleInfo r;
+  r.signature = name + "(k)";
+  r.name = std::move(name);
+  r.group = "algorithmic";
+  r.minParams = r.maxParams = 1;
+  r.make = [make](const std::vector<int64_t>& p) { return make(p.at(0)); };
+  return r;
+}
+
 std::vector<RuleInfo> buildCatalog() {
   std::vector<RuleInfo> c;
   c.push_back(plain("mapFusion", "algorithmic", rules::mapFusion));
@@ -58,6 +69,9 @@ std::vector<RuleInfo> buildCatalog() {
     c.push_back(r);
   }
   c.push_back(plain("splitMap", "algorithmic", rules::splitMap));
+  c.push_back(chunked("splitStrideReduce", rules::splitStrideReduce));
+  c.push_back(chunked("splitReduceMap", rules::splitReduceMap));
+  c.push_back(chunked("splitStrideMap", rules::splitStrideMap));
   {
     RuleInfo r;
     r.name = "tile2D";

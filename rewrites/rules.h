@@ -34,6 +34,15 @@ Rule mapZipFlattenViews();
 // element) on a scalar element type equal to the accumulator's; k > 1 divides n, k != n.
 Rule splitReduce(ir::ArithExpr k);
 Rule splitMap();  // split(k) o map(g) -> map(map(g)) o split(k)
+// reduce(f, z) -> reduce(f, z) o map(reduce(f, e)) o transpose o split(n/k): n/k partials of k
+// elements each, partial i reducing x[i], x[i + n/k], ... (coalesced once the map is parallel).
+Rule splitStrideReduce(ir::ArithExpr k);
+// reduce(f, z) o map(g) -> reduce(f, z) o map(reduce(f, e) o map(g)) o split(k): splitReduce,
+// splitMap and mapFusion in one step (the work-group level of a parallel reduction).
+Rule splitReduceMap(ir::ArithExpr k);
+// map(f) -> join o transpose o map(map(f)) o transpose o split(n/k): n/k work-items of k
+// elements each, strided by n/k (coarsening that keeps accesses coalesced).
+Rule splitStrideMap(ir::ArithExpr k);
 // ---- tiling and register blocking (rules_tiling.cpp)
 // map(fun x => map(f) <<: y) <<: xs -> untile o (tiles of r x c results) o split(r), x not free
 // in y; untile = join o map(map(join) o transpose).

@@ -67,6 +67,127 @@ Rule splitReduce(ArithExpr k) {
        }});
 }
 
+namespace {
+
+// The side condition of the partial reductions: f is add or mult on the element type of x,
+// which is the accumulator's type; k > 1 provably divides the size of x and is not all of it.
+bool partialReductionApplies(const Match& m, const ArithExpr& k) {
+  const Type& t = m.e("x")->type();
+  if (!t.isArray() || !(m.root->type() == t.element())) return false;
+  if (!neutralOf(*m.f("f"), t.element())) return false;
+  return provablyPositive(k - 1) && provablyDivisible(t.size(), k) && !sizesEqual(t.size(), k);
+}
+
+// c => reduce(f, e) <<: c, with e the neutral element of f at `elem`
+FunPtr chunkReduction(const FunPtr& f, const Type& elem) {
+  FunPtr inner = ir::Reduce::make(f, neutralOf(*f, elem));
+  return lambda1("c", [&](const ExprPtr& c) { return FunCall::make(inner, {c}); });
+}
+
+// transpose <<: split(n/k) <<: x: n/k rows of k elements, row i = x[i], x[i + n/k], ...
+ExprPtr stridedRows(const ExprPtr& x, const ArithExpr& k) {
+  const ArithExpr rows = x->type().size() / k;
+  return FunCall::make(Transpose::make(), {FunCall::make(Split::make(rows), {x})});
+}
+
+}  // namespace
+
+// reduce(f, z) <<: x -> reduce(f, z) <<: map(reduce(f, e)) <<: transpose <<: split(n/k) <<: x
+// LIFT's reorderStride under a partial reduction: partial i reduces x[i], x[i + n/k], ...,
+// x[i + (k-1) n/k]. The partials cover every element once, so by associativity and
+// commutativity of f the total is the same (up to rounding for floats); once the map is
+// parallel, consecutive work-items read consecutive elements at every step (coalesced), where
+// splitReduce's chunks put them k elements apart.
+Rule splitStrideReduce(ArithExpr k) {
+  std::string name = "splitStrideReduce(" + k.str() + ")";
+  return Rule(
+      {name, "algorithmic",
+       "reduce(f, z) -> reduce(f, z) o map(reduce(f, e)) o transpose o split(n/k)",
+       "as splitReduce(k): f is add or mult (e: 0 or 1) on the element type, which is the "
+       "accumulator's; k > 1 divides the size n provably, k != n",
+       [](const ExprPtr& e) -> std::optional<Match> {
+         const auto* r = unary<ir::Reduce>(e);
+         if (!r || !r->f()->is<Builtin>()) return std::nullopt;
+         Match m;
+         m.funs = {{"reduce", r->ptr()}, {"f", r->f()}};
+         m.exprs = {{"x", arg0(e)}, {"z", r->init()}};
+         return m;
+       },
+       [k](const Match& m, const RuleContext&) { return partialReductionApplies(m, k); },
+       [k](const Match& m) -> ExprPtr {
+         const Type elem = m.e("x")->type().element();
+         FunPtr perChunk = chunkReduction(m.f("f"), elem);
+         ExprPtr partials = FunCall::make(ir::Map::make(perChunk), {stridedRows(m.e("x"), k)});
+         return FunCall::make(m.f("reduce"), {partials});
+       }});
+}
+
+// reduce(f, z) <<: map(g) <<: y -> reduce(f, z) <<: map(fun c => reduce(f, e) <<: map(g) <<: c)
+//                                   <<: split(k) <<: y
+// splitReduce(k), splitMap and mapFusion in one step: chunk i reduces g of y's elements
+// i*k .. i*k + k-1. Lowered with the chunk map on work-groups, the map over a chunk is spread
+// over the group's work-items (mapLocal) and the chunk's reduction sums their results in local
+// memory: the work-group level of a parallel reduction (the map's elements being the strided
+// partial sums of splitStrideReduce).
+Rule splitReduceMap(ArithExpr k) {
+  std::string name = "splitReduceMap(" + k.str() + ")";
+  return Rule(
+      {name, "algorithmic",
+       "reduce(f, z) o map(g) -> reduce(f, z) o map(reduce(f, e) o map(g)) o split(k)",
+       "the map is map (high-level); f is add or mult (e: 0 or 1) on the map's element type, "
+       "which is the accumulator's; k > 1 divides the size n provably, k != n",
+       [](const ExprPtr& e) -> std::optional<Match> {
+         const auto* r = unary<ir::Reduce>(e);
+         if (!r || !r->f()->is<Builtin>() || !unary<ir::Map>(arg0(e))) return std::nullopt;
+         Match m;
+         m.funs = {{"reduce", r->ptr()}, {"f", r->f()}, {"map", asCall(arg0(e))->f()}};
+         m.exprs = {{"x", arg0(e)}, {"y", arg0(arg0(e))}, {"z", r->init()}};
+         return m;
+       },
+       [k](const Match& m, const RuleContext&) { return partialReductionApplies(m, k); },
+       [k](const Match& m) -> ExprPtr {
+         const Type elem = m.e("x")->type().element();
+         FunPtr inner = ir::Reduce::make(m.f("f"), neutralOf(*m.f("f"), elem));
+         FunPtr mm = m.f("map");
+         FunPtr perChunk = lambda1("c", [&](const ExprPtr& c) {
+           return FunCall::make(inner, {FunCall::make(mm, {c})});
+         });
+         ExprPtr chunks = FunCall::make(Split::make(k), {m.e("y")});
+         return FunCall::make(m.f("reduce"), {FunCall::make(ir::Map::make(perChunk), {chunks})});
+       }});
+}
+
+// map(f) <<: x -> join <<: transpose <<: map(map(f)) <<: transpose <<: split(n/k) <<: x
+// Thread coarsening with coalesced accesses: row i of transpose(split(n/k, x)) holds x[i],
+// x[i + n/k], ..., x[i + (k-1) n/k]; mapping f over it and writing back through transpose and
+// join puts f(x[j]) at j again. Lowered, the n/k rows are the work-items and each maps f over
+// its k elements sequentially: k independent loads in flight per work-item, and at each step
+// consecutive work-items touch consecutive elements.
+Rule splitStrideMap(ArithExpr k) {
+  std::string name = "splitStrideMap(" + k.str() + ")";
+  return Rule(
+      {name, "algorithmic", "map(f) -> join o transpose o map(map(f)) o transpose o split(n/k)",
+       "the map is map (high-level); k > 1 divides the size n provably, k != n",
+       [](const ExprPtr& e) -> std::optional<Match> {
+         if (!unary<ir::Map>(e)) return std::nullopt;
+         Match m;
+         m.exprs = {{"x", arg0(e)}};
+         m.funs = {{"map", asCall(e)->f()}};
+         return m;
+       },
+       [k](const Match& m, const RuleContext&) {
+         const Type& t = m.e("x")->type();
+         return t.isArray() && provablyPositive(k - 1) && provablyDivisible(t.size(), k) &&
+                !sizesEqual(t.size(), k);
+       },
+       [k](const Match& m) -> ExprPtr {
+         FunPtr mm = m.f("map");
+         FunPtr inner = lambda1("c", [&](const ExprPtr& c) { return FunCall::make(mm, {c}); });
+         ExprPtr rows = FunCall::make(ir::Map::make(inner), {stridedRows(m.e("x"), k)});
+         return FunCall::make(Join::make(), {FunCall::make(Transpose::make(), {rows})});
+       }});
+}
+
 // split(k) <<: map(g) <<: x -> map(map(g)) <<: split(k) <<: x
 // Element j of chunk i is g(x[i*k + j]) either way.
 Rule splitMap() {

@@ -78,6 +78,30 @@ bool interchangeableReduce(FunKind k) {
   return k == FunKind::Reduce || k == FunKind::ReduceSeq || k == FunKind::ReduceSeqUnroll;
 }
 
+// Match::index of mapReduceInterchange when the row is reduced itself, not zipped.
+constexpr size_t kBareRow = static_cast<size_t>(-1);
+
+// map(fun x => reduce(f, z) <<: [map(g) <<:] x) <<: xs
+// -> reduce(fun (acc, p) => map(fun q => f(q._0, [g](q._1))) <<: zip(acc, p),
+//           map(fun x => z) <<: xs) <<: transpose(xs)
+// The zip-free form: n independent accumulators, each step reads one column of xs. After
+// splitStrideReduce inside a work-item it gives the work-item several sums in flight at once.
+ExprPtr interchangeBare(const Match& m) {
+  const auto g = m.funs.find("g");
+  ParamPtr acc = Param::make("acc"), p = Param::make("p");
+  FunPtr step = lambda1("q", [&](const ExprPtr& q) {
+    ExprPtr elem = get(1, q);
+    if (g != m.funs.end()) elem = applyFun(g->second, {elem});
+    return applyFun(m.f("f"), {get(0, q), elem});
+  });
+  ExprPtr accs = FunCall::make(Zip::make(2), {acc, p});
+  LambdaPtr f = Lambda::make({acc, p}, FunCall::make(ir::Map::make(step), {accs}));
+  FunPtr initRow = lambda1("x", [&](const ExprPtr&) { return m.e("z"); });
+  ExprPtr init = FunCall::make(ir::Map::make(initRow), {m.e("xs")});
+  ExprPtr columns = FunCall::make(Transpose::make(), {m.e("xs")});
+  return FunCall::make(m.f("reduce")->withChildren({f}, {init}), {columns});
+}
+
 }  // namespace
 
 // map(fun x => reduce(f, z) <<: [map(g) <<:] zip(u0, .., x, .., uk)) <<: xs
@@ -113,6 +137,14 @@ Rule mapReduceInterchange() {
                    out.funs["g"] = g->f();
                    zipped = arg0(zipped);
                  }
+                 if (zipped.get() == x) {  // reduce(f, z) <<: [map(g) <<:] x: no zip
+                   if (uses(red->f(), x) || uses(red->init(), x)) return std::nullopt;
+                   out.index = kBareRow;
+                   out.funs["reduce"] = red->ptr();
+                   out.funs["f"] = red->f();
+                   out.exprs = {{"xs", arg0(e)}, {"z", red->init()}, {"zip", zipped}};
+                   return out;
+                 }
                  const auto* z = asCall(zipped);
                  if (!z || !z->f()->is<Zip>()) return std::nullopt;
                  size_t found = 0;
@@ -135,6 +167,7 @@ Rule mapReduceInterchange() {
                  return t.isArray() && t.element().isArray();
                },
                [](const Match& m) -> ExprPtr {
+                 if (m.index == kBareRow) return interchangeBare(m);
                  const auto* z = m.e("zip")->as<FunCall>();
                  const size_t at = m.index;
                  std::vector<ExprPtr> args = z->args();

@@ -22,12 +22,13 @@ struct Lowered {
 };
 
 Lowered lowerAndRun(const std::string& text, const std::string& name,
-                    const std::map<std::string, int64_t>& defines) {
+                    const std::map<std::string, int64_t>& defines,
+                    const std::string& strategy = "lowerDefault") {
   fe::ElaborateOptions eo;
   for (const auto& [k, v] : defines) eo.defines[k] = v;
   fe::Program p = fe::compileSource(text, "test.fdl", eo);
   const fe::Kernel* k = p.kernel(name);
-  auto lowered = compiler::pipeline::lower(*k, "lowerDefault");
+  auto lowered = compiler::pipeline::lower(*k, strategy);
   cg::CodegenOptions o = options();
   o.sizes = defines;
   Lowered out{cg::compileKernel(lowered.kernel, o), {}};
@@ -117,6 +118,49 @@ TEST(ReductionLowering, SymbolicSizesLowerOrFailWithAnExplanation) {
         << e.what();
     EXPECT_NE(e.message().find("fix the size with -D"), std::string::npos) << e.what();
   }
+}
+
+// Issue 26: LIFT's parallel reduction from the naive sum by rules. splitStrideReduce(64) makes
+// 1024 partial sums of 64 elements 1024 apart; splitReduceMap(64) gives each work-group 64 of
+// them; splitStrideReduce(8) sums the group's 64 partials as 8 of 8 (in local memory), and the
+// group's result is the sum of those 8. Consecutive work-items read consecutive elements.
+TEST(ReductionLowering, WorkGroupReductionByRulesReadsCoalesced) {
+  const char* sum = "kernel sum(x: [float]N) = reduce(add, 0.0f) <<: x\n";
+  Lowered l = lowerAndRun(sum, "sum", {{"N", 65536}},
+                          "splitStrideReduce(64); splitReduceMap(64); at([1, 0], "
+                          "splitStrideReduce(8)); at([1], mapWorkgroup(0)); lowerDefault");
+  EXPECT_MATCHES(l.check);
+  ASSERT_FALSE(l.ck.stages.empty());
+  const auto& first = l.ck.stages[0];
+  ASSERT_EQ(first.local.size(), 1u) << l.ck.source;
+  EXPECT_EQ(first.local[0].constant().value_or(0), 64) << l.ck.source;
+  EXPECT_EQ(first.global.at(0).constant().value_or(0), 16 * 64) << l.ck.source;
+  // work-item lid of group wg, step j: element 64 wg + lid + 1024 j
+  EXPECT_NE(l.ck.source.find("x[64 * wg + lid + 1024 * j]"), std::string::npos) << l.ck.source;
+  EXPECT_EQ(largestTemp(l.ck), 16) << l.ck.source;  // one partial sum per work-group
+
+  // each work-item's 64 elements as 4 sums of 16 (splitStrideReduce(16)), interchanged into one
+  // loop of 16 steps with 4 accumulators: 4 independent loads a step, each still coalesced
+  Lowered ilp = lowerAndRun(sum, "sum", {{"N", 65536}},
+                            "splitStrideReduce(64); at([1, 0], splitStrideReduce(16)); "
+                            "at([1, 0, 1], mapReduceInterchange); splitReduceMap(64); at([1, 0], "
+                            "splitStrideReduce(8)); at([1], mapWorkgroup(0)); lowerDefault");
+  EXPECT_MATCHES(ilp.check);
+  EXPECT_NE(ilp.ck.source.find("x[64 * wg + lid + 4096 * j + 1024 * i_1]"), std::string::npos)
+      << ilp.ck.source;
+}
+
+// splitStrideMap(4) on the columns of a 2D map: each work-item copies 4 elements 16 apart in its
+// row, so consecutive work-items still touch consecutive elements at each step.
+TEST(ReductionLowering, StridedCoarseningKeepsAccessesCoalesced) {
+  const char* copy = "kernel copy(g: [[float]W]H) = map(map(λ(x => x * 2.0f))) <<: g\n";
+  Lowered l = lowerAndRun(copy, "copy", {{"H", 8}, {"W", 64}},
+                          "prepare; mapGlobal(1); at([0], splitStrideMap(4)); lowerDefault");
+  EXPECT_MATCHES(l.check);
+  ASSERT_EQ(l.ck.stages.size(), 1u) << l.ck.source;
+  EXPECT_EQ(l.ck.stages[0].global.at(0).constant().value_or(0), 16) << l.ck.source;
+  EXPECT_NE(l.ck.source.find("out[64 * gid1 + gid + 16 * i]"), std::string::npos) << l.ck.source;
+  EXPECT_NE(l.ck.source.find("g[64 * gid1 + gid + 16 * i]"), std::string::npos) << l.ck.source;
 }
 
 }  // namespace

@@ -114,6 +114,35 @@ TEST(TilingRules, MapReduceInterchangeKeepsTheResultExactly) {
   checkEveryApplication({rules::mapReduceInterchange()}, 100);
 }
 
+// The zip-free form: map(fun x => reduce(f, z) <<: [map(g) <<:] x) <<: A becomes one reduction
+// over the columns of A with an accumulator per row, for add, mult and a lambda, and lowered.
+TEST(TilingRules, MapReduceInterchangeOfBareRowsKeepsTheResult) {
+  std::mt19937_64 rng(261);
+  const char* folds[] = {"reduce(add, 0.0f)", "reduce(mult, 1.0f)",
+                         "reduce(λ((a, v) => a * 0.5f + v), 0.25f)"};
+  int checked = 0;
+  for (int i = 0; i < 30; ++i) {
+    const int m = 1 + static_cast<int>(rng() % 5), k = 1 + static_cast<int>(rng() % 6);
+    const bool g = rng() % 2 == 0;
+    const std::string text = "kernel k(A: [[float]" + std::to_string(k) + "]" + std::to_string(m) +
+                             ") = map(λ(x => " + folds[rng() % 3] +
+                             (g ? " <<: map(λ(v => v * v + 1.0f))" : "") + " <<: x)) <<: A\n";
+    fe::Program p = fe::compileSource(text, "bare.fdl", {});
+    const ir::LambdaPtr kernel = p.kernels.at(0).lambda;
+    ExprPtr typed = ir::inferTypes(kernel->body());
+    Applied a = applyAt(rules::mapReduceInterchange(), typed, {});
+    ASSERT_TRUE(a.changed) << text;
+    ExprPtr low = rewrite(a.program, lowerDefault()).program;
+    auto in = inputs(kernel, rng);
+    std::string why;
+    const ir::Value want = run(typed, kernel, in);
+    ASSERT_TRUE(valuesClose(want, run(a.program, kernel, in), 1e-6, &why)) << why << "\n" << text;
+    ASSERT_TRUE(valuesClose(want, run(low, kernel, in), 1e-6, &why)) << why << "\n" << text;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 30);
+}
+
 // tile2D, then both interchanges inside each tile (the register block), then lowerDefault:
 // the same result, with one reduction per tile whose accumulator is the r x c block.
 TEST(TilingRules, RegisterBlockedAndLoweredKeepsTheResult) {
