@@ -40,17 +40,19 @@ bool containsFftOperation(const ExprPtr& e) {
   return containsFun(e, [](const FunDecl& f) { return fftOperationSign(f) != 0; });
 }
 
-std::vector<std::complex<long double>> exactDft(std::span<const std::complex<long double>> x,
-                                                int64_t n, int64_t batch, int sign) {
+namespace {
+
+// exactDft of `in`, which FFTW may overwrite (its plans take non-const arrays): the callers' copy
+// is the one FFTW reads (a chirp spectrum of 2^21 points is 64 MB a copy).
+std::vector<std::complex<long double>> exactDftOf(std::vector<std::complex<long double>>& in,
+                                                  int64_t n, int64_t batch, int sign) {
   if (n < 1 || batch < 0 || n > std::numeric_limits<int>::max() ||
-      batch > std::numeric_limits<int>::max() || static_cast<int64_t>(x.size()) != n * batch)
-    throw std::invalid_argument("exactDft: " + std::to_string(x.size()) + " values for " +
+      batch > std::numeric_limits<int>::max() || static_cast<int64_t>(in.size()) != n * batch)
+    throw std::invalid_argument("exactDft: " + std::to_string(in.size()) + " values for " +
                                 std::to_string(batch) + " rows of " + std::to_string(n));
-  std::vector<std::complex<long double>> out(x.size());
+  std::vector<std::complex<long double>> out(in.size());
   if (batch == 0) return out;
-  // fftwl_complex is long double[2], layout-compatible with std::complex<long double>; the
-  // input is copied since FFTW's plans take non-const arrays
-  std::vector<std::complex<long double>> in(x.begin(), x.end());
+  // fftwl_complex is long double[2], layout-compatible with std::complex<long double>
   const int len = static_cast<int>(n);
   runFftwl(
       [&] {
@@ -63,10 +65,18 @@ std::vector<std::complex<long double>> exactDft(std::span<const std::complex<lon
   return out;
 }
 
+}  // namespace
+
+std::vector<std::complex<long double>> exactDft(std::span<const std::complex<long double>> x,
+                                                int64_t n, int64_t batch, int sign) {
+  std::vector<std::complex<long double>> in(x.begin(), x.end());
+  return exactDftOf(in, n, batch, sign);
+}
+
 std::vector<std::complex<double>> exactDftRounded(std::span<const std::complex<double>> x,
                                                   int64_t n, int sign, ScalarKind precision) {
-  const std::vector<std::complex<long double>> in(x.begin(), x.end());
-  const auto y = exactDft(in, n, n == 0 ? 0 : static_cast<int64_t>(x.size()) / n, sign);
+  std::vector<std::complex<long double>> in(x.begin(), x.end());
+  const auto y = exactDftOf(in, n, n == 0 ? 0 : static_cast<int64_t>(x.size()) / n, sign);
   std::vector<std::complex<double>> out(y.size());
   for (size_t i = 0; i < y.size(); ++i)
     out[i] =
