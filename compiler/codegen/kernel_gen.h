@@ -104,7 +104,8 @@ class KernelGen {
                       bool complex);
   // A table buffer (manifest role "table") of `bytes`, the device bytes of an array of `elem`
   // with sizes `n`.
-  ViewPtr tableBuffer(const ir::Type& elem, const std::vector<int64_t>& n, std::vector<uint8_t> bytes);
+  ViewPtr tableBuffer(const ir::Type& elem, const std::vector<int64_t>& n,
+                      std::vector<uint8_t> bytes);
 
   // ---- memory (kernel_gen_state.cpp; the space from address_space.h)
   ViewPtr allocate(const ir::Type& t, std::optional<backends::MemSpace> space);

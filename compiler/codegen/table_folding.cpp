@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <complex>
+#include <cstring>
 #include <span>
 
 #include "compiler/codegen/kernel_gen.h"

@@ -83,7 +83,8 @@ bool plannedByRadices(int64_t n) {
 int64_t smoothSizeAtLeast(int64_t n) {
   n = std::max<int64_t>(n, 1);
   const int64_t limit = std::numeric_limits<int64_t>::max() / 2;
-  if (n > limit) throw UserError(fmt::format("size {}: no 2,3,5,7-smooth size above it fits 64 bits", n));
+  if (n > limit)
+    throw UserError(fmt::format("size {}: no 2,3,5,7-smooth size above it fits 64 bits", n));
   int64_t best = int64_t{1} << 62;  // >= n: a power of two at most 2n - 1
   while (best / 2 >= n) best /= 2;
   // the next power of p, or 0 once it would pass `best` (no overflow: best <= 2^62)

@@ -188,9 +188,9 @@ TEST(Planner, HugeBluesteinSizeIsRefusedAtOnce) {
   EXPECT_NE(what.find("33554432 points"), std::string::npos) << what;
   EXPECT_EQ(what.find('\n'), std::string::npos) << what;
   // (a 1D request beyond 2^30 elements is refused before: bluesteinSize on its own)
-  EXPECT_NE(refusal([] { bluesteinSize(int64_t{1} << 40 | 1, Precision::F64); })
-                .find("33554432 points"),
-            std::string::npos);
+  EXPECT_NE(
+      refusal([] { bluesteinSize(int64_t{1} << 40 | 1, Precision::F64); }).find("33554432 points"),
+      std::string::npos);
   // the largest Bluestein N (a prime whose N - 1 is not planned by radices) is within it
   EXPECT_LE(bluesteinSize(16777213, Precision::F32), kBluesteinMaxM);
   EXPECT_LE(bluesteinSize(16777213, Precision::F64), kBluesteinMaxM);
