@@ -360,10 +360,10 @@ BV Batched::fftRows(int sign, const BV& x) {
   if (x.tuple || a.shape.size() != static_cast<size_t>(x.batch) + 1 || isReal(a.kind))
     throw Unsupported{};
   const int64_t n = a.shape.back();
-  const std::vector<Cx> values = *gather(a);
-  if (n == 0 || values.empty()) return x;
+  const auto values = gather(a);  // (the array itself when dense: no copy)
+  if (n == 0 || values->empty()) return x;
   std::vector<Cx> out = exactDftRounded(
-      values, n, sign, a.kind == ValueKind::ComplexFloat ? ScalarKind::Float : ScalarKind::Double);
+      *values, n, sign, a.kind == ValueKind::ComplexFloat ? ScalarKind::Float : ScalarKind::Double);
   BV v;
   v.batch = x.batch;
   v.arr = denseArr(std::move(out), a.shape, a.kind);

@@ -272,6 +272,14 @@ CisPiRounded CisPiMemo::ratio(int64_t p, int64_t q) {
   return cisPiRatio(p, q);  // q = INT64_MIN: not remembered
 }
 
+void CisPiMemo::prefetch(int64_t p, int64_t q) {
+  constexpr int64_t kNarrow = int64_t{1} << 60;
+  if (q == 0 || p <= -kNarrow || p >= kNarrow || q <= -kNarrow || q >= kNarrow) return;
+  int64_t quadrant = 0, rem = 0, den = 0;
+  reduceRatio<int64_t>(p, q, quadrant, rem, den);
+  if (CisPiRounded* values = quarterValues(den)) __builtin_prefetch(values + rem);
+}
+
 void CisPiMemo::grow() {
   // (bounded: past half a million angles, 40 MB, start again)
   const bool restart = slots_.size() >= (size_t{1} << 20);

@@ -32,6 +32,10 @@ class CisPiMemo {
  public:
   CisPiRounded operator()(double x);             // cisPiRounded(x)
   CisPiRounded ratio(int64_t p, int64_t q);      // cisPiRatio(p, q)
+  // Asks the memory system for ratio(p, q)'s entry ahead of the call: a block's prefetches
+  // before its calls overlap their cache misses (a chirp's angles j² mod 2N fall anywhere in a
+  // dense array of N entries: one miss per element, 15% of a cold plan of 999983 one at a time).
+  void prefetch(int64_t p, int64_t q);
 
  private:
   // cisPiRatio(p, q) is the first-quadrant value at (2p mod 4q) - quadrant·q over q, turned by

@@ -137,6 +137,17 @@ bool typedOp(const ScalarNode& n, const Column& a, const Column* b, int64_t m,
       numsBy<double>(op, a, *b, m, cr, out);
     return true;
   }
+  if (b && op == BuiltinOp::CisPiRatio && isCx(rk) && a.kind == ValueKind::Int &&
+      b->kind == ValueKind::Int) {
+    // scalarBuiltin's case, the memo's entries of the block fetched first (CisPiMemo::prefetch)
+    out.resize(rk, m);
+    const ScalarKind sk = precisionOf(rk);
+    for (int64_t i = 0; i < m; ++i) memo.prefetch(a.ints[a.at(i)], b->ints[b->at(i)]);
+    for (int64_t i = 0; i < m; ++i)
+      out.nums[static_cast<size_t>(i)] =
+          Value::ofComplex(memo.ratio(a.ints[a.at(i)], b->ints[b->at(i)]).in(sk), sk).asComplex();
+    return true;
+  }
   if (!b && op == BuiltinOp::CisPi && isCx(rk)) {
     out.resize(rk, m);
     for (int64_t i = 0; i < m; ++i) {

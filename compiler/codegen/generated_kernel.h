@@ -89,7 +89,7 @@ struct GeneratedKernel {
   std::vector<StageDraft> stages;
   std::vector<MemoryPtr> buffers;     // global: inputs, output, temps, table buffers
   std::vector<MemoryPtr> locals;      // local arrays, by allocation order (Memory::localOrder)
-  std::map<const Memory*, std::vector<backends::CExpr>> tableData;  // table buffers' values
+  std::map<const Memory*, std::vector<uint8_t>> tableData;  // table buffers' device bytes
   AccessTrace trace;
   std::vector<std::string> sizeVarNames;
   std::vector<ir::ArithExpr> sizeVars;

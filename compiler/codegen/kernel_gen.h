@@ -7,9 +7,11 @@
 // reuse local memory and place barriers.
 #pragma once
 
+#include <complex>
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -94,6 +96,16 @@ class KernelGen {
   // __constant array in the source up to constantTableMaxBytes, else a table buffer.
   ViewPtr tableMemory(const ir::Type& elem, const std::vector<int64_t>& n,
                       std::vector<backends::CExpr> values);
+  // The same for numbers (reals with im 0), made literals of type `ct` only for a __constant
+  // array: a table buffer takes their bytes directly (a chirp spectrum of 2^21 elements was
+  // 2^21 literal nodes, built and read back, about 0.4 s).
+  ViewPtr tableMemory(const ir::Type& elem, const std::vector<int64_t>& n,
+                      std::span<const std::complex<double>> values, const backends::CType& ct,
+                      bool complex);
+  // A table buffer (manifest role "table") of `bytes`, the device bytes of an array of `elem`
+  // with sizes `n`.
+  ViewPtr tableBuffer(const ir::Type& elem, const std::vector<int64_t>& n,
+                      std::vector<uint8_t> bytes);
 
   // ---- memory (kernel_gen_state.cpp; the space from address_space.h)
   ViewPtr allocate(const ir::Type& t, std::optional<backends::MemSpace> space);
@@ -135,7 +147,7 @@ class KernelGen {
     ViewPtr table;
   };
   std::map<const std::vector<int64_t>*, GatherTable> gatherTables_;
-  std::map<const Memory*, std::vector<backends::CExpr>> tableData_;  // table buffers
+  std::map<const Memory*, std::vector<uint8_t>> tableData_;  // table buffers' device bytes
   std::vector<MemoryPtr> locals_;      // by allocation order
   AccessTrace trace_;
   std::vector<ir::SourceLoc> callLocs_;  // the calls being generated that have a location

@@ -134,7 +134,7 @@ CompiledKernel assembleStages(GeneratedKernel& g, const CodegenOptions& options)
     bi.type = b->type;
     bi.layout = b->layout;
     if (b->role == MemRole::Table) {
-      bi.data = tableBytes(g.tableData.at(b.get()), b->element);
+      bi.data = g.tableData.at(b.get());
       bi.dataFile = g.name + "_" + b->name + ".bin";
     }
     ck.buffers.push_back(std::move(bi));

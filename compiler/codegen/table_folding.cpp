@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <complex>
+#include <cstring>
 #include <span>
 
 #include "compiler/codegen/kernel_gen.h"
@@ -21,14 +22,22 @@ using ir::Type;
 
 // Device bytes of a table of literals.
 std::vector<uint8_t> tableBytes(const std::vector<CExpr>& values, const Type& elem) {
-  std::vector<uint8_t> out;
-  auto put = [&](const void* p, size_t n) {
-    const auto* b = static_cast<const uint8_t*>(p);
-    out.insert(out.end(), b, b + n);
-  };
+  std::vector<std::complex<double>> numbers;
+  numbers.reserve(values.size());
+  for (const auto& v : values) numbers.push_back(literalOf(v).value_or(0));
+  return tableBytes(numbers, elem);
+}
+
+std::vector<uint8_t> tableBytes(std::span<const std::complex<double>> values, const Type& elem) {
   const bool dbl = elem.scalarKind() == ir::ScalarKind::Double;
-  for (const auto& v : values) {
-    auto l = literalOf(v).value_or(0);
+  const size_t each = elem.isInt() ? 4 : (dbl ? 8 : 4) * (elem.isComplex() ? 2 : 1);
+  std::vector<uint8_t> out(values.size() * each);
+  uint8_t* at = out.data();
+  auto put = [&at](const void* p, size_t n) {
+    std::memcpy(at, p, n);
+    at += n;
+  };
+  for (const auto& l : values) {
     if (elem.isInt()) {
       auto i = static_cast<int32_t>(l.real());
       put(&i, 4);
@@ -132,6 +141,22 @@ bool foldElement(const ir::ScalarProgram& p, std::span<const int64_t> args,
 
 std::optional<std::vector<CExpr>> foldGeneratorTable(const ir::ScalarProgram& program,
                                                      const std::vector<int64_t>& sizes) {
+  auto f = foldGeneratorValues(program, sizes);
+  if (!f) return std::nullopt;
+  return literalsOf(*f);
+}
+
+std::vector<CExpr> literalsOf(const FoldedValues& f) {
+  std::vector<CExpr> out;
+  out.reserve(f.values.size());
+  for (const auto& v : f.values)
+    out.push_back(f.complex ? backends::cComplex(v.real(), v.imag(), f.ct)
+                            : backends::cReal(v.real(), f.ct));
+  return out;
+}
+
+std::optional<FoldedValues> foldGeneratorValues(const ir::ScalarProgram& program,
+                                                const std::vector<int64_t>& sizes) {
   const auto& nodes = program.nodes();
   if (program.arity() != 2 * sizes.size() || nodes.empty()) return std::nullopt;
   std::vector<Folded> slots(nodes.size());
@@ -151,8 +176,8 @@ std::optional<std::vector<CExpr>> foldGeneratorTable(const ir::ScalarProgram& pr
   std::vector<int64_t> args(2 * sizes.size());
   std::copy(sizes.begin(), sizes.end(), args.begin() + static_cast<ptrdiff_t>(sizes.size()));
   ir::interp::CisPiMemo memo;
-  std::vector<CExpr> values;
-  values.reserve(static_cast<size_t>(total));
+  FoldedValues out{{}, ct, type.isComplex()};
+  out.values.reserve(static_cast<size_t>(total));
   for (int64_t k = 0; k < total; ++k) {
     int64_t rest = k;
     for (size_t d = sizes.size(); d-- > 0;) {
@@ -161,13 +186,11 @@ std::optional<std::vector<CExpr>> foldGeneratorTable(const ir::ScalarProgram& pr
     }
     if (!foldElement(program, args, slots, memo)) return std::nullopt;
     const Folded& r = slots.back();
-    switch (r.kind) {
-      case Folded::Kind::Int: return std::nullopt;  // an int table: left to the element-wise fold
-      case Folded::Kind::Real: values.push_back(backends::cReal(r.v.real(), ct)); break;
-      case Folded::Kind::Complex: values.push_back(backends::cComplex(r.v.real(), r.v.imag(), ct)); break;
-    }
+    // an int table: left to the element-wise fold
+    if (r.kind == Folded::Kind::Int) return std::nullopt;
+    out.values.push_back(r.kind == Folded::Kind::Real ? std::complex<double>(r.v.real(), 0) : r.v);
   }
-  return values;
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -209,10 +232,10 @@ std::optional<ViewPtr> KernelGen::makeTable(const ir::ArrayGen& g, const Type& e
   if (total <= 0 || total > opt_.maxTableElements) return std::nullopt;
   if (opt_.bulkTableFolding) {
     if (auto program = ir::ScalarProgram::compile(*g.f(), 2 * n.size())) {
-      if (auto values = foldGeneratorTable(*program, n)) {
+      if (auto f = foldGeneratorValues(*program, n)) {
         // (element by element, the first operation would have opened the stage)
         if (program->hasOps() && atTopLevel() && cur_ < 0) openStage(false);
-        return tableMemory(elem, n, std::move(*values));
+        return tableMemory(elem, n, f->values, f->ct, f->complex);
       }
     }
   }
@@ -252,13 +275,7 @@ ViewPtr KernelGen::tableView(const ir::Table& t) {
   std::vector<int64_t> n;
   Type elem = t.type();
   for (; elem.isArray(); elem = elem.element()) n.push_back(*elem.size().constant());
-  const CType ct = ctype(elem);
-  std::vector<CExpr> values;
-  values.reserve(t.values().size());
-  for (const auto& v : t.values())
-    values.push_back(elem.isComplex() ? backends::cComplex(v.real(), v.imag(), ct)
-                                      : backends::cReal(v.real(), ct));
-  return foldedTables_[&t] = tableMemory(elem, n, std::move(values));
+  return foldedTables_[&t] = tableMemory(elem, n, t.values(), ctype(elem), elem.isComplex());
 }
 
 ViewPtr KernelGen::gatherOf(const ViewPtr& parent, const std::vector<int64_t>& idx) {
@@ -277,27 +294,49 @@ ViewPtr KernelGen::gatherOf(const ViewPtr& parent, const std::vector<int64_t>& i
 ViewPtr KernelGen::tableMemory(const Type& elem, const std::vector<int64_t>& n,
                                std::vector<CExpr> values) {
   const auto total = static_cast<int64_t>(values.size());
+  if (total * deviceBytes(elem) > opt_.constantTableMaxBytes)
+    return tableBuffer(elem, n, tableBytes(values, elem));
   Type full = elem;
   for (size_t d = n.size(); d-- > 0;) full = Type::array(full, n[d]);
   CType ct = ctype(elem);
-  const int64_t bytes = total * deviceBytes(elem);
   auto m = std::make_shared<Memory>();
   m->type = full;
   m->element = elem;
   m->elemC = ct;
   m->count = total;
-  if (bytes <= opt_.constantTableMaxBytes) {
-    m->name = fresh("tab");
-    m->role = MemRole::Table;
-    m->space = MemSpace::Constant;
-    module_.tables.push_back(backends::ConstTable{m->name, ct, values});
-  } else {
-    m->name = fresh("tw");
-    m->role = MemRole::Table;
-    m->space = MemSpace::Global;
-    buffers_.push_back(m);
-    tableData_[m.get()] = values;
+  m->name = fresh("tab");
+  m->role = MemRole::Table;
+  m->space = MemSpace::Constant;
+  module_.tables.push_back(backends::ConstTable{m->name, ct, values});
+  return memView(m, full);
+}
+
+ViewPtr KernelGen::tableMemory(const Type& elem, const std::vector<int64_t>& n,
+                               std::span<const std::complex<double>> values, const CType& ct,
+                               bool complex) {
+  if (static_cast<int64_t>(values.size()) * deviceBytes(elem) > opt_.constantTableMaxBytes)
+    return tableBuffer(elem, n, tableBytes(values, elem));
+  return tableMemory(elem, n, literalsOf({{values.begin(), values.end()}, ct, complex}));
+}
+
+ViewPtr KernelGen::tableBuffer(const Type& elem, const std::vector<int64_t>& n,
+                               std::vector<uint8_t> bytes) {
+  Type full = elem;
+  int64_t total = 1;
+  for (size_t d = n.size(); d-- > 0;) {
+    full = Type::array(full, n[d]);
+    total *= n[d];
   }
+  auto m = std::make_shared<Memory>();
+  m->type = full;
+  m->element = elem;
+  m->elemC = ctype(elem);
+  m->count = total;
+  m->name = fresh("tw");
+  m->role = MemRole::Table;
+  m->space = MemSpace::Global;
+  buffers_.push_back(m);
+  tableData_[m.get()] = std::move(bytes);
   return memView(m, full);
 }
 

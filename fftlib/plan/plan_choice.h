@@ -162,6 +162,11 @@ bool isSmooth(int64_t n);              // every prime factor in {2, 3, 5, 7, 11,
 // work-items took 10.9x cuFFT's time, with 2 4.0x, against Bluestein's 6.4x.)
 bool plannedByRadices(int64_t n);
 int64_t smoothSizeAtLeast(int64_t n);  // the smallest 2,3,5,7-smooth integer >= n (Bluestein's M)
+// The largest Bluestein convolution size M: its chirp spectrum D_M b is a compile-time table
+// (rewrites::FoldOptions::maxFftElements: the exact DFT of M points in long double, 32·M bytes
+// twice while it is computed), so a size whose 2N - 1 is beyond it (a prime factor above 29 and
+// N > 2^24) is refused at once (bluesteinSize: a UserError naming the limit).
+inline constexpr int64_t kBluesteinMaxM = int64_t{1} << 25;
 // Bluestein's convolution size M >= 2N - 1: the next power of two when its one kernel fits
 // 48 KiB of local memory, or when it is at most 10% above the smallest 2,3,5,7-smooth size;
 // else that smooth size. Power-of-two passes and no divisions in the chirp's indices: on an

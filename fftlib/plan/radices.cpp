@@ -1,11 +1,13 @@
 // The planner's radix heuristics (plan_choice.h): radix lists of a size, which sizes are planned
 // by mixed radix (13-smooth) and Bluestein's convolution size (2,3,5,7-smooth or a power of two).
 #include <algorithm>
+#include <limits>
 
 #include <fmt/format.h>
 
 #include "backends/common/device_error.h"
 #include "fftlib/plan/plan_choice.h"
+#include "rewrites/fold_closed.h"
 
 namespace fftc::fftlib {
 namespace {
@@ -74,13 +76,39 @@ bool plannedByRadices(int64_t n) {
   return n >= 1 && largestPrimeFactor(n) <= kLargestDirectPrime;
 }
 
+// Every 2,3,5,7-smooth integer is 2^a·3^b·5^c·7^d: for each 3^b·5^c·7^d below the bound, the
+// least power of two that lifts it to n. O(log^3 n) products where counting up from n took a
+// trial division per integer (minutes for Bluestein's M of N = 2^24 + 43, whose smooth
+// neighbours are tens of thousands apart).
 int64_t smoothSizeAtLeast(int64_t n) {
-  int64_t m = std::max<int64_t>(n, 1);
-  while (largestPrimeFactor(m) > kBluesteinLargestPrime) ++m;
-  return m;
+  n = std::max<int64_t>(n, 1);
+  const int64_t limit = std::numeric_limits<int64_t>::max() / 2;
+  if (n > limit)
+    throw UserError(fmt::format("size {}: no 2,3,5,7-smooth size above it fits 64 bits", n));
+  int64_t best = int64_t{1} << 62;  // >= n: a power of two at most 2n - 1
+  while (best / 2 >= n) best /= 2;
+  // the next power of p, or 0 once it would pass `best` (no overflow: best <= 2^62)
+  auto next = [&best](int64_t x, int64_t p) { return x <= best / p ? x * p : 0; };
+  for (int64_t p7 = 1; p7 != 0; p7 = next(p7, 7))
+    for (int64_t p5 = p7; p5 != 0; p5 = next(p5, 5))
+      for (int64_t p3 = p5; p3 != 0; p3 = next(p3, 3)) {
+        int64_t m = p3;
+        while (m < n) m *= 2;  // m < n <= 2^62: no overflow
+        best = std::min(best, m);
+      }
+  return best;
 }
 
+static_assert(kBluesteinMaxM == rewrites::FoldOptions{}.maxFftElements,
+              "Bluestein's largest M is the largest chirp spectrum foldClosed tabulates");
+
 int64_t bluesteinSize(int64_t n, Precision precision) {
+  if (n > (kBluesteinMaxM + 1) / 2)
+    throw UserError(fmt::format(
+        "FFT size {}: Bluestein's convolution of M >= 2N - 1 points is beyond the {} points "
+        "whose chirp spectrum fftc tabulates (sizes with a prime factor above {} are planned "
+        "up to N = {})",
+        n, kBluesteinMaxM, kLargestDirectPrime, (kBluesteinMaxM + 1) / 2));
   const int64_t need = std::max<int64_t>(2 * n - 1, 1), smooth = smoothSizeAtLeast(need);
   int64_t p2 = 1;
   while (p2 < need) p2 *= 2;
@@ -92,7 +120,7 @@ int64_t bluesteinSize(int64_t n, Precision precision) {
   // Beyond one kernel and with no split into two halves that fit (f64 2^21 = 1024 x 2048):
   // the least 2,3,5,7-smooth size that splits, so that bluesteinFourStep's three passes hold
   // it (f64 999983: 2016000 = 1400 x 1440) rather than bluesteinGlobal's 21.
-  for (int64_t c = smooth; c <= 2 * p2; c = smoothSizeAtLeast(c + 1))
+  for (int64_t c = smooth; c <= std::min(2 * p2, kBluesteinMaxM); c = smoothSizeAtLeast(c + 1))
     if (fourStepSplit(c, defaults) > 0) return c;
   return m;
 }

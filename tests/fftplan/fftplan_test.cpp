@@ -155,6 +155,47 @@ TEST(Planner, RadixHeuristics) {
   EXPECT_FALSE(isSmooth(34));
 }
 
+// smoothSizeAtLeast enumerates the 2,3,5,7-smooth numbers: the same as counting up from n
+// (brute force, small n), and at once for the sizes where counting up took minutes (Bluestein's
+// M of N = 2^24 + 43: its smooth neighbours are tens of thousands apart; values by hand).
+TEST(Planner, SmoothSizeAtLeastWithoutCountingUp) {
+  for (int64_t n = 1; n <= 5000; ++n) {
+    int64_t m = n;
+    while (largestPrimeFactor(m) > 7) ++m;
+    ASSERT_EQ(smoothSizeAtLeast(n), m) << n;
+  }
+  EXPECT_EQ(smoothSizeAtLeast(33554517), 33592320);  // 2^10 · 3^8 · 5 = 33592320
+  EXPECT_EQ(smoothSizeAtLeast(1000000000001), 1000188000000);
+  EXPECT_EQ(smoothSizeAtLeast((int64_t{1} << 40) + 1), 1100753141760);
+  EXPECT_EQ(smoothSizeAtLeast((int64_t{1} << 62) - 1), int64_t{1} << 62);
+  EXPECT_THROW(smoothSizeAtLeast(int64_t{1} << 62 | 1), backends::UserError);
+}
+
+// A Bluestein size whose convolution is beyond the chirp spectrum fftc tabulates
+// (kBluesteinMaxM) is refused by the planner at once, with the limit in one line; it planned
+// for more than four minutes before (the smooth sizes above), then failed in the clang plugin.
+TEST(Planner, HugeBluesteinSizeIsRefusedAtOnce) {
+  auto refusal = [](auto plan) {
+    try {
+      plan();
+    } catch (const backends::UserError& e) {
+      return std::string(e.what());
+    }
+    return std::string("planned");
+  };
+  const std::string what = refusal([] { choosePlan(req(16777259)); });
+  EXPECT_NE(what.find("16777259"), std::string::npos) << what;
+  EXPECT_NE(what.find("33554432 points"), std::string::npos) << what;
+  EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  // (a 1D request beyond 2^30 elements is refused before: bluesteinSize on its own)
+  EXPECT_NE(
+      refusal([] { bluesteinSize(int64_t{1} << 40 | 1, Precision::F64); }).find("33554432 points"),
+      std::string::npos);
+  // the largest Bluestein N (a prime whose N - 1 is not planned by radices) is within it
+  EXPECT_LE(bluesteinSize(16777213, Precision::F32), kBluesteinMaxM);
+  EXPECT_LE(bluesteinSize(16777213, Precision::F64), kBluesteinMaxM);
+}
+
 TEST(Planner, VariantChoice) {
   auto c = choosePlan(req(16384));  // too large for the one-kernel Local variant: four-step
   EXPECT_EQ(c.variant, Variant::Hierarchical);
