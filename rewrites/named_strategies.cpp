@@ -312,6 +312,14 @@ Strategy lowerFft() {
   return Strategy("lowerFft", [s](Engine& e, const Path& p) { return s(e, p); });
 }
 
+Strategy lowerFftFused() {
+  Strategy s = seq({tryStrategy(prepare()), tryStrategy(foldClosedPass()),
+                    normalize(rules::mapZipFlattenViews()), normalize(rules::mapIntoProducer()),
+                    fuseReduceMaps(), lowerGlobal(), tryStrategy(unrollSmall()),
+                    tryStrategy(materializeViews()), tryStrategy(insertMemory())});
+  return Strategy("lowerFftFused", [s](Engine& e, const Path& p) { return s(e, p); });
+}
+
 const std::vector<NamedStrategyInfo>& namedStrategies() {
   static const std::vector<NamedStrategyInfo> all = {
       {"prepare", "eta-expand pattern arguments, beta-reduce applied lambdas", prepare},
@@ -348,6 +356,10 @@ const std::vector<NamedStrategyInfo>& namedStrategies() {
        "prepare; foldClosed; normalize(mapZipFlattenViews); fuseReduceMaps; lowerGlobal; "
        "unrollSmall; materializeViews; insertMemory",
        lowerFft},
+      {"lowerFftFused",
+       "lowerFft with normalize(mapIntoProducer) after the flattening: the pointwise work after "
+       "a pass done in the pass (the fft operations' kernels)",
+       lowerFftFused},
   };
   return all;
 }

@@ -40,6 +40,7 @@ std::vector<RuleCase> ruleCases() {
       {reduceMapFusion(), {}},
       {mapZipFlatten(), {}},
       {mapZipFlattenViews(), {}},
+      {mapIntoProducer(), {}},
       {splitReduce(2), {}},
       {splitReduce(3), {}},
       {splitMap(), {}},
