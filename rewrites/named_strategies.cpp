@@ -315,6 +315,7 @@ Strategy lowerFft() {
 Strategy lowerFftFused() {
   Strategy s = seq({tryStrategy(prepare()), tryStrategy(foldClosedPass()),
                     normalize(rules::mapZipFlattenViews()), normalize(rules::mapIntoProducer()),
+                    normalize(rules::mapZipFusion()),
                     fuseReduceMaps(), lowerGlobal(), tryStrategy(unrollSmall()),
                     tryStrategy(materializeViews()), tryStrategy(insertMemory())});
   return Strategy("lowerFftFused", [s](Engine& e, const Path& p) { return s(e, p); });
@@ -357,8 +358,10 @@ const std::vector<NamedStrategyInfo>& namedStrategies() {
        "unrollSmall; materializeViews; insertMemory",
        lowerFft},
       {"lowerFftFused",
-       "lowerFft with normalize(mapIntoProducer) after the flattening: the pointwise work after "
-       "a pass done in the pass (the fft operations' kernels)",
+       "lowerFft with normalize(mapIntoProducer); normalize(mapZipFusion) after the "
+       "flattening: the pointwise work after a pass done in the pass, an FFT's last pass and "
+       "the next one's first as one where the views between are the identity (the fft "
+       "operations' kernels)",
        lowerFftFused},
   };
   return all;

@@ -4,6 +4,9 @@
 #include <functional>
 
 #include "ir/beta_reduce.h"
+#include "ir/builders.h"
+#include "ir/infer.h"
+#include "ir/interpreter.h"
 #include "ir/substitute.h"
 #include "ir/view_predicates.h"
 #include "rewrites/match_util.h"
@@ -222,6 +225,134 @@ Rule mapIntoProducer() {
          ExprPtr r = FunCall::make(g->withChildren({body}, {}), {arg});
          for (size_t i = views.size(); i-- > 0;) r = FunCall::make(untypedView(views[i]->f()), {r});
          return r;
+       }});
+}
+
+namespace {
+
+// t with its innermost non-array element replaced by int.
+std::optional<Type> cellsOfInts(const Type& t) {
+  if (!t.isArray()) return Type::intType();
+  const auto n = t.size().constant();
+  auto el = cellsOfInts(t.element());
+  if (!n || !el) return std::nullopt;
+  return Type::array(*el, *n);
+}
+
+// The cells of t numbered 0, 1, ... in row-major order.
+ir::Value numbered(const Type& t, int64_t& next) {
+  if (!t.isArray()) return ir::Value::ofInt(next++);
+  std::vector<ir::Value> els;
+  for (int64_t i = 0; i < *t.size().constant(); ++i) els.push_back(numbered(t.element(), next));
+  return ir::Value::array(std::move(els));
+}
+
+int64_t cellCount(const Type& t) {
+  return t.isArray() ? *t.size().constant() * cellCount(t.element()) : 1;
+}
+
+// Whether the views (outermost first, each applied to the next's result, the last to a value
+// of type t) compose to the identity on t: evaluated on t's cells numbered (constant sizes, at
+// most 2^16 cells).
+bool identityOn(const std::vector<const FunCall*>& views, const Type& t) {
+  if (views.empty()) return true;
+  auto ints = cellsOfInts(t);
+  if (!ints || cellCount(*ints) > (1 << 16)) return false;
+  ParamPtr p = Param::make("p", *ints);
+  ExprPtr e = p;
+  for (size_t i = views.size(); i-- > 0;) e = FunCall::make(untypedView(views[i]->f()), {e});
+  try {
+    const auto f = inferTypes(Lambda::make({p}, e));
+    if (!(f->as<Lambda>()->body()->type() == *ints)) return false;
+    int64_t next = 0;
+    const ir::Value in = numbered(*ints, next);
+    return ir::interpretCall(f, {in}) == in;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+struct ZipFusionSite {
+  size_t index = 0;
+  std::vector<const FunCall*> views;
+  const FunCall* producer = nullptr;
+};
+
+std::optional<ZipFusionSite> zipFusionSite(const ExprPtr& e) {
+  const auto* outer = detail::unary<ir::Map>(e);
+  if (!outer || isView(*outer->f())) return std::nullopt;
+  const ExprPtr& in = arg0(e);
+  const auto* z = asCall(in);
+  std::vector<ExprPtr> parts = {in};
+  if (z && z->f()->kind() == FunKind::Zip) parts = z->args();
+  if (parts.size() > 1 && outer->f()->arity() != parts.size() && outer->f()->arity() != 1)
+    return std::nullopt;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    ZipFusionSite s;
+    s.index = i;
+    if (!viewsOfProducer(parts[i], s.views, s.producer)) continue;
+    if (s.views.empty() || identityOn(s.views, s.views.back()->arg(0)->type())) return s;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// map(f) <<: zip(.., U(mapK(g) <<: X), .., a, ..)
+//   -> map(fun (x, .., y, ..) => f(.., g(x), .., y, ..)) <<: zip(X, .., a, ..)
+// U a chain of permutation views (maybe none) whose composition is the identity on mapK's
+// result (evaluated on its cells: constant sizes): element j of U's result is element j of
+// mapK's, so this is map fusion through the zip. Between an FFT's last Stockham pass (radix r,
+// outputs k·n/r + j of butterfly j) and a next FFT's first pass of the same radix (inputs j + k·n/r
+// of butterfly j) the views are such an identity: the two butterflies become one work-item's, in
+// registers.
+Rule mapZipFusion() {
+  return Rule(
+      {"mapZipFusion", "algorithmic",
+       "map(f) o zip(.., U(mapK(g)(X)), .., a) -> map(fun (x, y) => f(g(x), y)) o zip(X, a)",
+       "U join/split/transpose/maps of them composing to the identity on mapK's result "
+       "(constant sizes, at most 2^16 cells); mapK map, mapSeq or mapSeqUnroll of a function "
+       "that computes",
+       [](const ExprPtr& e) -> std::optional<Match> {
+         auto site = zipFusionSite(e);
+         if (!site) return std::nullopt;
+         Match m;
+         m.index = site->index;
+         m.funs = {{"f", detail::unary<ir::Map>(e)->f()}, {"mapK", site->producer->f()}};
+         m.exprs = {{"x", site->producer->arg(0)}, {"in", arg0(e)}};
+         return m;
+       },
+       nullptr,
+       [](const Match& m) -> ExprPtr {
+         const FunPtr gf = m.f("mapK")->funChildren().at(0);
+         const auto* z = m.e("in")->as<FunCall>();
+         std::vector<ExprPtr> others;
+         if (z && z->f()->kind() == FunKind::Zip)
+           for (size_t i = 0; i < z->args().size(); ++i)
+             if (i != m.index) others.push_back(z->arg(i));
+         const ExprPtr& x = m.e("x");
+         const auto* xz = asCall(x);
+         std::vector<ExprPtr> xs = {x};
+         if (xz && xz->f()->kind() == FunKind::Zip && gf->arity() == xz->args().size())
+           xs = xz->args();
+         std::vector<ParamPtr> ps, ys;
+         for (size_t i = 0; i < xs.size(); ++i) ps.push_back(Param::make("x"));
+         for (size_t i = 0; i < others.size(); ++i) ys.push_back(Param::make("y"));
+         std::vector<ExprPtr> parts;
+         for (size_t i = 0, o = 0; i < others.size() + 1; ++i)
+           parts.push_back(i == m.index ? applyFun(gf, std::vector<ExprPtr>(ps.begin(), ps.end()))
+                                        : ExprPtr(ys[o++]));
+         const FunPtr& f = m.f("f");
+         ExprPtr body = parts.size() == 1 || f->arity() == parts.size()
+                            ? applyFun(f, parts)
+                            : applyFun(f, {ir::tuple(parts)});
+         std::vector<ParamPtr> all = ps;
+         all.insert(all.end(), ys.begin(), ys.end());
+         std::vector<ExprPtr> zipped = xs;
+         zipped.insert(zipped.end(), others.begin(), others.end());
+         ExprPtr arg =
+             zipped.size() == 1 ? zipped[0] : FunCall::make(Zip::make(zipped.size()), zipped);
+         return FunCall::make(ir::Map::make(Lambda::make(all, body)), {arg});
        }});
 }
 

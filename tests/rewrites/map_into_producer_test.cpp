@@ -81,5 +81,47 @@ TEST(MapIntoProducer, LeavesOtherProgramsAlone) {
   }
 }
 
+// mapZipFusion: views between a map of rows and the map over them (with a zipped array) that
+// compose to the identity (an FFT's last pass and the next FFT's first of the same radix):
+// one map
+void expectFused(const std::string& text, bool fused) {
+  SCOPED_TRACE(text);
+  const ir::LambdaPtr k = kernelOf(text);
+  const Applied a = applyAt(rules::mapZipFusion(), k->body(), {});
+  ASSERT_EQ(a.changed, fused) << ir::print(a.program, {false, 2});
+  if (!fused) return;
+  const auto* top = a.program->as<ir::FunCall>();
+  ASSERT_NE(top, nullptr);
+  EXPECT_EQ(top->f()->kind(), ir::FunKind::Map);
+  const ir::LambdaPtr after = ir::Lambda::make(k->params(), a.program);
+  std::mt19937_64 rng(25);
+  for (int trial = 0; trial < 3; ++trial) {
+    std::vector<ir::Value> args;
+    for (const auto& p : k->params()) args.push_back(testing::randomValue(p->type(), rng));
+    EXPECT_EQ(ir::interpretCall(k, args).str(),
+              ir::interpretCall(ir::inferTypes(after), args).str());
+  }
+}
+
+TEST(MapZipFusion, ViewsComposingToTheIdentityAreFusedThrough) {
+  const std::string rows = "map(fun r => map(fun v => v * v) <<: r) <<: X";
+  expectFused(
+      "kernel k(X: [[float]4]4, T: [[float]4]4) = map(fun (r, t) => map(add) <<: zip(r, "
+      "t)) <<: zip(transpose <<: transpose <<: " +
+          rows + ", T)\n",
+      true);
+  expectFused(
+      "kernel k(X: [[float]4]4, T: [[float]4]4) = map(fun (r, t) => map(add) <<: zip(r, "
+      "t)) <<: zip(split(4) <<: join <<: " +
+          rows + ", T)\n",
+      true);
+  // a transpose alone permutes the rows' elements: not the identity
+  expectFused(
+      "kernel k(X: [[float]4]4, T: [[float]4]4) = map(fun (r, t) => map(add) <<: zip(r, "
+      "t)) <<: zip(transpose <<: " +
+          rows + ", T)\n",
+      false);
+}
+
 }  // namespace
 }  // namespace fftc::rewrites

@@ -41,6 +41,7 @@ std::vector<RuleCase> ruleCases() {
       {mapZipFlatten(), {}},
       {mapZipFlattenViews(), {}},
       {mapIntoProducer(), {}},
+      {mapZipFusion(), {}},
       {splitReduce(2), {}},
       {splitReduce(3), {}},
       {splitMap(), {}},
