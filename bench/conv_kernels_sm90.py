@@ -3,7 +3,9 @@
 of examples/convolution.fdl and of the plain FFT of the same size (`fftc fft`), as the H100/H200
 would run them (batch x N = 2^24, 227 KiB of shared memory: what bench/pipeline_bench plans
 with), compiled by ptxas for sm_90: registers, spills, shared memory, block size and the
-theoretical occupancy they give; for the multi-pass sizes, the kernel count. One CSV line per
+theoretical occupancy they give, and the barriers in each kernel's source (__syncthreads: one a
+pass through shared memory, one at the end of the work-group loop); for the multi-pass sizes,
+the kernel count. One CSV line per
 kernel, labelled by the build (`--fftc LABEL=PATH`, several for before and after):
 
   bench/conv_kernels_sm90.py --fftc before=/path/old/fftc --fftc after=build/fftc --out FILE
@@ -63,7 +65,13 @@ def kernels(fftc, label, what, n, work):
     cmd += ["--target", "cuda", "--local-memory", str(LOCAL_MEMORY), "-o", d]
     subprocess.run(cmd, capture_output=True, text=True, check=True)
     manifest = json.load(open(next(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".json"))))
-    info = ptxas(next(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".cu")))
+    cu = next(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".cu"))
+    info = ptxas(cu)
+    source = open(cu).read()
+    syncs = {}  # kernel -> __syncthreads in its text (up to the next kernel)
+    for part in source.split("__global__")[1:]:
+        if m := re.search(r"(\w+_stage\d+)\(", part):
+            syncs[m.group(1)] = part.count("__syncthreads")
     rows = []
     for s in manifest["stages"]:
         k = info[s["kernel"]]
@@ -71,7 +79,8 @@ def kernels(fftc, label, what, n, work):
         smem = k["smem"] + int(s.get("dynamic_local_memory_bytes", 0))  # static + launch's
         blocks, occ = occupancy(block, k["registers"], smem)
         rows.append([label, what, n, batch, len(manifest["stages"]), s["kernel"], block,
-                     k["registers"], k["spill"], smem, blocks, f"{occ:.3f}"])
+                     k["registers"], k["spill"], smem, blocks, f"{occ:.3f}",
+                     syncs.get(s["kernel"], "")])
     return rows
 
 
@@ -83,7 +92,7 @@ def main():
     ap.add_argument("--multipass", default="16384,32768,65536,131072,262144")
     a = ap.parse_args()
     header = ["build", "kernel", "N", "batch", "stages", "stage", "block", "registers",
-              "spill_store_bytes", "smem_bytes", "blocks_per_sm", "occupancy"]
+              "spill_store_bytes", "smem_bytes", "blocks_per_sm", "occupancy", "barriers"]
     rows = []
     with tempfile.TemporaryDirectory() as work:
         for spec in a.fftc:
