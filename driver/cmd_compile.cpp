@@ -108,8 +108,8 @@ int runCompile(const Args& args) {
     bool needsCode = kinds.count("source") || kinds.count("manifest") || kinds.count("header") ||
                      kinds.count("views");
     if (!needsCode && !kinds.count("lowered")) continue;
-    // fft(x) and ifft(x): the planner's algorithm in the program, lowered by lowerFft as the
-    // planner's kernels are (fftlib/plan/fft_ops.h, buildExpanded)
+    // fft(x) and ifft(x): the planner's algorithm in the program, lowered as buildExpanded
+    // does (fftlib/plan/fft_ops.h)
     auto options = compiler::pipeline::codegenOptions(tgt);
     std::optional<fftlib::ExpandedFftOps> expanded;
     std::string strategy = rewrite;
@@ -123,9 +123,9 @@ int runCompile(const Args& args) {
     }
     if (fftlib::hasFftOps(*k)) {
       expanded = fftlib::expandFftOps(*k, fftOpLimits(tgt, localMemory));
-      if (strategy.empty()) strategy = "lowerFft";
+      if (strategy.empty()) strategy = fftlib::kFftOpsStrategy;
       options.constantTableMaxBytes = 0;
-      if (strategy == "lowerFft") options.stageLocal = expanded->stageLocal;
+      if (fftlib::fftOpsShapesApply(strategy)) options.stageLocal = expanded->stageLocal;
     }
     auto lowered = compiler::pipeline::lower(expanded ? expanded->kernel : *k, strategy);
     if (lowered.rewritten && lowered.info.budgetHit)

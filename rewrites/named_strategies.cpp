@@ -312,6 +312,15 @@ Strategy lowerFft() {
   return Strategy("lowerFft", [s](Engine& e, const Path& p) { return s(e, p); });
 }
 
+Strategy lowerFftFused() {
+  Strategy s = seq({tryStrategy(prepare()), tryStrategy(foldClosedPass()),
+                    normalize(rules::mapZipFlattenViews()), normalize(rules::mapIntoProducer()),
+                    normalize(rules::mapZipFusion()),
+                    fuseReduceMaps(), lowerGlobal(), tryStrategy(unrollSmall()),
+                    tryStrategy(materializeViews()), tryStrategy(insertMemory())});
+  return Strategy("lowerFftFused", [s](Engine& e, const Path& p) { return s(e, p); });
+}
+
 const std::vector<NamedStrategyInfo>& namedStrategies() {
   static const std::vector<NamedStrategyInfo> all = {
       {"prepare", "eta-expand pattern arguments, beta-reduce applied lambdas", prepare},
@@ -348,6 +357,12 @@ const std::vector<NamedStrategyInfo>& namedStrategies() {
        "prepare; foldClosed; normalize(mapZipFlattenViews); fuseReduceMaps; lowerGlobal; "
        "unrollSmall; materializeViews; insertMemory",
        lowerFft},
+      {"lowerFftFused",
+       "lowerFft with normalize(mapIntoProducer); normalize(mapZipFusion) after the "
+       "flattening: the pointwise work after a pass done in the pass, an FFT's last pass and "
+       "the next one's first as one where the views between are the identity (the fft "
+       "operations' kernels)",
+       lowerFftFused},
   };
   return all;
 }

@@ -57,6 +57,12 @@ Strategy lowerDefault();
 // a mapWorkgroup) with mapSeq and reduceSeq inside (listing 3); unrollSmall; materializeViews;
 // insertMemory.
 Strategy lowerFft();
+// lowerFft with normalize(mapIntoProducer); normalize(mapZipFusion) after the flattening: a
+// map after a pass (a product with a spectrum, a scaling) is computed where the pass computes
+// its outputs instead of in a loop of its own through local memory, and an FFT's last pass and
+// the next FFT's first pass are one where the views between them are the identity. What the fft operations of a program are lowered by
+// (fftlib/plan/fft_ops.h); the library's own kernels keep lowerFft.
+Strategy lowerFftFused();
 
 struct NamedStrategyInfo {
   std::string name;

@@ -59,6 +59,8 @@ std::vector<RuleInfo> buildCatalog() {
   c.push_back(plain("reduceMapFusion", "algorithmic", rules::reduceMapFusion));
   c.push_back(plain("mapZipFlatten", "algorithmic", rules::mapZipFlatten));
   c.push_back(plain("mapZipFlattenViews", "algorithmic", rules::mapZipFlattenViews));
+  c.push_back(plain("mapIntoProducer", "algorithmic", rules::mapIntoProducer));
+  c.push_back(plain("mapZipFusion", "algorithmic", rules::mapZipFusion));
   {
     RuleInfo r;
     r.name = "splitReduce";

@@ -29,6 +29,15 @@ Rule mapZipFlatten();  // the FFT paper's map-zip flattening with pad(0, (n-1)*m
 // map is the pass's only loop; with a computing g (a reduction) flattening would split one
 // stage into two.
 Rule mapZipFlattenViews();
+// ---- (rules_producer.cpp)
+// map(f) o [zip(..,] V(mapK(g)(X)) [, a)] -> V(mapK(fun (x, y) => map^{d-1}(f)(g(x), y))(zip(X,
+// V^-1(a)))): V join/split/transpose and maps of them, mapK a computing map of any sequential
+// kind. The pointwise work after a pass done where the pass computes (lowerFftFused).
+Rule mapIntoProducer();
+// map(f) o zip(.., U(mapK(g)(X)), .., a) -> map(fun (x, y) => f(g(x), y)) o zip(X, a): U
+// permutation views composing to the identity on mapK's result (checked on its cells): an FFT's
+// last pass and the next FFT's first pass of the same radix as one pass (lowerFftFused).
+Rule mapZipFusion();
 // ---- reductions (rules_reduction.cpp)
 // reduce(f, z) -> reduce(f, z) o map(reduce(f, e)) o split(k): f add or mult (e its neutral
 // element) on a scalar element type equal to the accumulator's; k > 1 divides n, k != n.

@@ -239,9 +239,9 @@ compiler::pipeline::Built buildExpanded(const ExpandedFftOps& expanded, std::str
                                         compiler::pipeline::Target target,
                                         compiler::codegen::CodegenOptions options) {
   options.constantTableMaxBytes = 0;
-  const std::string_view s = strategy.empty() ? "lowerFft" : strategy;
+  const std::string_view s = strategy.empty() ? kFftOpsStrategy : strategy;
   // the shapes are those of lowerFft's kernel (the planner drops them for another strategy)
-  if (s == "lowerFft") options.stageLocal = expanded.stageLocal;
+  if (fftOpsShapesApply(s)) options.stageLocal = expanded.stageLocal;
   return compiler::pipeline::build(expanded.kernel, s, target, std::move(options));
 }
 

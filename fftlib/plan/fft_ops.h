@@ -11,7 +11,9 @@
 // stockhamLocal), the whole row function runs in that kernel's form: a work-group per F rows,
 // rowsInGroups(F, B, mapWorkgroup(0, mapLocal(1, row function))), each fft the twiddle-table
 // Stockham FFT with the planner's radices, so the maps before, between and after the
-// transforms fuse into the transforms' first and last passes (one stage). When the planner
+// transforms fuse into the transforms' first and last passes (one stage; the maps after a
+// pass by lowerFftFused's mapIntoProducer, so the kernel has the passes of its transforms and
+// no others). When the planner
 // plans them as the hierarchical FFT instead (too large for one work-group), the row function
 // is split into its transforms and the pointwise work between them: each transform is the
 // planner's kernels (one per level), the work before the first transform is read in its first
@@ -22,6 +24,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compiler/frontend/frontend.h"
@@ -51,7 +54,15 @@ bool hasFftOps(const compiler::frontend::Kernel& kernel);
 // argument is not a [complex]n.
 ExpandedFftOps expandFftOps(const compiler::frontend::Kernel& kernel, const FftRequest& limits = {});
 
-// An expanded kernel lowered by `strategy` (empty: lowerFft, as the planner's kernels) and
+// The strategy an expanded kernel is lowered by: lowerFft, as the planner's kernels, with the
+// maps after a pass fused into it (rewrites/named_strategies.h). The expansion's work-group
+// shapes are those of this strategy's (or lowerFft's) kernels.
+inline constexpr std::string_view kFftOpsStrategy = "lowerFftFused";
+inline bool fftOpsShapesApply(std::string_view strategy) {
+  return strategy == kFftOpsStrategy || strategy == "lowerFft";
+}
+
+// An expanded kernel lowered by `strategy` (empty: kFftOpsStrategy) and
 // compiled with the expansion's work-group shapes and, as the planner's plans, twiddle tables
 // as buffers (a __constant table read at indices that differ across a warp serializes on
 // NVIDIA): what `fftc compile` and `fftc exec` do with a kernel that has operations.

@@ -384,43 +384,39 @@ std::string radixList(const std::vector<int64_t>& rs) {
   return fmt::format("[{}]", fmt::join(rs, ", "));
 }
 
-// One transform of B rows as hierarchicalLocal's two kernels (hierarchical.fdl), `pre` read in
-// the first one's tile loads, `post` computed in the second one on its outputs:
-//   kernel 1, tiles of F1 of the B·n1 columns (stride n1) of the rows:
-//     Y = ω^{j1·k2} (D_{n2} pre(x[j1 + n1·•]))[k2], stored transposed
-//   kernel 2, tiles of F2 of the B·n2 columns of Y:
-//     X[k1·n2 + k2] = post((D_{n1} Y[•][k2])[k1]), written through the views
-ir::ExprPtr hierarchicalLink(const FftOp& op, const HierarchicalChoice& h, int64_t b,
-                             const Segment& pre, const ir::ParamPtr& preHole,
-                             const Leaf& preHoleRows, const Segment& post,
-                             const ir::ParamPtr& postHole) {
-  const size_t k = h.levels.size();
-  const auto& rsFirst = h.levels.front();  // rs1: the last kernel's transforms
-  const auto& rsLast = h.levels.back();    // rs2 (rs3): the first kernel's
-  const int64_t nFirst = product(rsFirst), nLast = product(rsLast), n = op.n;
-  const int64_t m1 = n / nLast, mLast = n / nFirst;  // the kernels' columns per transform
-  const auto fftFirst =
-      libraryFft({op.sign, nFirst, op.precision},
-                 fmt::format("fftStockhamTwiddle({}, {})", radixList(rsFirst), op.sign));
-  const auto fftLast =
-      libraryFft({op.sign, nLast, op.precision},
-                 fmt::format("fftStockhamTwiddle({}, {})", radixList(rsLast), op.sign));
+// The FFT of one level, D_{prod(rs)}, as a function [complex]n -> [complex]n.
+ir::FunPtr levelFft(const FftOp& op, const Radices& rs) {
+  return libraryFft({op.sign, product(rs), op.precision},
+                    fmt::format("fftStockhamTwiddle({}, {})", radixList(rs), op.sign));
+}
 
-  // the first kernel: the tiles' rows are {leaves..., twiddles}
-  std::vector<Leaf> leaves1;
-  if (preHole) leaves1.push_back(preHoleRows);
-  leaves1.insert(leaves1.end(), pre.leaves.begin(), pre.leaves.end());
-  std::vector<ir::ExprPtr> in1;
-  for (const auto& l : leaves1) in1.push_back(tileRows(l, m1, b));
-  const size_t k1 = in1.size();
-  in1.push_back(ir::pad(0, (b - 1) * m1, ir::PadBoundary::Wrap)
-                << twiddleMatrix(m1, nLast, op.sign, op.precision));
-  const ir::FunPtr preFun = segmentFun(pre, preHole);
+// h with its levels in the other order: the same transform (the four-step factorization holds
+// for either order of n = n1·n2[·n3]), whose first kernel transforms the lines h's last kernel
+// transforms (n1 elements n / n1 apart). Stage s of the result is stage k-1-s of h.
+HierarchicalChoice reversedLevels(const HierarchicalChoice& h) {
+  HierarchicalChoice r = h;
+  std::reverse(r.levels.begin(), r.levels.end());
+  std::reverse(r.columns.begin(), r.columns.end());
+  return r;
+}
+
+// A transform's kernels before its last (hierarchical.fdl: hierarchicalLocal's first,
+// hierarchicalLocal3's first two). The first kernel's tiles read `rows` (B·m1 rows of n_k
+// elements, m1 = n / n_k, n_k the first kernel's size) zipped with the twiddle rows; a tile row
+// e (one row of each, then the twiddles) is transformed as D_{n_k}(input(e)):
+//   Y = ω^{j1·k2} (D_{n_k} input(e_{j1}))[k2], stored transposed
+// The result is the last kernel's columns: B·n/n1 rows of n1 (Y[•][k2], or the middle kernel's).
+ir::ExprPtr firstKernels(const FftOp& op, const HierarchicalChoice& h, int64_t b,
+                         std::vector<ir::ExprPtr> rows,
+                         const std::function<ir::ExprPtr(const ir::ParamPtr&)>& input) {
+  const int64_t nFirst = product(h.levels.front()), nLast = product(h.levels.back());
+  const int64_t m1 = op.n / nLast;
+  const size_t k1 = rows.size();
+  rows.push_back(ir::pad(0, (b - 1) * m1, ir::PadBoundary::Wrap)
+                 << twiddleMatrix(m1, nLast, op.sign, op.precision));
   auto e = ir::param("e");
-  std::vector<ir::ExprPtr> preArgs;
-  for (size_t i = 0; i < k1; ++i) preArgs.push_back(tileValue(leaves1[i], m1, ir::get(i, e)));
   const ir::FunPtr rowFft =
-      ir::lambda({e}, ir::FunCall::make(fftLast, {ir::FunCall::make(preFun, preArgs)}));
+      ir::lambda({e}, ir::FunCall::make(levelFft(op, h.levels.back()), {input(e)}));
   auto tile = ir::param("tile");
   auto row = ir::param("row"), t = ir::param("t");
   const ir::FunPtr twiddled = ir::lambda({row, t}, ir::mapLocal(0, ir::mult()) << ir::zip(row, t));
@@ -428,36 +424,56 @@ ir::ExprPtr hierarchicalLink(const FftOp& op, const HierarchicalChoice& h, int64
       {tile}, ir::mapLocal(1, twiddled) << ir::zip(ir::toLocal(ir::mapLocal(0, rowFft)) << tile,
                                                    ir::map(ir::get(k1)) << tile));
   const ir::ExprPtr y =
-      ir::join() << (ir::mapWorkgroup(0, tile1) << (ir::split(h.columns[0]) << ir::zip(in1)));
+      ir::join() << (ir::mapWorkgroup(0, tile1) << (ir::split(h.columns[0]) << ir::zip(rows)));
+  // Y's columns transposed (two levels), or the middle kernel's (three)
+  return h.levels.size() == 2 ? ir::join() << (ir::map(ir::transpose()) << (ir::split(nFirst) << y))
+                              : ir::FunCall::make(middleKernel3(op, h, b), {ir::join() << y});
+}
 
-  // the columns of the last kernel: Y's transposed (two levels), or the middle kernel's (three)
-  const ir::ExprPtr columnsLast =
-      k == 2 ? ir::join() << (ir::map(ir::transpose()) << (ir::split(nFirst) << y))
-             : ir::FunCall::make(middleKernel3(op, h, b), {ir::join() << y});
+// What h's last kernel computes of its tile row e: after(D_{n1}(column), leaves...), e the
+// column alone (no leaves and !tuple) or (column, after's leaves..., anything further).
+ir::ExprPtr lastKernelValue(const FftOp& op, const HierarchicalChoice& h, const Segment& after,
+                            const ir::ParamPtr& hole, const ir::ParamPtr& e, bool tuple) {
+  const int64_t mLast = op.n / product(h.levels.front());
+  const ir::FunPtr fft = levelFft(op, h.levels.front());
+  std::vector<ir::ExprPtr> args = {ir::FunCall::make(fft, {tuple ? ir::get(0, e) : e})};
+  for (size_t i = 0; i < after.leaves.size(); ++i)
+    args.push_back(tileValue(after.leaves[i], mLast, ir::get(i + 1, e)));
+  return ir::FunCall::make(segmentFun(after, hole), args);
+}
 
-  // the last kernel: the tiles' rows are {a column, post's leaves...}
-  std::vector<ir::ExprPtr> in2 = {columnsLast};
-  for (const auto& l : post.leaves) in2.push_back(tileRows(l, mLast, b));
-  const ir::FunPtr postFun = segmentFun(post, postHole);
-  auto e2 = ir::param("e");
-  std::vector<ir::ExprPtr> postArgs;
-  if (in2.size() == 1) {
-    postArgs.push_back(ir::FunCall::make(fftFirst, {e2}));
-  } else {
-    postArgs.push_back(ir::FunCall::make(fftFirst, {ir::get(0, e2)}));
-    for (size_t i = 1; i < in2.size(); ++i)
-      postArgs.push_back(tileValue(post.leaves[i - 1], mLast, ir::get(i, e2)));
-  }
-  const ir::FunPtr rowFun = ir::lambda({e2}, ir::FunCall::make(postFun, postArgs));
-  const ir::ExprPtr tiles2 = ir::split(h.columns[k - 1])
-                             << (in2.size() == 1 ? in2[0] : ir::zip(in2));
-  const ir::ExprPtr z = ir::join() << (ir::mapWorkgroup(0, ir::mapLocal(0, rowFun)) << tiles2);
+// after's leaves as the rows of the tiles of h's last kernel (B·n/n1 rows of n1).
+std::vector<ir::ExprPtr> lastKernelLeafRows(const FftOp& op, const HierarchicalChoice& h,
+                                            int64_t b, const Segment& after) {
+  std::vector<ir::ExprPtr> rows;
+  for (const auto& l : after.leaves) rows.push_back(tileRows(l, op.n / product(h.levels.front()), b));
+  return rows;
+}
+
+// A transform's last kernel (hierarchical.fdl), tiles of F_k of the B·n/n1 columns:
+//   X[k1·(n/n1) + k2] = after((D_{n1} column_{k2})[k1], leaves...), written through the views
+ir::ExprPtr lastKernel(const FftOp& op, const HierarchicalChoice& h, int64_t b,
+                       const ir::ExprPtr& columnsLast, const Segment& after,
+                       const ir::ParamPtr& hole) {
+  const int64_t mLast = op.n / product(h.levels.front());
+  std::vector<ir::ExprPtr> in = {columnsLast};
+  for (auto& r : lastKernelLeafRows(op, h, b, after)) in.push_back(std::move(r));
+  auto e = ir::param("e");
+  const ir::FunPtr rowFun = ir::lambda({e}, lastKernelValue(op, h, after, hole, e, in.size() > 1));
+  const ir::ExprPtr tiles = ir::split(h.columns.back()) << (in.size() == 1 ? in[0] : ir::zip(in));
+  const ir::ExprPtr z = ir::join() << (ir::mapWorkgroup(0, ir::mapLocal(0, rowFun)) << tiles);
   auto r = ir::param("r");
   return ir::map(ir::lambda({r}, ir::join() << (ir::transpose() << r))) << (ir::split(mLast) << z);
 }
 
 }  // namespace
 
+// The chain's transforms as hierarchical.fdl lays them out (fft_ops_passes.h), each transform
+// after the first fused with the one before it: transform i+1 takes its levels in the other
+// order than transform i (reversedLevels), so that its first kernel transforms the lines
+// transform i's last kernel does, and that kernel is one: D_{n1} of transform i, the segment
+// between them, then transform i+1's first level and twiddles. A two-level convolution is
+// 2 + 2 - 1 = 3 kernels, a three-level one 5.
 ir::ExprPtr multiPassForm(const ir::FunCall& call, const FftRequest& limits, ExpandedFftOps& out) {
   const auto* map = call.f()->as<ir::Map>();
   const auto* g = map ? map->f()->as<ir::Lambda>() : nullptr;
@@ -502,31 +518,58 @@ ir::ExprPtr multiPassForm(const ir::FunCall& call, const FftRequest& limits, Exp
     }
   }
   if (choice.variant != Variant::Hierarchical) return nullptr;
-  const auto& h = *choice.as<HierarchicalChoice>();
 
   ChainBuilder builder(*g, rows);
   const std::optional<Chain> chain = builder.build(first->n);
   if (!chain || chain->pre.leaves.empty()) return nullptr;
+  for (const Link& link : chain->links)
+    if (link.op.precision != first->precision) return nullptr;
   const int64_t b = r.batch;
-  ir::ExprPtr e;
+  const size_t k = choice.as<HierarchicalChoice>()->levels.size();
+  HierarchicalChoice h = *choice.as<HierarchicalChoice>();
+  std::vector<std::vector<int64_t>> shapes = choice.stageLocal;  // h's, stage by stage
+  ir::ExprPtr columnsLast;  // the last kernel's columns of the transform so far
   for (size_t i = 0; i < chain->links.size(); ++i) {
     const Link& link = chain->links[i];
-    if (link.op.precision != first->precision) return nullptr;
-    // link 0 reads pre's leaves; a later one the rows the link before wrote
-    Leaf previous{nullptr, e, true};
-    auto hole = ir::Param::make("x");
-    Segment pre = i == 0 ? chain->pre : Segment{hole, {}};
-    e = hierarchicalLink(link.op, h, b, pre, i == 0 ? nullptr : hole, previous, link.after,
-                         builder.hole(i));
+    std::vector<ir::ExprPtr> in;
+    std::function<ir::ExprPtr(const ir::ParamPtr&)> input;
+    if (i == 0) {  // pre's leaves, read in the tile loads
+      const int64_t m1 = link.op.n / product(h.levels.back());
+      const Segment& pre = chain->pre;
+      for (const auto& l : pre.leaves) in.push_back(tileRows(l, m1, b));
+      input = [&pre, m1](const ir::ParamPtr& e) {
+        std::vector<ir::ExprPtr> args;
+        for (size_t j = 0; j < pre.leaves.size(); ++j)
+          args.push_back(tileValue(pre.leaves[j], m1, ir::get(j, e)));
+        return ir::FunCall::make(segmentFun(pre, nullptr), args);
+      };
+    } else {  // the last kernel of the transform before, then its segment, in this first kernel
+      const Link& before = chain->links[i - 1];
+      in = {columnsLast};
+      for (auto& row : lastKernelLeafRows(before.op, h, b, before.after)) in.push_back(row);
+      input = [&before, &builder, h, i](const ir::ParamPtr& e) {
+        return lastKernelValue(before.op, h, before.after, builder.hole(i - 1), e, true);
+      };
+      h = reversedLevels(h);
+      std::reverse(shapes.begin(), shapes.end());
+    }
+    columnsLast = firstKernels(link.op, h, b, in, input);
     std::vector<std::string> levels;  // in the order the kernels transform them
     for (auto it = h.levels.rbegin(); it != h.levels.rend(); ++it)
       levels.push_back(fmt::format("{}", fmt::join(*it, ", ")));
-    out.operations.push_back(
-        fmt::format("{} {} {}: hierarchical, radices {} ({} kernels of {} columns per group)",
-                    link.op.sign < 0 ? "fft" : "ifft", link.op.n, precisionName(r.precision),
-                    fmt::join(levels, " | "), h.levels.size(), fmt::join(h.columns, ", ")));
-    out.stageLocal.insert(out.stageLocal.end(), choice.stageLocal.begin(), choice.stageLocal.end());
+    std::vector<int64_t> columns(h.columns.begin(), h.columns.end());
+    out.operations.push_back(fmt::format(
+        "{} {} {}: hierarchical, radices {} ({} kernels of {} columns per group{})",
+        link.op.sign < 0 ? "fft" : "ifft", link.op.n, precisionName(r.precision),
+        fmt::join(levels, " | "), k, fmt::join(columns, ", "),
+        i == 0 ? "" : ", the first one the last of the transform before"));
+    // every kernel but the last: that one is the next transform's first, or comes below
+    out.stageLocal.insert(out.stageLocal.end(), shapes.begin(), shapes.end() - 1);
   }
+  out.stageLocal.push_back(shapes.back());
+  const Link& last = chain->links.back();
+  ir::ExprPtr e = lastKernel(last.op, h, b, columnsLast, last.after,
+                             builder.hole(chain->links.size() - 1));
   if (chain->crop) e = ir::map(ir::crop(chain->crop->first, chain->crop->second)) << e;
   return e;
 }

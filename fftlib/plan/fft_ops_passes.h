@@ -11,7 +11,11 @@
 // lays them out: `pre` is read in the first kernel's tile loads (the row's views and pads: a
 // zero pad of whole columns is the columns' pad, neither stored nor read), each `mid` and
 // `post` is computed in the last kernel of the transform before it, on its outputs, and post's
-// crop is a view the last kernel writes through (what it drops is not stored).
+// crop is a view the last kernel writes through (what it drops is not stored). A transform after
+// another takes its levels in the other order (n = n2·n1), so that its first kernel transforms
+// the lines the other's last kernel does (n1 elements n/n1 apart): those two kernels are one
+// (the other's last level, the segment between them, this one's first level and twiddles), and
+// a two-level convolution is 3 kernels, not 4, a three-level one 5, not 6.
 #pragma once
 
 #include <functional>

@@ -4,6 +4,7 @@
 // shape; the global form; the reference; errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <complex>
 #include <random>
 #include <string>
@@ -144,6 +145,32 @@ TEST(FftOps, ConvolutionIsOneKernelOfThePlannersShape) {
   const std::vector<ir::Value> args = {ir::Value::complexArray(x, ir::ScalarKind::Float, {b, n}),
                                        ir::Value::complexArray(hSpec, ir::ScalarKind::Float, {n})};
   EXPECT_LT(maxRelError(run(built.lowered.kernel.lambda, args), want), 1e-5);
+}
+
+// The product with H and the scaling are done in the forward's last pass and the inverse's last
+// pass (lowerFftFused's mapIntoProducer), not in loops of their own through local memory: the
+// kernel has the barriers of two FFTs of p passes each (p - 1 within each, one between them,
+// one at the end of the group loop: 2p), two fewer than with those loops, and writes its
+// result from the inverse's last pass; one fewer again when the radices begin and end alike
+// (256 = [16, 16]): the forward's last pass and the inverse's first are one.
+TEST(FftOps, ConvolutionsProductAndScalingAreInTheTransformsPasses) {
+  for (const int64_t n : {256, 1024}) {
+    const Kernel k = compileKernel(kConv, {{"N", n}, {"B", 4}}, ir::ScalarKind::Float);
+    const ExpandedFftOps e = expandFftOps(k);
+    ASSERT_TRUE(e.oneKernel);
+    const std::string& op = e.operations.at(0);
+    const int64_t passes = 1 + std::count(op.begin(), op.find(" (") + op.begin(), ',');
+    // radices whose first and last are equal: the forward's last pass and the inverse's first
+    // are one pass (mapZipFusion), one barrier fewer
+    const std::string rs = op.substr(op.find("radices ") + 8, op.find(" (") - op.find("radices ") - 8);
+    const bool palindromeEnds = rs.substr(0, rs.find(',')) == rs.substr(rs.rfind(' ') + 1);
+    const auto built = buildExpanded(e, "", compiler::pipeline::Target::OpenCL);
+    const std::string& src = built.compiled.source;
+    int64_t barriers = 0;
+    for (size_t at = src.find("barrier("); at != std::string::npos; at = src.find("barrier(", at + 1))
+      ++barriers;
+    EXPECT_EQ(barriers, 2 * passes - (palindromeEnds ? 1 : 0)) << op << "\n" << src;
+  }
 }
 
 #ifdef FFTC_HAVE_CUDA

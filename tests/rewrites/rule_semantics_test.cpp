@@ -40,6 +40,8 @@ std::vector<RuleCase> ruleCases() {
       {reduceMapFusion(), {}},
       {mapZipFlatten(), {}},
       {mapZipFlattenViews(), {}},
+      {mapIntoProducer(), {}},
+      {mapZipFusion(), {}},
       {splitReduce(2), {}},
       {splitReduce(3), {}},
       {splitMap(), {}},
