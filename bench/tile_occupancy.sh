@@ -12,7 +12,11 @@
 #
 # --label fills the CSV's first column (e.g. before/after, to concatenate two runs);
 # --fft-options are passed on to `fftc fft` (a plan other than the automatic one).
+# The shared-memory limit is the largest carveout's: Nsight Compute reports the one the driver
+# configured, which can be lower when registers bound the blocks anyway.
 # Needs nvcc (the CUDA toolkit); about 2 minutes for both precisions on 2 cores.
+# bench/results/2026-11-29-sm90-tile_occupancy.csv: --label before (main 0716493), after, and
+# levels2 (--fft-options "--levels 2" --log2 17-22), concatenated.
 set -uo pipefail
 
 fftc=build/fftc
@@ -31,7 +35,7 @@ while [[ $# -gt 0 ]]; do
     --precision) precisions=$2; shift 2 ;;
     --budget) budget=$2; shift 2 ;;
     --fft-options) fftOptions=$2; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "tile_occupancy.sh: unknown option $1" >&2; exit 1 ;;
   esac
 done
