@@ -16,7 +16,8 @@
 # configured, which can be lower when registers bound the blocks anyway.
 # Needs nvcc (the CUDA toolkit); about 2 minutes for both precisions on 2 cores.
 # bench/results/2026-11-29-sm90-tile_occupancy.csv: --label before (main 0716493), after, and
-# levels2 (--fft-options "--levels 2" --log2 17-22), concatenated.
+# levels2-F8 / levels2-F4 (--fft-options "--levels 2 --ffts-per-group 8" --precision f32, 4 for
+# f64, --log2 17-19), concatenated.
 set -uo pipefail
 
 fftc=build/fftc

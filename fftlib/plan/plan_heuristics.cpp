@@ -200,7 +200,11 @@ void refuseShape(const FftRequest& r, Variant v) {
 // ---- Hierarchical: hierarchical.fdl hierarchicalLocal (two levels) or hierarchicalLocal3.
 
 // The rows of a tile: the largest F <= 128 bytes of elements that divides the rows and fits
-// (`arrays` padded local arrays of F rows of n, at most 1024 work-items); 0 when none does.
+// (two padded local arrays of F rows of n, at most 1024 work-items); 0 when none does. The
+// request's F (fftsPerGroup) needs only the arrays the tile keeps (`arrays`: one where its
+// passes share it, oneArrayTile), so tiles twice as wide may be asked for; the automatic
+// widths stay those measured with two arrays (and the tuner's heuristic configuration, which
+// gives F back, plans the heuristic plan).
 int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, const FftRequest& r,
                     int64_t arrays) {
   const int64_t butterflies = n / *std::min_element(rs.begin(), rs.end());
@@ -209,10 +213,8 @@ int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, con
     return rows % f == 0 && localFits(n, r, f, arrays) && f * butterflies <= 1024 ? f : 0;
   }
   const int64_t most = std::min<int64_t>(128 / complexBytes(r.precision), 1024 / butterflies);
-  if (most < 1 || !localFits(n, r, 1, arrays)) return 0;
-  for (int64_t f = std::min(rows, most); f >= 2; --f)
-    if (rows % f == 0 && localFits(n, r, f, arrays)) return f;
-  return 1;
+  if (most < 1 || !localFits(n, r, 1)) return 0;
+  return largestFittingDivisor(n, r, rows, most);
 }
 
 // The radices split into k levels, outermost first, by one rule with or without the request's
@@ -293,11 +295,6 @@ HierarchicalChoice chooseHierarchical(const FftRequest& r) {
   // three; the widest tiles of the two when neither is. (On an H100, f32 2^17 and 2^18 with
   // two levels of 4-column tiles took 1.9x and 2.2x cuFFT's time, with three levels 1.5x.)
   const int64_t minWidth = 64 / complexBytes(r.precision);
-  // The automatic choice keeps the tiles whose two arrays fit (the widths measured on the
-  // H100), now in one array where the passes allow (oneArrayTile: half the local memory, more
-  // blocks an SM); a request's levels or level sizes take the widest tiles one array fits
-  // (f32 2^17, 2^18 in two levels of 8-column tiles: issue 22, not yet measured on a GPU).
-  const bool explicitLevels = r.levels != 0 || !r.levelSizes.empty();
   std::vector<std::vector<int64_t>> best;
   std::vector<int64_t> bestF;
   std::vector<int> counts = {2, 3};
@@ -311,8 +308,7 @@ HierarchicalChoice chooseHierarchical(const FftRequest& r) {
     for (int s = 0; s < k; ++s) {
       const auto& rs = levels[static_cast<size_t>(k - 1 - s)];
       const int64_t n = product(rs);
-      fs.push_back(tileColumns(n, rs, r.batch * (r.size / n), r,
-                               oneArrayTile(rs) && explicitLevels ? 1 : 2));
+      fs.push_back(tileColumns(n, rs, r.batch * (r.size / n), r, oneArrayTile(rs) ? 1 : 2));
     }
     const int64_t least = *std::min_element(fs.begin(), fs.end());
     if (least >= minWidth ||

@@ -509,8 +509,8 @@ TEST(Planner, TheKernelCarriesThePlansWorkGroupShapes) {
 }
 
 // The hierarchical plans let the tiles' passes share one local array; the automatic tiles keep
-// the widths two arrays allowed (as measured), a request's levels count the one array
-// (oneArrayTile: each pass after the first with n / min(rs) butterflies).
+// the widths two arrays allowed (as measured), a request's F counts the one array (oneArrayTile:
+// each pass after the first with n / min(rs) butterflies).
 TEST(Planner, HierarchicalTilesOneArray) {
   EXPECT_TRUE(oneArrayTile({16, 16}));
   EXPECT_TRUE(oneArrayTile({16, 8, 8}));
@@ -526,12 +526,17 @@ TEST(Planner, HierarchicalTilesOneArray) {
   r.levels = 2;  // [8, 8, 8] x [8, 8, 8]: two arrays of 8 columns take 69616 bytes, one 34808
   c = choosePlan(r);
   EXPECT_EQ(c.kernel, "hierarchicalLocal");
-  EXPECT_EQ(leastColumns(c), 8);
+  EXPECT_EQ(leastColumns(c), 4);  // the automatic width: two arrays' worth
+  r.fftsPerGroup = 8;
+  EXPECT_EQ(leastColumns(choosePlan(r)), 8);
   r.levels = 0;
+  r.levelSizes = {256, 1024};  // [16, 8, 8]: 8 columns would take 70 KB in one array
+  EXPECT_THROW((void)choosePlan(r), backends::UserError);
   r.levelSizes = {512, 512};
   EXPECT_EQ(leastColumns(choosePlan(r)), 8);
-  r.levelSizes = {256, 1024};  // [16, 8, 8]: 4 columns (8 would take 70 KB in one array)
-  EXPECT_EQ(leastColumns(choosePlan(r)), 4);
+  r.radices = {16, 32, 16, 32};  // the radix-32 pass has 16 of 32 work-items: two arrays, 70 KB
+  EXPECT_FALSE(oneArrayTile({16, 32}));
+  EXPECT_THROW((void)choosePlan(r), backends::UserError);
 }
 
 // The hierarchical (four-step) variant: one stage per level, each transforming tiles of F
@@ -894,9 +899,10 @@ TEST(FftPlan, HierarchicalTilesInOneLocalArray) {
     EXPECT_EQ(count(st.source, "__local float2 "), 1u) << st.source;
   expectAccurate(three);
 
-  // two levels asked for: tiles as wide as one array allows in 48 KiB (2^18 = [8, 8, 8] x
-  // [8, 8, 8], 8 columns: one array of 34808 bytes; two would take 69616)
+  // two levels of 8-column tiles asked for: one array allows them in 48 KiB (2^18 = [8, 8, 8]
+  // x [8, 8, 8]: one array of 34808 bytes; two would take 69616)
   three.levels = 2;
+  three.fftsPerGroup = 8;
   auto p2 = planFft(three);
   ASSERT_EQ(p2->compiled.stages.size(), 2u);
   EXPECT_EQ(p2->choice.as<HierarchicalChoice>()->leastColumns(), 8);
