@@ -56,6 +56,9 @@ void addFftOptions(po::options_description& desc, FftOptions& o, bool withOutput
        "R1,R2,...: the radix list (product N; bluestein: product M >= 2N-1)")
       ("levels", po::value(&o.levels)->default_value(o.levels),
        "hierarchical: 2 or 3 levels, one kernel each (0: the planner chooses)")
+      ("ffts-per-group", po::value(&o.fftsPerGroup)->default_value(o.fftsPerGroup),
+       "local, hierarchical, bluestein in local memory: the rows (hierarchical: tile columns) "
+       "of a work-group (0: the planner chooses)")
       ("level-sizes", po::value(&o.levelSizes),
        "hierarchical: the levels' sizes n1,n2[,n3] (product N; with --radices, products of "
        "consecutive radices)")
@@ -113,6 +116,10 @@ fl::FftRequest makeRequest(const FftOptions& o) {
   if (!o.rewrite.empty()) (void)rewrites::parseStrategy(o.rewrite);
   r.strategy = o.rewrite;
   r.levels = o.levels;
+  if (o.fftsPerGroup < 0)
+    throw backends::UserError(
+        fmt::format("--ffts-per-group {}: expected 1 or more (0: the planner's)", o.fftsPerGroup));
+  r.fftsPerGroup = o.fftsPerGroup;
   if (o.localMemory < 0)
     throw backends::UserError(fmt::format("--local-memory {}: expected bytes, 0 or more",
                                           o.localMemory));

@@ -17,6 +17,7 @@ struct FftOptions {
                     levelSizes, target = "opencl", wisdom, rewrite, outDir = ".";
   int64_t batch = 1;
   int64_t levels = 0;  // --levels: the hierarchical variant's 2 or 3 (0: the planner's)
+  int64_t fftsPerGroup = 0;  // --ffts-per-group: FftRequest::fftsPerGroup (0: the planner's)
   int64_t localMemory = 0;  // --local-memory: bytes per work-group (0: the planner's default)
   bool scale = false;
   bool real = false;  // --real: R2C (forward) or C2R (inverse), FFTW's half-spectrum layout

@@ -54,6 +54,10 @@ class BarrierPass {
     std::optional<ir::ArithExpr> index;  // canonical
     LoopStmts loops;
   };
+  struct PendingRead {
+    const Memory* reader;
+    LoopStmts loops;
+  };
   struct OpenWorkgroup {
     int barriersBefore;
     bool outerTrailing;
@@ -64,14 +68,17 @@ class BarrierPass {
     const Memory& m = *e.memory;
     if (m.space == backends::MemSpace::Local && m.localOrder >= 0) {
       if (e.writing) {
-        // write after read: the storage was read as another array since the last barrier
+        // write after read: the storage was read as another array since the last barrier (the
+        // storage's owner too: a toLocal result allocated first may be written last, in the
+        // pass that reads the array sharing its storage)
         auto it = readPending_.find(m.storage);
-        if (m.storage != m.localOrder && it != readPending_.end() && it->second) {
-          LoopStmts readLoops = *it->second;
+        if (it != readPending_.end() && it->second &&
+            (m.storage != m.localOrder || it->second->reader != &m)) {
+          LoopStmts readLoops = it->second->loops;
           place(e, false, readLoops);
         }
       } else {
-        readPending_[m.storage] = loopStmts(e.loops);
+        readPending_[m.storage] = PendingRead{&m, loopStmts(e.loops)};
       }
     }
     Write& w = writes_[&m];
@@ -162,7 +169,7 @@ class BarrierPass {
 
   std::vector<StageDraft>& stages_;
   std::map<const Memory*, Write> writes_;
-  std::map<int, std::optional<LoopStmts>> readPending_;  // by storage: the loops of the read
+  std::map<int, std::optional<PendingRead>> readPending_;  // by storage: the array, its loops
   std::vector<OpenWorkgroup> open_;
   std::unordered_set<const Stmt*> placed_;
   int barriers_ = 0;

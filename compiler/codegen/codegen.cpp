@@ -29,6 +29,7 @@ CompiledKernel compileImpl(const ir::LambdaPtr& lambda, const std::string& name,
   if (!options.dialect) throw std::invalid_argument("CodegenOptions::dialect is not set");
   // The passes, in order (docs/codegen.md has the table of what each records).
   GeneratedKernel g = KernelGen(options, name).run(lambda, paramNames, sizeVars);
+  stageShapes(g.stages, options);
   allocateLocalMemory(
       g.locals,
       reusePlan(localLives(g.locals, g.trace), options.localReuseInPass ? &g.stages : nullptr),

@@ -45,6 +45,9 @@ struct StageDraft {
   // The extent of a mapLocal(d) loop that encloses a barrier: every work-item must run it
   // exactly once, so local[d] is that extent (0: no such loop); set by the barrier pass.
   int64_t barrierRows[3] = {0, 0, 0};
+  // The work-group size the caller launches it with (CodegenOptions::stageLocal, when it
+  // applies: stages.h, stageShapes), dimension by dimension; empty: its own (local, barrierRows).
+  std::vector<int64_t> shape;
   int dims = 1;
   bool parallel = false;
   int64_t localBytes = 0;

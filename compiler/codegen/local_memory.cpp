@@ -49,12 +49,18 @@ bool reusableInPass(const LocalLife& reader, const LocalLife& writer, const Stag
   const auto& r = reader.lastReadLoops;
   const int wg = writer.firstWriteWorkgroup;
   if (wg < 0 || static_cast<size_t>(wg) >= r.size() || r[wg].stmt != w[wg].stmt) return false;
+  // The work-group's size in dimension d: the caller's launch shape (a tile's rows on
+  // dimension 0, shorter than the loop that copies the tile out), else the longest loop's.
+  auto groupSize = [&](int d) {
+    return static_cast<size_t>(d) < stage.shape.size() ? stage.shape[static_cast<size_t>(d)]
+                                                       : stage.local[d];
+  };
   size_t k = static_cast<size_t>(wg) + 1;
   for (; k < w.size() && k < r.size(); ++k) {
     if (r[k].stmt != w[k].stmt) break;
     const auto extent = w[k].extent.constant();
     if (w[k].kind != LoopKind::Local || !extent || w[k].dim < 0 || w[k].dim > 2 ||
-        *extent != stage.local[w[k].dim])
+        *extent != groupSize(w[k].dim))
       return false;
   }
   // The barrier goes before the writer's loop k, which the reader is not in (it came first and

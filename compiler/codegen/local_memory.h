@@ -44,7 +44,8 @@ std::vector<LocalLife> localLives(const std::vector<MemoryPtr>& locals, const Ac
 // storage of one last read in the statement of its own first write, when that read comes first
 // in program order and the barrier the barrier pass then puts before the write is legal: the
 // loops the read and the write share inside the work-group are mapLocal loops of constant
-// extent, each as long as the stage's longest loop of its dimension (StageDraft::local), so
+// extent, each as long as the work-group in its dimension (the caller's launch shape,
+// StageDraft::shape, else the stage's longest loop of that dimension, StageDraft::local), so
 // every work-item runs them exactly once and reaches the barrier; no sequential loop runs the
 // write before a later iteration's read; and the read's statement is complete before the
 // write's begins (where the barrier pass puts the barrier: before the writer's first loop the

@@ -57,6 +57,24 @@ void stageGeometry(const StageDraft& st, const CodegenOptions& options, StageInf
   }
 }
 
+namespace {
+
+bool live(const StageDraft& st) { return !st.body->body.empty() || !st.localDecls.empty(); }
+
+}  // namespace
+
+void stageShapes(std::vector<StageDraft>& stages, const CodegenOptions& options) {
+  // The caller's shapes were chosen for a kernel of this many stages; another lowering (a
+  // strategy of the user's, a fallback) keeps its own.
+  if (options.stageLocal.empty() ||
+      options.stageLocal.size() !=
+          static_cast<size_t>(std::count_if(stages.begin(), stages.end(), live)))
+    return;
+  size_t i = 0;
+  for (auto& st : stages)
+    if (live(st)) st.shape = options.stageLocal[i++];
+}
+
 CompiledKernel assembleStages(GeneratedKernel& g, const CodegenOptions& options) {
   CompiledKernel ck;
   ck.name = g.name;
@@ -65,15 +83,6 @@ CompiledKernel assembleStages(GeneratedKernel& g, const CodegenOptions& options)
   ck.sizeVars = g.sizeVars;
   ck.sizes = options.sizes;
   ck.module = g.module;
-  const auto live = [](const StageDraft& st) {
-    return !st.body->body.empty() || !st.localDecls.empty();
-  };
-  // The caller's shapes were chosen for a kernel of this many stages; another lowering (a
-  // strategy of the user's, a fallback) keeps its own.
-  const bool shaped =
-      !options.stageLocal.empty() &&
-      options.stageLocal.size() ==
-          static_cast<size_t>(std::count_if(g.stages.begin(), g.stages.end(), live));
   for (auto& st : g.stages) {
     if (!live(st)) continue;
     backends::KernelFunc k;
@@ -109,10 +118,7 @@ CompiledKernel assembleStages(GeneratedKernel& g, const CodegenOptions& options)
     }
     for (const auto& d : st.localDecls) k.body->body.push_back(d);
     for (const auto& s : st.body->body) k.body->body.push_back(s);
-    if (!shaped)
-      stageGeometry(st, options, si);
-    else
-      stageGeometry(st, options, si, options.stageLocal[ck.stages.size()]);
+    stageGeometry(st, options, si, st.shape);
     k.maxWorkItems = si.local.empty() ? 0 : 1;
     for (const auto& l : si.local) {
       const auto c = l.constant();

@@ -22,10 +22,16 @@ void recordAccesses(GeneratedKernel& g);
 void stageGeometry(const StageDraft& st, const CodegenOptions& options, StageInfo& si,
                    const std::vector<int64_t>& shape = {});
 
+// Records each live stage's CodegenOptions::stageLocal entry in StageDraft::shape when the
+// caller names as many shapes as there are stages (another lowering keeps its own). Before the
+// local-memory pass: an array's reuse within a pass needs loops that run once per work-item of
+// the launched work-group.
+void stageShapes(std::vector<StageDraft>& stages, const CodegenOptions& options);
+
 // Assembles the CompiledKernel (everything but the printed source) from the generated kernel
 // after the local-memory and barrier passes. Stages left with nothing to do (their only work
 // folded into a constant table) are dropped; the others are numbered in launch order.
-// CodegenOptions::stageLocal applies when it names as many shapes as there are stages.
+// CodegenOptions::stageLocal applies as stageShapes recorded it.
 CompiledKernel assembleStages(GeneratedKernel& g, const CodegenOptions& options);
 
 }  // namespace fftc::compiler::codegen

@@ -199,6 +199,13 @@ bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup = 1, i
 // butterflies, the work-group's size, so that every work-item reaches the barrier between the
 // pass's reads and its writes once; and at most 1024 work-items.
 bool oneArrayRadices(const Radices& rs);
+// Whether a hierarchical tile stage over the radices rs surely keeps one local array under
+// PlanChoice::localReuseInPass (and has two without): every pass after the first, from local
+// memory to local memory (the first stage's last pass too: its result leaves transposed), has
+// n / min(rs) butterflies, the tile row's work-items, each reading its elements, waiting, then
+// writing the array it read; at most 1024 of them; two radices at least. A request's levels
+// count one array for these tiles (chooseHierarchical); code generation may merge others too.
+bool oneArrayTile(const Radices& rs);
 // Whether one row of n = prod(rs) runs in a one-array local kernel: oneArrayRadices and one
 // padded array of n in the request's budget.
 bool oneArrayKernelFits(const Radices& rs, const FftRequest& request);

@@ -67,6 +67,13 @@ Radices oneArrayRadicesFor(int64_t n, const FftRequest& request) {
   return best;
 }
 
+bool oneArrayTile(const Radices& rs) {
+  if (rs.size() < 2) return false;
+  const int64_t least = *std::min_element(rs.begin(), rs.end());
+  return product(rs) / least <= 1024 &&
+         std::all_of(rs.begin() + 1, rs.end(), [&](int64_t q) { return q == least; });
+}
+
 int64_t largestFittingDivisor(int64_t n, const FftRequest& request, int64_t rows, int64_t most) {
   for (int64_t f = std::min(rows, most); f >= 2; --f)
     if (rows % f == 0 && localFits(n, request, f)) return f;
@@ -193,12 +200,17 @@ void refuseShape(const FftRequest& r, Variant v) {
 // ---- Hierarchical: hierarchical.fdl hierarchicalLocal (two levels) or hierarchicalLocal3.
 
 // The rows of a tile: the largest F <= 128 bytes of elements that divides the rows and fits
-// (two padded local arrays of F rows of n, at most 1024 work-items); 0 when none does.
-int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, const FftRequest& r) {
+// (two padded local arrays of F rows of n, at most 1024 work-items); 0 when none does. The
+// request's F (fftsPerGroup) needs only the arrays the tile keeps (`arrays`: one where its
+// passes share it, oneArrayTile), so tiles twice as wide may be asked for; the automatic
+// widths stay those measured with two arrays (and the tuner's heuristic configuration, which
+// gives F back, plans the heuristic plan).
+int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, const FftRequest& r,
+                    int64_t arrays) {
   const int64_t butterflies = n / *std::min_element(rs.begin(), rs.end());
   if (r.fftsPerGroup > 0) {
     const int64_t f = r.fftsPerGroup;
-    return rows % f == 0 && localFits(n, r, f) && f * butterflies <= 1024 ? f : 0;
+    return rows % f == 0 && localFits(n, r, f, arrays) && f * butterflies <= 1024 ? f : 0;
   }
   const int64_t most = std::min<int64_t>(128 / complexBytes(r.precision), 1024 / butterflies);
   if (most < 1 || !localFits(n, r, 1)) return 0;
@@ -296,7 +308,7 @@ HierarchicalChoice chooseHierarchical(const FftRequest& r) {
     for (int s = 0; s < k; ++s) {
       const auto& rs = levels[static_cast<size_t>(k - 1 - s)];
       const int64_t n = product(rs);
-      fs.push_back(tileColumns(n, rs, r.batch * (r.size / n), r));
+      fs.push_back(tileColumns(n, rs, r.batch * (r.size / n), r, oneArrayTile(rs) ? 1 : 2));
     }
     const int64_t least = *std::min_element(fs.begin(), fs.end());
     if (least >= minWidth ||
@@ -408,6 +420,12 @@ PlanChoice chooseHierarchicalPlan(const FftRequest& r) {
     c.defines[fmt::format("F{}", s + 1)] = h.columns[s];
     c.stageLocal.push_back({h.columns[s], product(rs) / *std::min_element(rs.begin(), rs.end())});
   }
+  // The tiles' passes share one local array wherever code generation finds it legal (each
+  // pass reads its elements, waits, writes): half the local memory a block where a tile had
+  // two, and ptxas gives the radix-16 tiles fewer registers (f32 68 -> 48, f64 122 -> 96); no
+  // pass of fft_bench's plans at 2^14 .. 2^24 lost occupancy or spilled
+  // (bench/results/2026-11-29-sm90-tile_occupancy.csv).
+  c.localReuseInPass = true;
   c.detail = std::move(h);
   return c;
 }

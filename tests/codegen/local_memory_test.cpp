@@ -206,6 +206,25 @@ TEST(LocalMemory, ReuseInPassNeedsFullLoops) {
     same.firstWriteAfter = ra.lastReadAfter;
     EXPECT_EQ(cg::reusePlan({ra, same}, &stages), (std::vector<int>{-1, -1})) << extent;
   }
+  // The caller's launch shape (StageDraft::shape, from CodegenOptions::stageLocal) decides: a
+  // hierarchical tile's rows loop of 32 beside a copy loop of 64 runs once per work-item in a
+  // work-group of 32, while the loop of 64 would then run twice across the barrier.
+  stages[0].shape = {32};
+  for (int64_t extent : {64, 32}) {
+    Life ra{0, "t", 1, 2};
+    ra.firstWriteAt = 1;
+    ra.lastReadAt = 5;
+    Life wb{0, "t", 2, 3};
+    wb.firstWriteAt = 6;
+    wb.firstWriteWorkgroup = 0;
+    wb.firstWriteLoops = ra.lastReadLoops = {wg, loop(extent)};
+    ra.lastReadBlock = wb.firstWriteBlock = backends::sBlock();
+    ra.lastReadAfter = backends::sBlock();
+    wb.firstWriteAfter = backends::sBlock();
+    EXPECT_EQ(cg::reusePlan({ra, wb}, &stages),
+              (extent == 32 ? std::vector<int>{-1, 0} : std::vector<int>{-1, -1}))
+        << extent;
+  }
 }
 
 }  // namespace

@@ -549,6 +549,37 @@ TEST(Planner, TheKernelCarriesThePlansWorkGroupShapes) {
   }
 }
 
+// The hierarchical plans let the tiles' passes share one local array; the automatic tiles keep
+// the widths two arrays allowed (as measured), a request's F counts the one array (oneArrayTile:
+// each pass after the first with n / min(rs) butterflies).
+TEST(Planner, HierarchicalTilesOneArray) {
+  EXPECT_TRUE(oneArrayTile({16, 16}));
+  EXPECT_TRUE(oneArrayTile({16, 8, 8}));
+  EXPECT_FALSE(oneArrayTile({16, 16, 8}));  // the second pass: 128 of 256 work-items
+  EXPECT_FALSE(oneArrayTile({16}));         // one pass: one array anyway
+  EXPECT_TRUE(oneArrayTile({4, 4, 4, 4, 4, 4}));                     // 1024 work-items
+  EXPECT_FALSE(oneArrayTile({2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}));  // 2048
+  auto r = req(int64_t{1} << 18);
+  auto c = choosePlan(r);
+  EXPECT_TRUE(c.localReuseInPass);
+  EXPECT_EQ(c.kernel, "hierarchicalLocal3");  // unchanged: 16-column tiles of [8, 8]
+  EXPECT_EQ(leastColumns(c), 16);
+  r.levels = 2;  // [8, 8, 8] x [8, 8, 8]: two arrays of 8 columns take 69616 bytes, one 34808
+  c = choosePlan(r);
+  EXPECT_EQ(c.kernel, "hierarchicalLocal");
+  EXPECT_EQ(leastColumns(c), 4);  // the automatic width: two arrays' worth
+  r.fftsPerGroup = 8;
+  EXPECT_EQ(leastColumns(choosePlan(r)), 8);
+  r.levels = 0;
+  r.levelSizes = {256, 1024};  // [16, 8, 8]: 8 columns would take 70 KB in one array
+  EXPECT_THROW((void)choosePlan(r), backends::UserError);
+  r.levelSizes = {512, 512};
+  EXPECT_EQ(leastColumns(choosePlan(r)), 8);
+  r.radices = {16, 32, 16, 32};  // the radix-32 pass has 16 of 32 work-items: two arrays, 70 KB
+  EXPECT_FALSE(oneArrayTile({16, 32}));
+  EXPECT_THROW((void)choosePlan(r), backends::UserError);
+}
+
 // The hierarchical (four-step) variant: one stage per level, each transforming tiles of F
 // adjacent columns in local memory; two levels while every tile is 64 bytes wide, else three.
 TEST(Planner, HierarchicalShape) {
@@ -863,6 +894,64 @@ TEST(FftPlan, HierarchicalLevels) {
   auto odd = req(3 * 3 * 5 * 5 * 7, Variant::Hierarchical);
   odd.batch = 3;
   expectAccurate(odd);
+}
+
+// The tile kernels of the hierarchical plans keep their tiles in one local array
+// (PlanChoice::localReuseInPass: each pass reads its elements, waits, writes the array it read):
+// in the emitted source each stage declares one `__local` array, of F columns of n_i (two
+// before: 65536 f32's first stage ping-ponged between l and l_1), and the plans still compute
+// FFTW's result on PoCL, which runs the work-items of a group one after another between
+// barriers, so a write before another work-item's read shows as a wrong result.
+TEST(FftPlan, HierarchicalTilesInOneLocalArray) {
+  const compiler::codegen::CodegenOptions o;
+  auto count = [](const std::string& s, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+    return n;
+  };
+  auto r = req(65536);
+  r.batch = 2;
+  auto p = planFft(r);
+  ASSERT_EQ(p->choice.variant, Variant::Hierarchical);
+  EXPECT_TRUE(p->choice.localReuseInPass);
+  ASSERT_EQ(p->compiled.stages.size(), 2u);
+  EXPECT_EQ(p->choice.stageLocal.at(0), (std::vector<int64_t>{8, 16}));
+  for (const auto& st : p->compiled.stages) {
+    EXPECT_EQ(count(st.source, "__local float2 "), 1u) << st.source;
+    EXPECT_EQ(st.localMemoryBytes, o.paddedLocalCount(8 * 256) * 8);
+  }
+  expectAccurate(r);
+  r.direction = Direction::Inverse;
+  r.scale = true;
+  expectAccurate(r);
+  r.precision = Precision::F64;
+  r.direction = Direction::Forward;
+  r.scale = false;
+  r.size = 16384;  // [16, 8] x [16, 8], 4 columns
+  for (const auto& st : planFft(r)->compiled.stages)
+    EXPECT_EQ(count(st.source, "__local double2 "), 1u) << st.source;
+  expectAccurate(r);
+
+  // three levels of [8, 8]: the first two stages had two arrays each
+  auto three = req(int64_t{1} << 18);
+  auto p3 = planFft(three);
+  ASSERT_EQ(p3->compiled.stages.size(), 3u);
+  for (const auto& st : p3->compiled.stages)
+    EXPECT_EQ(count(st.source, "__local float2 "), 1u) << st.source;
+  expectAccurate(three);
+
+  // two levels of 8-column tiles asked for: one array allows them in 48 KiB (2^18 = [8, 8, 8]
+  // x [8, 8, 8]: one array of 34808 bytes; two would take 69616)
+  three.levels = 2;
+  three.fftsPerGroup = 8;
+  auto p2 = planFft(three);
+  ASSERT_EQ(p2->compiled.stages.size(), 2u);
+  EXPECT_EQ(p2->choice.as<HierarchicalChoice>()->leastColumns(), 8);
+  for (const auto& st : p2->compiled.stages) {
+    EXPECT_EQ(count(st.source, "__local float2 "), 1u) << st.source;
+    EXPECT_EQ(st.localMemoryBytes, o.paddedLocalCount(8 * 512) * 8);
+  }
+  expectAccurate(three);
 }
 
 // A strategy that cannot compile the FFT falls back to lowerDefault, and says why.
