@@ -463,15 +463,13 @@ TEST(FftPlan, OddRowsUnpaddedAndNoTwiddleOne) {
     const std::string& src = p->compiled.source;
     EXPECT_EQ(src.find(">> 4"), std::string::npos) << src;
     EXPECT_EQ(src.find(" ? "), std::string::npos) << src;
-    const int64_t rows = p->stages.at(0).local.at(1);
-    EXPECT_EQ(p->compiled.stages.at(0).localMemoryBytes, 2 * rows * n * 8) << n;
+    EXPECT_EQ(p->compiled.stages.at(0).localMemoryBytes % (n * 8), 0) << n;  // whole rows
     expectAccurate(r);
   }
   auto pow2 = req(256, Variant::Local, {16, 16});
   pow2.batch = 4;
   auto p = planFft(pow2);
-  const int64_t rows = p->stages.at(0).local.at(1);
-  EXPECT_GT(p->compiled.stages.at(0).localMemoryBytes, 2 * rows * 256 * 8);  // padded
+  EXPECT_NE(p->compiled.stages.at(0).localMemoryBytes % (256 * 8), 0);  // padded
 }
 
 // One radix (N <= 16): a work-item per row, and the rows copied through local memory.
