@@ -264,11 +264,18 @@ BV Batched::apply(const FunDecl& f, std::vector<BV> args, const Type& result) {
       for (auto& a : args) t.parts.push_back(liftAll(std::move(a)));
       return t;
     }
-    case FunKind::Pad: {  // wrap, clamp, mirror: a dense copy (a constant: declined)
+    case FunKind::Pad: {  // a dense copy (a constant: a literal padding scalars of its kind)
       const auto* p = f.as<Pad>();
       const auto l = p->left().constant(), r = p->right().constant();
-      if (!l || !r || *l < 0 || *r < 0 || p->boundary() == PadBoundary::Constant)
-        throw Unsupported{};
+      if (!l || !r || *l < 0 || *r < 0) throw Unsupported{};
+      if (p->boundary() == PadBoundary::Constant) {
+        if (p->value()->kind() != ExprKind::Literal) throw Unsupported{};
+        const BV c = literal(*p->value()->as<Literal>());
+        return eachArray(std::move(args[0]), [&](Arr& a, size_t d) {
+          if (d + 1 != a.shape.size() || a.kind != c.arr.kind) throw Unsupported{};
+          a = batch::paddedConstant(a, *l, *r, (*c.arr.data)[0]);
+        });
+      }
       return eachArray(std::move(args[0]), [&](Arr& a, size_t d) {
         const int64_t n = a.shape[d];
         if (n == 0) error("pad of an empty array");

@@ -169,4 +169,16 @@ Arr padded(const Arr& a, size_t d, int64_t l, int64_t r, Source source) {
   return denseArr(std::move(out), std::move(shape), a.kind);
 }
 
+// `a` with its last dimension padded by l and r copies of `fill` (a constant pad), dense.
+inline Arr paddedConstant(const Arr& a, int64_t l, int64_t r, Cx fill) {
+  const std::shared_ptr<const std::vector<Cx>> src = gather(a);
+  const int64_t n = a.shape.back(), len = l + n + r, rows = n > 0 ? a.count() / n : 0;
+  std::vector<Cx> out(static_cast<size_t>(rows * len), fill);
+  for (int64_t o = 0; o < rows; ++o)
+    std::copy(src->begin() + o * n, src->begin() + (o + 1) * n, out.begin() + o * len + l);
+  std::vector<int64_t> shape = a.shape;
+  shape.back() = len;
+  return denseArr(std::move(out), std::move(shape), a.kind);
+}
+
 }  // namespace fftc::ir::batch

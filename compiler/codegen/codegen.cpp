@@ -33,7 +33,7 @@ CompiledKernel compileImpl(const ir::LambdaPtr& lambda, const std::string& name,
   allocateLocalMemory(
       g.locals,
       reusePlan(localLives(g.locals, g.trace), options.localReuseInPass ? &g.stages : nullptr),
-      options, g.stages);
+      g.stages);
   placeBarriers(g.trace, g.stages);
   recordAccesses(g);
   CompiledKernel ck = assembleStages(g, options);

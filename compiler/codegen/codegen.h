@@ -36,12 +36,17 @@ struct CodegenOptions {
   int64_t localPadding = 16;
   // Element i of a local array of `count` elements is stored at i + i / localPadEvery(count)
   // (0: unpadded, for arrays no longer than localPadding); the array takes
-  // paddedLocalCount(count) elements.
-  int64_t localPadEvery(int64_t count) const {
+  // paddedLocalCount(count) elements. `inner` is the product of the array's extents but the
+  // outermost (an FFT's row length), 0 when not known: an odd one is not padded. The strides
+  // of views over such an array are products of its extents' divisors, all odd, and an odd
+  // stride meets every bank before it repeats one, so padding would only cost index
+  // arithmetic: (i + k) >> 4 of each access, which for rows of 625 did not fold (issue 23).
+  int64_t localPadEvery(int64_t count, int64_t inner = 0) const {
+    if (inner > 0 && inner % 2 == 1) return 0;
     return localPadding > 0 && count > localPadding ? localPadding : 0;
   }
-  int64_t paddedLocalCount(int64_t count) const {
-    const int64_t every = localPadEvery(count);
+  int64_t paddedLocalCount(int64_t count, int64_t inner = 0) const {
+    const int64_t every = localPadEvery(count, inner);
     return every > 0 ? count + (count - 1) / every : count;
   }
   // Local arrays of one work-group statement may share storage (local_memory.h, reusePlan):

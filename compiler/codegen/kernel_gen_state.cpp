@@ -241,7 +241,14 @@ ViewPtr KernelGen::allocate(const Type& t, std::optional<MemSpace> space) {
     // declarations (local_memory.h).
     m->localOrder = static_cast<int>(locals_.size());
     m->name = fresh("l");
-    m->padEvery = opt_.localPadEvery(*c);
+    // the row length of F rows of an FFT (the whole array when it has one dimension)
+    int64_t inner = full.shape().size() >= 2 ? 1 : *c;
+    for (size_t d = 1; d < full.shape().size(); ++d) {
+      auto e = full.shape()[d].constant();
+      inner = e ? inner * *e : 0;
+      if (inner == 0) break;
+    }
+    m->padEvery = opt_.localPadEvery(*c, inner);
     locals_.push_back(m);
     v = memView(m, full);
   } else {

@@ -140,7 +140,7 @@ void rename(Stmt& s, const std::map<std::string, std::string>& names) {
 }  // namespace
 
 void allocateLocalMemory(const std::vector<MemoryPtr>& locals, const std::vector<int>& plan,
-                         const CodegenOptions& options, std::vector<StageDraft>& stages) {
+                         std::vector<StageDraft>& stages) {
   std::vector<std::string> names;  // the generator's names, in allocation order
   for (const auto& m : locals) names.push_back(m->name);
   std::map<std::string, std::string> renamed;
@@ -156,7 +156,8 @@ void allocateLocalMemory(const std::vector<MemoryPtr>& locals, const std::vector
     } else {
       name = names.at(owners++);
       m.storage = m.localOrder;
-      const int64_t padded = options.paddedLocalCount(*m.count.constant());
+      const int64_t count = *m.count.constant();
+      const int64_t padded = m.padEvery > 0 ? count + (count - 1) / m.padEvery : count;
       StageDraft& st = stages.at(static_cast<size_t>(m.stage));
       st.localDecls.push_back(
           backends::sArrayDecl(m.elemC, name, padded, backends::MemSpace::Local));

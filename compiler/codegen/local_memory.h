@@ -57,8 +57,8 @@ std::vector<int> reusePlan(const std::vector<LocalLife>& lives,
 // Applies the plan: sets each local's Memory::storage and final name (the storage owners take
 // the names l, l_1, ... that the generator gave the arrays, in allocation order), renames the
 // arrays in the stages' bodies and declares each storage once at its stage's kernel scope,
-// padded (CodegenOptions::localPadding).
+// padded as its Memory::padEvery says (the generator's CodegenOptions::localPadEvery).
 void allocateLocalMemory(const std::vector<MemoryPtr>& locals, const std::vector<int>& plan,
-                         const CodegenOptions& options, std::vector<StageDraft>& stages);
+                         std::vector<StageDraft>& stages);
 
 }  // namespace fftc::compiler::codegen

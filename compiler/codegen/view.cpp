@@ -413,11 +413,14 @@ struct Walker {
   }
 
   // A constant pad reads two values (inside and outside): the one place the walk recurses,
-  // once per constant pad on the path (the program's nesting, which its budgets bound).
+  // once per constant pad on the path (the program's nesting, which its budgets bound). An
+  // index provably outside reads the value alone, so that an unrolled read of the padding is
+  // a literal the scalar operations fold (symDft's 0, a butterfly's twiddle 1).
   CExpr padConstant(const ViewPtr& v) {
     ArithExpr j = pop();
     ArithExpr n = v->parent->type.size();
     ArithExpr i = j - v->a;
+    if (ir::provablyLess(i, 0) || ir::provablyLessEq(n, i)) return walk(v->padValue);
     CExpr cond;
     if (!ir::provablyNonNegative(i)) cond = backends::cCompare(i, ">=", 0);
     if (!ir::provablyLess(i, n)) cond = backends::cAnd(cond, backends::cCompare(i, "<", n));

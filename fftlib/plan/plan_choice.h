@@ -191,8 +191,8 @@ Radices raderConvolutionRadices(int64_t m);
 int64_t largestPrimeFactor(int64_t n);  // 1 for n = 1
 
 // Whether a local-memory kernel can hold F rows of n: two arrays of F rows (or `arrays`),
-// padded by one element in 16 (CodegenOptions::localPadding), in localMemoryFor(request, F)
-// bytes.
+// padded by one element in 16 unless F·n is odd (CodegenOptions::localPadEvery), in
+// localMemoryFor(request, F) bytes.
 bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup = 1, int64_t arrays = 2);
 // Whether the passes of rs can share one local array (PlanChoice::localReuseInPass): every
 // pass from local memory to local memory (all but the first and the last) has n / min(rs)

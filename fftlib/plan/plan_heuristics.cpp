@@ -21,7 +21,10 @@ using backends::UserError;
 
 bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup, int64_t arrays) {
   const int64_t elem = complexBytes(request.precision);
-  const int64_t padded = compiler::codegen::CodegenOptions{}.paddedLocalCount(n * fftsPerGroup);
+  // as the code generator pads an array of these elements (not one of odd rows of n: a
+  // one-dimensional copy of them is padded when n x fftsPerGroup is even)
+  const int64_t count = n * fftsPerGroup;
+  const int64_t padded = compiler::codegen::CodegenOptions{}.paddedLocalCount(count, count);
   return n >= 2 && arrays * padded * elem <= localMemoryFor(request, fftsPerGroup);
 }
 

@@ -38,6 +38,7 @@ cg::MemoryPtr localArray(const std::string& name, int order, int64_t count) {
   m->count = count;
   m->stage = 0;
   m->localOrder = order;
+  m->padEvery = cg::CodegenOptions{}.localPadEvery(count);  // as the generator pads it
   return m;
 }
 
@@ -76,7 +77,7 @@ TEST(LocalMemory, SharedStorageIsRenamedAndDeclaredOnce) {
     stages[0].body->body.push_back(backends::sAssign(
         backends::cSubscript(backends::cVar(m->name), 0, ct), backends::cReal(1.0, ct)));
   cg::CodegenOptions o = options();
-  cg::allocateLocalMemory({a, b, c}, {-1, -1, 0}, o, stages);
+  cg::allocateLocalMemory({a, b, c}, {-1, -1, 0}, stages);
   EXPECT_EQ(a->name, "l");
   EXPECT_EQ(b->name, "l_1");
   EXPECT_EQ(c->name, "l");

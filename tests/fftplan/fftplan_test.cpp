@@ -490,6 +490,29 @@ TEST(FftPlan, LocalVariantShape) {
   expectAccurate(six);
 }
 
+// Odd sizes (issue 23): rows of odd length are not padded in local memory (no `>> 4` in the
+// indices, two arrays of exactly F x N elements), and the butterflies' first elements are not
+// multiplied by a twiddle 1 (the pad of 1s is read as the literal: no select in the source);
+// powers of two keep their padding. The answers are still FFTW's.
+TEST(FftPlan, OddRowsUnpaddedAndNoTwiddleOne) {
+  for (const auto& [n, rs] : {std::pair<int64_t, Radices>{625, {5, 5, 5, 5}},
+                              std::pair<int64_t, Radices>{243, {9, 9, 3}},
+                              std::pair<int64_t, Radices>{45, {9, 5}}}) {
+    auto r = req(n, Variant::Local, rs);
+    r.batch = 4;
+    auto p = planFft(r);
+    const std::string& src = p->compiled.source;
+    EXPECT_EQ(src.find(">> 4"), std::string::npos) << src;
+    EXPECT_EQ(src.find(" ? "), std::string::npos) << src;
+    EXPECT_EQ(p->compiled.stages.at(0).localMemoryBytes % (n * 8), 0) << n;  // whole rows
+    expectAccurate(r);
+  }
+  auto pow2 = req(256, Variant::Local, {16, 16});
+  pow2.batch = 4;
+  auto p = planFft(pow2);
+  EXPECT_NE(p->compiled.stages.at(0).localMemoryBytes % (256 * 8), 0);  // padded
+}
+
 // One radix (N <= 16): a work-item per row, and the rows copied through local memory.
 TEST(FftPlan, LocalCopyForOneRadix) {
   auto r = req(16);

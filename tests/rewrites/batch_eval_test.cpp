@@ -51,11 +51,12 @@ const Row kRows[] = {
     {"map(fun (a, b) => conj(a) * b - a) <<: zip(chirpVector(6, 1), chirpVector(6, -1))", true},
     {"map(map(fun z => z * (1.0 / 7.0))) <<: dftMatrix(3, 1)", true},
     // pads (the repeated rows of fftlib's tables: wrap; clamp, mirror), of rows and of whole
-    // arrays, and a constant pad, declined
+    // arrays, and constant pads (the twiddle-table butterfly's 1 before each row)
     {"pad(1, 3, wrap) <<: chirpVector(5, 1)", true},
     {"pad(2, 2, clamp) <<: split(4) <<: chirpVector(8, -1)", true},
     {"map(pad(3, 4, mirror)) <<: split(3) <<: chirpVector(6, 1)", true},
-    {"pad(0, 2, {0.0, 0.0}) <<: chirpVector(4, 1)", false},
+    {"pad(0, 2, {0.0, 0.0}) <<: chirpVector(4, 1)", true},
+    {"map(pad(1, 0, {1.0, 0.0})) <<: split(4) <<: chirpVector(8, -1)", true},
     // an integer array: declined
     {"map(fun k => cispi(k * 1.0 / 8)) <<: array(8, fun (k, n) => k)", false},
 };
