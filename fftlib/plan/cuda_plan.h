@@ -54,7 +54,7 @@ class CudaPlan {
   // per block), compiles with NVRTC for the device's architecture, loads the module, uploads
   // the tables and allocates the temporaries. UserError unless request.target is Target::Cuda.
   // A one-array kernel (PlanChoice::localReuseInPass) the heuristics chose whose passes ptxas
-  // could not keep in registers (over 1 KiB of spills and stack a thread: the driver's
+  // could not keep in registers (over 512 bytes of spills and stack a thread: the driver's
   // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES) is replaced by the hierarchical plan, where there is
   // one (docs/fft-api.md, rule 4).
   [[nodiscard]] static CudaPlan create(const backends::cuda::Context& context,
