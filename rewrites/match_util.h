@@ -3,6 +3,7 @@
 
 #include "ir/expr.h"
 #include "rewrites/ir_util.h"
+#include "rewrites/rule.h"
 
 namespace fftc::rewrites::detail {
 
@@ -43,6 +44,15 @@ inline FunPtr innerMap(const FunPtr& f, ir::FunKind k) {
 // fun x => m(x)
 inline FunPtr etaCallOf(const FunPtr& m) {
   return lambda1("x", [&](const ExprPtr& x) { return ir::FunCall::make(m, {x}); });
+}
+
+// map(f) <<: x with the map as "map" and its argument as "x" (splitJoin, splitStrideMap).
+inline std::optional<Match> matchMapCall(const ExprPtr& e) {
+  if (!unary<ir::Map>(e)) return std::nullopt;
+  Match m;
+  m.exprs = {{"x", arg0(e)}};
+  m.funs = {{"map", asCall(e)->f()}};
+  return m;
 }
 
 }  // namespace fftc::rewrites::detail

@@ -83,13 +83,7 @@ Rule splitJoin(ArithExpr k) {
   return Rule(
       {name, "algorithmic", "map(f) -> join o map(map(f)) o split(k)",
        "k > 0 divides the array size n (provably)",
-       [](const ExprPtr& e) -> std::optional<Match> {
-         if (!unary<ir::Map>(e)) return std::nullopt;
-         Match m;
-         m.exprs = {{"x", arg0(e)}};
-         m.funs = {{"map", asCall(e)->f()}};
-         return m;
-       },
+       detail::matchMapCall,
        [k](const Match& m, const RuleContext&) {
          const Type& t = m.e("x")->type();
          return provablyPositive(k) && t.isArray() && provablyDivisible(t.size(), k);

@@ -168,13 +168,7 @@ Rule splitStrideMap(ArithExpr k) {
   return Rule(
       {name, "algorithmic", "map(f) -> join o transpose o map(map(f)) o transpose o split(n/k)",
        "the map is map (high-level); k > 1 divides the size n provably, k != n",
-       [](const ExprPtr& e) -> std::optional<Match> {
-         if (!unary<ir::Map>(e)) return std::nullopt;
-         Match m;
-         m.exprs = {{"x", arg0(e)}};
-         m.funs = {{"map", asCall(e)->f()}};
-         return m;
-       },
+       detail::matchMapCall,
        [k](const Match& m, const RuleContext&) {
          const Type& t = m.e("x")->type();
          return t.isArray() && provablyPositive(k - 1) && provablyDivisible(t.size(), k) &&
