@@ -115,8 +115,23 @@ int runExec(const Args& args) {
     }
     if (!note.empty()) fmt::print(stderr, "fftc: note: {}\n", note);
   }
-  auto built = fftOps ? fftlib::buildExpanded(*expanded, strategy, tgt)
-                      : compiler::pipeline::build(k, strategy, tgt, {});
+  auto buildWith = [&](const std::string& s) {
+    return fftOps ? fftlib::buildExpanded(*expanded, s, tgt)
+                  : compiler::pipeline::build(k, s, tgt, {});
+  };
+  auto built = [&] {
+    if (!fromWisdom) return buildWith(strategy);
+    try {
+      return buildWith(strategy);
+    } catch (const std::exception& e) {
+      // a recorded strategy that no longer applies (the rules changed): lowerDefault, as if
+      // there were no wisdom
+      fmt::print(stderr, "fftc: note: the wisdom's strategy failed ({}); lowerDefault instead\n",
+                 e.what());
+      fromWisdom = false;
+      return buildWith("");
+    }
+  }();
   if (deviceName.empty()) openDevice();
 
   compiler::exec::Runner runner;

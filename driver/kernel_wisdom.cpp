@@ -65,8 +65,9 @@ std::optional<std::string> kernelWisdomStrategy(const std::string& option,
                                                 const fftlib::tune::DeviceIdentity& id,
                                                 std::string& note) {
   const std::string file = wisdomFile(option);
-  if (!kernelWisdomMayApply(option, problem)) return std::nullopt;
+  if (file.empty() || !std::filesystem::exists(file)) return std::nullopt;
   const tuner::Wisdom wisdom = tuner::Wisdom::load(file);
+  if (!wisdom.contains(problem.name())) return std::nullopt;
   const auto found = wisdom.lookup(keyOf(problem, id));
   const auto* s = found ? found.entry->config.if_contains("strategy") : nullptr;
   if (!s || !s->is_string()) {

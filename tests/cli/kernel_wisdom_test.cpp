@@ -80,6 +80,20 @@ TEST(KernelWisdom, TuneRecordsWhatExecAndCompileApply) {
   EXPECT_FALSE(jsonAfterNotes(elsewhere).at("wisdom").as_bool());
   EXPECT_NE(elsewhere.out.find("not used for kernel gemm"), std::string::npos) << elsewhere.out;
 
+  // a recorded strategy that no longer applies: lowerDefault, and a note says why
+  std::string stale = readFile(w);
+  const size_t s0 = stale.find(strategy);
+  ASSERT_NE(s0, std::string::npos);
+  stale.replace(s0, strategy.size(), "at([7, 7, 7], mapGlobal(0)); lowerDefault");
+  const size_t d0 = stale.find("Other ");
+  ASSERT_NE(d0, std::string::npos);
+  stale.erase(d0, 6);  // this device's entry again
+  std::ofstream(w) << stale;
+  auto fallback = fftc("exec " + kGemm + " --check --json" + wisdom);
+  ASSERT_EQ(fallback.status, 0) << fallback.out;
+  EXPECT_FALSE(jsonAfterNotes(fallback).at("wisdom").as_bool()) << fallback.out;
+  EXPECT_NE(fallback.out.find("the wisdom's strategy failed"), std::string::npos) << fallback.out;
+
   // a malformed file: one line, exit 1
   std::ofstream(w) << "{";
   auto bad = fftc("exec " + kGemm + " --check" + wisdom);
