@@ -38,6 +38,21 @@ RuleInfo chunked(std::string name, Rule (*make)(ir::ArithExpr)) {
   return r;
 }
 
+// An algorithmic rule with a block of r x c (c = r when not given).
+RuleInfo blocked(std::string name, Rule (*make)(ir::ArithExpr, ir::ArithExpr)) {
+  RuleInfo r;
+  r.signature = name + "(r, c = r)";
+  r.name = std::move(name);
+  r.group = "algorithmic";
+  r.minParams = 1;
+  r.maxParams = 2;
+  r.defaults = {0};  // c = 0: square blocks, c = r
+  r.make = [make](const std::vector<int64_t>& p) {
+    return make(p.at(0), p.at(1) > 0 ? p.at(1) : p.at(0));
+  };
+  return r;
+}
+
 std::vector<RuleInfo> buildCatalog() {
   std::vector<RuleInfo> c;
   c.push_back(plain("mapFusion", "algorithmic", rules::mapFusion));
@@ -88,10 +103,15 @@ std::vector<RuleInfo> buildCatalog() {
     c.push_back(r);
   }
   c.push_back(plain("mapReduceInterchange", "algorithmic", rules::mapReduceInterchange));
+  c.push_back(blocked("tile2DStride", rules::tile2DStride));
+  c.push_back(blocked("registerBlock", rules::registerBlock));
   c.push_back(withDim("mapGlobal", rules::mapGlobal));
   c.push_back(withDim("mapWorkgroup", rules::mapWorkgroup));
   c.push_back(withDim("mapLocal", rules::mapLocal));
   c.push_back(withDim("mapWorkgroupLocal", rules::mapWorkgroupLocal));
+  c.push_back(plain("mapGlobal2D", "lowering", rules::mapGlobal2D));
+  c.push_back(plain("mapWorkgroup2D", "lowering", rules::mapWorkgroup2D));
+  c.push_back(plain("mapLocal2D", "lowering", rules::mapLocal2D));
   c.push_back(plain("mapSeq", "lowering", rules::mapSeq));
   c.push_back(plain("mapSeqUnroll", "lowering", rules::mapSeqUnroll));
   c.push_back(plain("reduceSeq", "lowering", rules::reduceSeq));
@@ -132,8 +152,9 @@ std::optional<Rule> makeRule(std::string_view name, const std::vector<int64_t>& 
   std::vector<int64_t> full = params;
   for (size_t i = params.size(); i < info->maxParams; ++i)
     full.push_back(info->defaults.at(i - info->minParams));
-  if (info->name == "tile2D" && (full[0] <= 0 || full[1] < 0))
-    return fail("tile2D(r, c): r and c must be positive, got " + std::to_string(full[0]) + ", " +
+  if ((info->name == "tile2D" || info->name == "tile2DStride" || info->name == "registerBlock") &&
+      (full[0] <= 0 || full[1] < 0))
+    return fail(info->name + "(r, c): r and c must be positive, got " + std::to_string(full[0]) + ", " +
                 std::to_string(full[1]));
   if (info->name == "splitJoin" && full[0] <= 0)
     return fail("splitJoin(k): k must be positive, got " + std::to_string(full[0]));

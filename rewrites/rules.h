@@ -59,12 +59,25 @@ Rule tile2D(ir::ArithExpr r, ir::ArithExpr c);
 // map(fun x => reduce(f, z) <<: zip(.., x, ..)) <<: xs -> one reduction over zip(..,
 // transpose(xs), ..) whose accumulator is the array of the rows' accumulators.
 Rule mapReduceInterchange();
+// tile2D(r, c) with the tile's c columns n/c apart (LIFT's reorderBothSidesWithStride):
+// untile = join o map(map(join o transpose) o transpose).
+Rule tile2DStride(ir::ArithExpr r, ir::ArithExpr c);
+// tile2DStride(r, c), then mapReduceInterchange on the tile's column map and row map: the
+// r x c block of a work-item's results accumulated in one reduction (LIFT's macro rule
+// apply2DRegisterBlocking).
+Rule registerBlock(ir::ArithExpr r, ir::ArithExpr c);
 
 // ---- lowering
 Rule mapGlobal(int dim = 0);
 Rule mapWorkgroup(int dim = 0);
 Rule mapLocal(int dim = 0);
 Rule mapWorkgroupLocal(int dim = 0);  // map(map(f)) -> mapWorkgroup(d, mapLocal(d, f))
+// map(fun x => map(f) <<: y) -> K(1, fun x => K(0, f) <<: y), K mapGlobal, mapWorkgroup or
+// mapLocal: a 2D mapping, the inner map on dimension 0 (consecutive work-items, consecutive
+// elements of y), with the side conditions of both.
+Rule mapGlobal2D();
+Rule mapWorkgroup2D();
+Rule mapLocal2D();
 Rule mapSeq();
 Rule mapSeqUnroll();
 Rule reduceSeq();

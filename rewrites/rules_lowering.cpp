@@ -118,6 +118,67 @@ Rule mapWorkgroupLocal(int dim) {
                }});
 }
 
+namespace {
+// map(fun x => map(f) <<: y) <<: xs: the two maps of a 2D mapping.
+std::optional<Match> nestedMaps(const ExprPtr& e) {
+  const auto* m = unary<ir::Map>(e);
+  if (!m) return std::nullopt;
+  const auto* l = m->f()->as<Lambda>();
+  if (!l || l->arity() != 1) return std::nullopt;
+  const auto* inner = unary<ir::Map>(l->body());
+  if (!inner) return std::nullopt;
+  Match out;
+  out.funs = {{"f", inner->f()}};
+  out.params = {l->params()[0]};
+  out.exprs = {{"x", arg0(e)}, {"y", arg0(l->body())}};
+  return out;
+}
+
+template <typename K>
+ExprPtr mapped2D(const Match& m) {
+  LambdaPtr row = Lambda::make({m.params[0]}, FunCall::make(K::make(0, m.f("f")), {m.e("y")}));
+  return FunCall::make(K::make(1, row), {m.e("x")});
+}
+}  // namespace
+
+Rule mapGlobal2D() {
+  return Rule({"mapGlobal2D", "lowering",
+               "map(fun x => map(f) <<: y) -> mapGlobal(1, fun x => mapGlobal(0, f) <<: y)",
+               "as mapGlobal(1) and mapGlobal(0) (every enclosing loop a mapGlobal(2))",
+               nestedMaps,
+               [](const Match&, const RuleContext& ctx) {
+                 return onlyParallelOf(ctx, FunKind::MapGlobal, 0) &&
+                        onlyParallelOf(ctx, FunKind::MapGlobal, 1);
+               },
+               mapped2D<MapGlobal>});
+}
+
+Rule mapWorkgroup2D() {
+  return Rule({"mapWorkgroup2D", "lowering",
+               "map(fun x => map(f) <<: y) -> mapWorkgroup(1, fun x => mapWorkgroup(0, f) <<: y)",
+               "as mapWorkgroup(1) and mapWorkgroup(0) (every enclosing loop a mapWorkgroup(2))",
+               nestedMaps,
+               [](const Match&, const RuleContext& ctx) {
+                 return onlyParallelOf(ctx, FunKind::MapWorkgroup, 0) &&
+                        onlyParallelOf(ctx, FunKind::MapWorkgroup, 1);
+               },
+               mapped2D<MapWorkgroup>});
+}
+
+Rule mapLocal2D() {
+  return Rule({"mapLocal2D", "lowering",
+               "map(fun x => map(f) <<: y) -> mapLocal(1, fun x => mapLocal(0, f) <<: y)",
+               "as mapLocal(1) and mapLocal(0): inside a mapWorkgroup, not inside a mapLocal, a "
+               "mapGlobal, a map or a reduction",
+               nestedMaps,
+               [](const Match&, const RuleContext& ctx) {
+                 return ctx.inside(FunKind::MapWorkgroup) && !ctx.inside(FunKind::MapLocal) &&
+                        !ctx.inside(FunKind::MapGlobal) && !ctx.inside(FunKind::Map) &&
+                        !insideReduce(ctx);
+               },
+               mapped2D<MapLocal>});
+}
+
 Rule mapSeq() {
   return Rule({"mapSeq", "lowering", "map(f) -> mapSeq(f)", "", highLevelMap, nullptr,
                [](const Match& m) -> ExprPtr {

@@ -72,6 +72,72 @@ Rule tile2D(ArithExpr r, ArithExpr c) {
        }});
 }
 
+// map(fun x => map(f) <<: y) <<: xs            xs: [a]m, y: [b]n, x not free in y
+// -> join o map(map(join o transpose) o transpose)
+//    <<: map(fun xt => map(fun yt => map(fun x => map(f) <<: yt) <<: xt)
+//                      <<: transpose(split(n/c) <<: y))
+//    <<: split(r) <<: xs
+// As tile2D, but tile (i, j) holds the columns j, j + n/c, ..., j + (c-1) n/c (LIFT's
+// reorderBothSidesWithStride): over a row of tiles the results are [[[o]c]r](n/c), element
+// [j][a][b] the result at row a and column j + b n/c; transpose makes it r rows of
+// [[o]c](n/c), and join o transpose puts column b n/c + j at b n/c + j. With the tiles of a
+// row on consecutive work-items, work-item j reads column j + b n/c of y at step b:
+// consecutive work-items read consecutive elements (coalesced), where tile2D's puts them c
+// apart.
+Rule tile2DStride(ArithExpr r, ArithExpr c) {
+  std::string name = "tile2DStride(" + r.str() + ", " + c.str() + ")";
+  return Rule(
+      {name, "algorithmic",
+       "map(fun x => map(f) <<: y) -> join o map(map(join o transpose) o transpose) o "
+       "map(fun xt => map(fun yt => map(fun x => map(f) <<: yt) <<: xt) <<: transpose(split(n/c) "
+       "<<: y)) o split(r)",
+       "as tile2D(r, c)",
+       [](const ExprPtr& e) -> std::optional<Match> {
+         const auto* outer = unary<ir::Map>(e);
+         if (!outer) return std::nullopt;
+         const auto* l = outer->f()->as<Lambda>();
+         if (!l || l->arity() != 1) return std::nullopt;
+         const auto* inner = unary<ir::Map>(l->body());
+         if (!inner) return std::nullopt;
+         const ExprPtr& y = arg0(l->body());
+         if (uses(y, l->params()[0].get())) return std::nullopt;
+         Match m;
+         m.funs = {{"inner", asCall(l->body())->f()}};
+         m.params = {l->params()[0]};
+         m.exprs = {{"xs", arg0(e)}, {"y", y}};
+         return m;
+       },
+       [r, c](const Match& m, const RuleContext&) {
+         const Type& xs = m.e("xs")->type();
+         const Type& y = m.e("y")->type();
+         return xs.isArray() && y.isArray() && provablyPositive(r) && provablyPositive(c) &&
+                provablyDivisible(xs.size(), r) && provablyDivisible(y.size(), c) &&
+                !(sizesEqual(xs.size(), r) && sizesEqual(y.size(), c));
+       },
+       [r, c](const Match& m) -> ExprPtr {
+         const ParamPtr& x = m.params[0];
+         const ArithExpr groups = m.e("y")->type().size() / c;
+         FunPtr perTile = lambda1("xt", [&](const ExprPtr& xt) {
+           FunPtr perColumnGroup = lambda1("yt", [&](const ExprPtr& yt) {
+             LambdaPtr row = Lambda::make({x}, FunCall::make(m.f("inner"), {yt}));
+             return FunCall::make(ir::Map::make(row), {xt});
+           });
+           ExprPtr strided = FunCall::make(
+               Transpose::make(), {FunCall::make(Split::make(groups), {m.e("y")})});
+           return FunCall::make(ir::Map::make(perColumnGroup), {strided});
+         });
+         ExprPtr tiles =
+             FunCall::make(ir::Map::make(perTile), {FunCall::make(Split::make(r), {m.e("xs")})});
+         FunPtr untileRow = lambda1("t", [](const ExprPtr& t) {
+           FunPtr row = lambda1("u", [](const ExprPtr& u) {
+             return FunCall::make(Join::make(), {FunCall::make(Transpose::make(), {u})});
+           });
+           return FunCall::make(ir::Map::make(row), {FunCall::make(Transpose::make(), {t})});
+         });
+         return FunCall::make(Join::make(), {FunCall::make(ir::Map::make(untileRow), {tiles})});
+       }});
+}
+
 namespace {
 
 bool interchangeableReduce(FunKind k) {
@@ -189,6 +255,45 @@ Rule mapReduceInterchange() {
                  ExprPtr init = FunCall::make(ir::Map::make(initRow), {m.e("xs")});
                  return FunCall::make(m.f("reduce")->withChildren({f}, {init}), {columns});
                }});
+}
+
+// LIFT's apply2DRegisterBlocking as one macro rule: tile2DStride(r, c), then
+// mapReduceInterchange on the map over a tile's columns and on the map over its rows. Each
+// work-item's r x c dot products become one reduction over K whose accumulator is the r x c
+// block (private, constant size: registers once unrolled); each step reads r elements of the
+// rows and c of the columns (coalesced across the work-items) for r*c applications of f. One
+// step instead of three, so that exploration reaches it (and what follows) at a low depth; it
+// applies iff the three steps do.
+Rule registerBlock(ArithExpr r, ArithExpr c) {
+  std::string name = "registerBlock(" + r.str() + ", " + c.str() + ")";
+  Rule tile = tile2DStride(r, c);
+  Rule interchange = mapReduceInterchange();
+  return Rule({name, "algorithmic",
+               "map(fun x => map(fun y => reduce(f, z) <<: zip(.., x, .., y, ..)) <<: ys) <<: xs "
+               "-> tile2DStride(r, c), then mapReduceInterchange on the tile's column map and "
+               "on its row map",
+               "as tile2D(r, c); the inner map's function a reduction mapReduceInterchange "
+               "applies to, twice",
+               [tile, interchange](const ExprPtr& e) -> std::optional<Match> {
+                 // cheap rejections first: the map of a map of a reduction
+                 const auto* outer = unary<ir::Map>(e);
+                 if (!outer) return std::nullopt;
+                 const auto* l = outer->f()->as<Lambda>();
+                 if (!l || l->arity() != 1 || !unary<ir::Map>(l->body())) return std::nullopt;
+                 Applied t = applyAt(tile, e, {});
+                 if (!t.changed) return std::nullopt;
+                 // the column map of a tile row's tile, then the row map (rules_tiling's
+                 // tile2DStride result: join <<: map(untile) <<: map(perTile) <<: split)
+                 Applied cols = applyAt(interchange, t.program, {0, 1, 0, 0, 0});
+                 if (!cols.changed) return std::nullopt;
+                 Applied rows = applyAt(interchange, cols.program, {0, 1, 0, 0});
+                 if (!rows.changed) return std::nullopt;
+                 Match m;
+                 m.exprs = {{"result", rows.program}};
+                 return m;
+               },
+               {},
+               [](const Match& m) -> ExprPtr { return m.e("result"); }});
 }
 
 }  // namespace fftc::rewrites::rules

@@ -1,4 +1,4 @@
-// tile2D and mapReduceInterchange on random matrix-product-like programs (random sizes, zip
+// tile2D, tile2DStride, mapReduceInterchange and registerBlock on random matrix-product-like programs (random sizes, zip
 // orders, reduction functions, maps between reduce and zip): the interpreter's result does not
 // change, alone or composed into a register-blocked, lowered program; each rule succeeds iff it
 // changes the program, also on the shared random-program pool.
@@ -109,6 +109,20 @@ TEST(TilingRules, Tile2DKeepsTheResult) {
       {rules::tile2D(1, 1), rules::tile2D(2, 3), rules::tile2D(3, 2), rules::tile2D(2, 2)}, 60);
 }
 
+TEST(TilingRules, Tile2DStrideKeepsTheResult) {
+  checkEveryApplication({rules::tile2DStride(1, 1), rules::tile2DStride(2, 3),
+                         rules::tile2DStride(3, 2), rules::tile2DStride(2, 2)},
+                        60);
+}
+
+// The macro rule: the strided tiling and both interchanges in one step, exactly (no
+// reassociation), wherever it applies.
+TEST(TilingRules, RegisterBlockKeepsTheResultExactly) {
+  checkEveryApplication({rules::registerBlock(1, 1), rules::registerBlock(2, 3),
+                         rules::registerBlock(3, 2), rules::registerBlock(2, 2)},
+                        60);
+}
+
 TEST(TilingRules, MapReduceInterchangeKeepsTheResultExactly) {
   // the inner map (over columns) matches in every case; the outer only after the inner
   checkEveryApplication({rules::mapReduceInterchange()}, 100);
@@ -183,8 +197,63 @@ TEST(TilingRules, RegisterBlockedAndLoweredKeepsTheResult) {
   EXPECT_GE(blocked, 60);
 }
 
+// registerBlock, then the tile rows on dimension 1 of the grid (the column groups take
+// dimension 0) or a work-group per tile of a tile2D with the blocks on its work-items (one
+// rule a dimension, or mapGlobal2D / mapWorkgroup2D / mapLocal2D), then
+// lowerDefault: the interpreter's result, one reduction with an [[float]c]r accumulator, and
+// the strided column reads (consecutive work-items, consecutive columns).
+TEST(TilingRules, RegisterBlockedOnTheGridKeepsTheResult) {
+  std::mt19937_64 rng(2611);
+  int checked = 0;
+  for (int i = 0; i < 40; ++i) {
+    const int r = 1 + static_cast<int>(rng() % 3), c = 1 + static_cast<int>(rng() % 3);
+    // a work-group's tile (half the rows) holds more than one block of rows
+    const int m = 2 * r * (1 + (i % 2 == 1 ? 1 : static_cast<int>(rng() % 2))),
+              n = 2 * c * (1 + static_cast<int>(rng() % 2)), k = 1 + static_cast<int>(rng() % 5);
+    const std::string text = "kernel k(A: [[float]" + std::to_string(k) + "]" + std::to_string(m) +
+                             ", B: [[float]" + std::to_string(n) + "]" + std::to_string(k) +
+                             ") =\n  map(λ(x => map(λ(y => reduce(add, 0.0f) <<: map(mult) <<: "
+                             "zip(x, y))) <<: transpose <<: B)) <<: A\n";
+    const std::string block = "(" + std::to_string(r) + ", " + std::to_string(c) + ")";
+    const std::string tile =
+        "tile2D(" + std::to_string(m / 2) + ", " + std::to_string(n / 2) + "); ";
+    const std::string s =
+        i % 4 == 0   ? "registerBlock" + block + "; at([0, 1], mapGlobal(1)); lowerDefault"
+        : i % 4 == 2 ? "registerBlock" + block + "; at([0, 1], mapGlobal2D); lowerDefault"
+        : i % 4 == 1 ? tile + "at([0, 1], mapWorkgroup(1)); at([0, 1, 0], mapWorkgroup(0)); "
+                              "at([0, 1, 0, 0], registerBlock" + block +
+                              "); at([0, 1, 0, 0, 0, 1], mapLocal(1)); lowerDefault"
+                     : tile + "at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], registerBlock" + block +
+                           "); at([0, 1, 0, 0, 0, 1], mapLocal2D); lowerDefault";
+    fe::Program p = fe::compileSource(text, "rb.fdl", {});
+    const ir::LambdaPtr kernel = p.kernels.at(0).lambda;
+    ExprPtr typed = ir::inferTypes(kernel->body());
+    RewriteResult low = rewrite(typed, parseStrategy(s));
+    ASSERT_TRUE(low.success) << s << "\n" << text;
+    int arrayAccumulators = 0, local1 = 0;
+    testing::forEachFun(low.program, [&](const ir::FunDecl& f, const auto&) {
+      if (const auto* red = f.as<ir::AbstractReduce>())
+        arrayAccumulators += red->init()->type().isArray();
+      local1 += f.kind() == ir::FunKind::MapLocal || f.kind() == ir::FunKind::MapGlobal;
+    });
+    EXPECT_EQ(arrayAccumulators, 1) << s << "\n" << ir::print(low.program, {false, 2});
+    EXPECT_EQ(local1, 2) << s << "\n" << ir::print(low.program, {false, 2});
+    auto in = inputs(kernel, rng);
+    std::string why;
+    ASSERT_TRUE(valuesClose(run(typed, kernel, in), run(low.program, kernel, in), 1e-6, &why))
+        << why << "\n"
+        << s << " of\n"
+        << text << "lowered:\n"
+        << ir::print(low.program, {false, 2});
+    ++checked;
+  }
+  EXPECT_EQ(checked, 40);
+}
+
 TEST(TilingRules, SucceedIffTheyChangeTheProgram) {
-  for (const Rule& rule : {rules::tile2D(2, 2), rules::mapReduceInterchange()}) {
+  for (const Rule& rule : {rules::tile2D(2, 2), rules::mapReduceInterchange(),
+                           rules::tile2DStride(2, 2), rules::registerBlock(2, 2),
+                           rules::mapGlobal2D(), rules::mapWorkgroup2D(), rules::mapLocal2D()}) {
     for (size_t i = 0; i < 150; ++i) {
       testing::ProgramGenerator gen(i * 131 + 1, 3);
       auto prog = gen.generate();
