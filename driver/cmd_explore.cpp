@@ -123,8 +123,8 @@ class DeviceRunner {
 // Every variant gets the same inputs (the seed, the sizes fixed by -D), so the interpreter's
 // result is computed once, by the first variant checked, and kept in `reference`: at GEMM
 // 512^3 it takes seconds, the kernels milliseconds.
-Entry evaluate(const compiler::frontend::Kernel& k, Target target, DeviceRunner& device,
-               Entry e, uint64_t seed, std::optional<ir::Value>& reference) {
+Entry evaluate(const compiler::frontend::Kernel& k, Target target, DeviceRunner& device, Entry e,
+               uint64_t seed, std::optional<ir::Value>& reference) {
   try {
     auto built = compiler::pipeline::build(k, e.strategy, target, {});
     auto r = compiler::exec::checkWithRunner(device.runner(built.compiled), k.lambda,

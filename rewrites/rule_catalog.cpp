@@ -154,8 +154,8 @@ std::optional<Rule> makeRule(std::string_view name, const std::vector<int64_t>& 
     full.push_back(info->defaults.at(i - info->minParams));
   if ((info->name == "tile2D" || info->name == "tile2DStride" || info->name == "registerBlock") &&
       (full[0] <= 0 || full[1] < 0))
-    return fail(info->name + "(r, c): r and c must be positive, got " + std::to_string(full[0]) + ", " +
-                std::to_string(full[1]));
+    return fail(info->name + "(r, c): r and c must be positive, got " + std::to_string(full[0]) +
+                ", " + std::to_string(full[1]));
   if (info->name == "splitJoin" && full[0] <= 0)
     return fail("splitJoin(k): k must be positive, got " + std::to_string(full[0]));
   if (info->group == "lowering" && info->maxParams == 1 && (full[0] < 0 || full[0] > 2))

@@ -144,8 +144,7 @@ ExprPtr mapped2D(const Match& m) {
 Rule mapGlobal2D() {
   return Rule({"mapGlobal2D", "lowering",
                "map(fun x => map(f) <<: y) -> mapGlobal(1, fun x => mapGlobal(0, f) <<: y)",
-               "as mapGlobal(1) and mapGlobal(0) (every enclosing loop a mapGlobal(2))",
-               nestedMaps,
+               "as mapGlobal(1) and mapGlobal(0) (every enclosing loop a mapGlobal(2))", nestedMaps,
                [](const Match&, const RuleContext& ctx) {
                  return onlyParallelOf(ctx, FunKind::MapGlobal, 0) &&
                         onlyParallelOf(ctx, FunKind::MapGlobal, 1);

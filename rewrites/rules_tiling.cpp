@@ -122,8 +122,8 @@ Rule tile2DStride(ArithExpr r, ArithExpr c) {
              LambdaPtr row = Lambda::make({x}, FunCall::make(m.f("inner"), {yt}));
              return FunCall::make(ir::Map::make(row), {xt});
            });
-           ExprPtr strided = FunCall::make(
-               Transpose::make(), {FunCall::make(Split::make(groups), {m.e("y")})});
+           ExprPtr strided =
+               FunCall::make(Transpose::make(), {FunCall::make(Split::make(groups), {m.e("y")})});
            return FunCall::make(ir::Map::make(perColumnGroup), {strided});
          });
          ExprPtr tiles =
@@ -268,7 +268,8 @@ Rule registerBlock(ArithExpr r, ArithExpr c) {
   std::string name = "registerBlock(" + r.str() + ", " + c.str() + ")";
   Rule tile = tile2DStride(r, c);
   Rule interchange = mapReduceInterchange();
-  return Rule({name, "algorithmic",
+  return Rule({name,
+               "algorithmic",
                "map(fun x => map(fun y => reduce(f, z) <<: zip(.., x, .., y, ..)) <<: ys) <<: xs "
                "-> tile2DStride(r, c), then mapReduceInterchange on the tile's column map and "
                "on its row map",

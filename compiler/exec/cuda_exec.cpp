@@ -86,6 +86,18 @@ void checkDevice(const cu::DeviceInfo& device, const codegen::CompiledKernel& k)
       throw backends::UserError(fmt::format(
           "stage {} needs {} bytes of shared memory; a block of {} has {} ({})", s.kernel, need,
           device.name, limit, dynamic ? "dynamic, opted in" : "static __shared__"));
+    // a block larger than the device's is the kernel's limit, not a device failure
+    int64_t threads = 1;
+    bool known = true;
+    for (const auto& l : s.local) {
+      const auto v = l.constant();
+      known = known && v.has_value();
+      if (v) threads *= *v;
+    }
+    if (known && device.maxThreadsPerBlock > 0 && threads > device.maxThreadsPerBlock)
+      throw backends::UserError(fmt::format("stage {}: a block of {} threads exceeds the {} of {}",
+                                            s.kernel, threads, device.maxThreadsPerBlock,
+                                            device.name));
   }
 }
 

@@ -159,6 +159,28 @@ Type concreteType(const Type& t, const std::unordered_map<uint64_t, int64_t>& si
 
 void checkDevice(const cl::DeviceInfo& device, const codegen::CompiledKernel& k) {
   if (k.usesDouble) cl::requireDoubleSupport(device);
+  // A work-group larger than the device's is the kernel's limit, not a device failure (an
+  // explored variant with 128 x 128 work-items a group is recorded as not runnable).
+  for (const auto& s : k.stages) {
+    int64_t items = 1;
+    bool known = true;
+    for (size_t d = 0; d < s.local.size(); ++d) {
+      const auto l = s.local[d].constant();
+      known = known && l.has_value();
+      if (!l) continue;
+      items *= *l;
+      if (d < device.maxWorkItemSizes.size() &&
+          static_cast<size_t>(*l) > device.maxWorkItemSizes[d])
+        throw backends::UserError(fmt::format(
+            "stage {}: a work-group of {} work-items in dimension {} exceeds the {} of {}",
+            s.kernel, *l, d, device.maxWorkItemSizes[d], device.name));
+    }
+    if (known && device.maxWorkGroupSize > 0 &&
+        static_cast<size_t>(items) > device.maxWorkGroupSize)
+      throw backends::UserError(
+          fmt::format("stage {}: a work-group of {} work-items exceeds the {} of {}", s.kernel,
+                      items, device.maxWorkGroupSize, device.name));
+  }
 }
 
 namespace {

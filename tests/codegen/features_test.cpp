@@ -205,6 +205,32 @@ TEST(Precision, DoubleKernelsEnableFp64) {
   }
 }
 
+// A work-group larger than the device allows is refused before the launch, as the kernel's
+// limit (a UserError: explore records the variant as not runnable and goes on), not a device
+// failure.
+TEST(Errors, WorkGroupLargerThanTheDeviceIsAUserError) {
+  auto ck = compileText(
+      "kernel k(x: [[float]64]64) = mapWorkgroup(fun r => mapLocal(fun a => a * 2.0f) <<: r) <<: x",
+      "k", {}, options());
+  ASSERT_EQ(ck.stages.size(), 1u);
+  ASSERT_EQ(ck.stages[0].local.size(), 1u);
+  backends::opencl::DeviceInfo small = context().device();
+  small.maxWorkGroupSize = 32;
+  try {
+    ex::checkDevice(small, ck);
+    ADD_FAILURE() << "a work-group of 64 accepted by a device of 32";
+  } catch (const backends::UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("a work-group of 64 work-items exceeds the 32"),
+              std::string::npos)
+        << e.what();
+  }
+  small.maxWorkGroupSize = 64;
+  small.maxWorkItemSizes = {64, 64, 64};
+  EXPECT_NO_THROW(ex::checkDevice(small, ck));
+  small.maxWorkItemSizes = {16, 64, 64};
+  EXPECT_THROW(ex::checkDevice(small, ck), backends::UserError);
+}
+
 TEST(Errors, BuildFailureIsADeviceErrorWithTheLog) {
   cg::CodegenOptions o = options();
   o.checkUserFuns = false;  // let the broken body reach the device compiler

@@ -1,7 +1,7 @@
-// tile2D, tile2DStride, mapReduceInterchange and registerBlock on random matrix-product-like programs (random sizes, zip
-// orders, reduction functions, maps between reduce and zip): the interpreter's result does not
-// change, alone or composed into a register-blocked, lowered program; each rule succeeds iff it
-// changes the program, also on the shared random-program pool.
+// tile2D, tile2DStride, mapReduceInterchange and registerBlock on random matrix-product-like
+// programs (random sizes, zip orders, reduction functions, maps between reduce and zip): the
+// interpreter's result does not change, alone or composed into a register-blocked, lowered program;
+// each rule succeeds iff it changes the program, also on the shared random-program pool.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -220,9 +220,10 @@ TEST(TilingRules, RegisterBlockedOnTheGridKeepsTheResult) {
     const std::string s =
         i % 4 == 0   ? "registerBlock" + block + "; at([0, 1], mapGlobal(1)); lowerDefault"
         : i % 4 == 2 ? "registerBlock" + block + "; at([0, 1], mapGlobal2D); lowerDefault"
-        : i % 4 == 1 ? tile + "at([0, 1], mapWorkgroup(1)); at([0, 1, 0], mapWorkgroup(0)); "
-                              "at([0, 1, 0, 0], registerBlock" + block +
-                              "); at([0, 1, 0, 0, 0, 1], mapLocal(1)); lowerDefault"
+        : i % 4 == 1 ? tile +
+                           "at([0, 1], mapWorkgroup(1)); at([0, 1, 0], mapWorkgroup(0)); "
+                           "at([0, 1, 0, 0], registerBlock" +
+                           block + "); at([0, 1, 0, 0, 0, 1], mapLocal(1)); lowerDefault"
                      : tile + "at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], registerBlock" + block +
                            "); at([0, 1, 0, 0, 0, 1], mapLocal2D); lowerDefault";
     fe::Program p = fe::compileSource(text, "rb.fdl", {});
