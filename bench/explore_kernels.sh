@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Issue 26 on a GPU, in about 10 minutes on an H100 (3 before the reduction and stencil rules): `fftc explore` ranks rewrite variants of the
-# naive high-level programs at sizes the interpreter checks quickly (GEMM 128^3, a sum of 2^20
+# naive high-level programs at sizes the interpreter checks quickly (GEMM 2048 x 2048 x 256, a sum of 2^20
 # floats, a 5-point Jacobi step on 256^2), then bench/kernels_bench times each best strategy at
-# the benchmark sizes against its library in one process: SGEMM 1024..4096 against cuBLAS
+# the benchmark sizes against its library in one process: SGEMM 1024..8192 against cuBLAS
 # (CUDA cores), the sum of 2^28 floats against CUB, the Jacobi step on 8192^2 against the copy
-# bandwidth. Writes OUT/explore_{gemm,sum,jacobi,copy}.json and OUT/kernels.csv; SUM_STRATEGY,
-# JACOBI_STRATEGY and COPY_STRATEGY replace the strategies explore found for kernels_bench.
+# bandwidth. Writes OUT/explore_{gemm,sum,jacobi,copy}.json and OUT/kernels.csv; GEMM_STRATEGY,
+# SUM_STRATEGY, JACOBI_STRATEGY and COPY_STRATEGY replace the strategies explore found for
+# kernels_bench; GEMM_SIZES its GEMM sizes (default 1024,2048,4096,8192).
 #   bench/explore_kernels.sh [OUT]     (default bench/results/explore)
 # FFTC (default build/fftc) and KERNELS_BENCH (default build/bench/kernels_bench: build it with
 # `cmake --build build --target kernels_bench`) name the executables; run from the repository
@@ -29,12 +30,14 @@ explore() {  # NAME FILE ARGS...: explore on CUDA, the JSON in OUT/explore_NAME.
   echo "explore $name: $((SECONDS - t0)) s, best: $(best "$out/explore_$name.json")" >&2
 }
 
-# GEMM: 2D tiling, register blocking (mapReduceInterchange inside a tile, for its columns and
-# its rows), tiles on work-groups or a second grid dimension: up to 6 steps, by beam search
-# (each depth's 3 fastest variants extended).
-explore gemm examples/gemm.fdl -D M=128 -D N=128 -D K=128 --beam 3 --depth 6 \
-  --rules tile2D,mapReduceInterchange,mapWorkgroup,mapLocal,mapGlobal --params 1,4,8,32 \
-  --max-variants 150 --budget 75
+# GEMM: LIFT's register blocking (registerBlock: strided tiles, coalesced, with the r x c
+# accumulators of a work-item in registers), tiles of C on work-groups, 2D mappings; four steps
+# breadth first (about 150 variants). M = N = 2048 gives the grid as many work-items as the
+# benchmark sizes do (an 8 x 8 block a work-item: 256 work-groups of 256), K = 256 keeps the
+# interpreter's reference (computed once) short; GEMM_STRATEGY overrides what kernels_bench times.
+explore gemm examples/gemm.fdl -D M=2048 -D N=2048 -D K=256 --depth 4 \
+  --rules tile2D,registerBlock,mapWorkgroup2D,mapLocal2D,mapGlobal2D --params 8,128 \
+  --max-variants 300 --budget 420
 # The sum: LIFT's parallel reduction (docs/rewrites.md, "A worked exploration: the sum"):
 # strided partial sums (coalesced), a work-group per chunk of them (mapWorkgroup), the group's
 # partials summed in local memory in two levels; four steps, breadth first (about 320 variants).
@@ -56,7 +59,8 @@ explore copy bench/kernels/jacobi5.fdl --kernel copy -D H=256 -D W=256 --depth 2
 [[ $target == cuda ]] || exit 0
 t0=$SECONDS
 "$kb" --out "$out/kernels.csv" --root . \
-  --gemm-strategy "$(best "$out/explore_gemm.json")" \
+  --gemm-strategy "${GEMM_STRATEGY:-$(best "$out/explore_gemm.json")}" \
+  --gemm-sizes "${GEMM_SIZES:-1024,2048,4096,8192}" \
   --sum-strategy "${SUM_STRATEGY:-$(best "$out/explore_sum.json")}" \
   --jacobi-strategy "${JACOBI_STRATEGY:-$(best "$out/explore_jacobi.json")}" \
   --copy-strategy "${COPY_STRATEGY:-$(best "$out/explore_copy.json")}"
