@@ -557,4 +557,40 @@ TEST(Cli, ExploreFindsCorrectRegisterBlockedGemm) {
   EXPECT_TRUE(bestOk) << r.out;
 }
 
+// The GPU-shaped register blocking (registerBlock: coalesced column tiles, the block's
+// accumulators in one reduction) on a 2D grid is found in two steps and matches the
+// interpreter; a variant whose work-group the device cannot launch (tile2D(128) with its
+// 128 x 128 elements on mapLocal2D) is reported as not timed, and the exploration goes on.
+TEST(Cli, ExploreFindsCoalescedRegisterBlocksAndSkipsOversizedWorkGroups) {
+  auto r = fftc("explore " + kExamples +
+                "gemm.fdl -D M=32 -D N=32 -D K=8 --depth 2 "
+                "--rules registerBlock,mapGlobal2D --params 4 --repeat 1 --warmup 0 --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  bool found = false;
+  const boost::json::value small = boost::json::parse(r.out);
+  for (const auto& v : small.as_object().at("variants").as_array()) {
+    const auto& o = v.as_object();
+    if (o.at("strategy").as_string() ==
+        "registerBlock(4, 4); at([0, 1], mapGlobal2D); lowerDefault")
+      found = o.at("checked").as_bool() && o.at("ok").as_bool();
+  }
+  EXPECT_TRUE(found) << r.out;
+
+  auto big = fftc("explore " + kExamples +
+                  "gemm.fdl -D M=256 -D N=256 -D K=2 --depth 3 "
+                  "--rules tile2D,mapWorkgroup2D,mapLocal2D --params 128 --repeat 1 --warmup 0 "
+                  "--json");
+  ASSERT_EQ(big.status, 0) << big.out;
+  bool refused = false;
+  const boost::json::value large = boost::json::parse(big.out);
+  for (const auto& v : large.as_object().at("variants").as_array()) {
+    const auto& o = v.as_object();
+    if (o.contains("error") &&
+        std::string(o.at("error").as_string()).find("a work-group of 16384 work-items exceeds") !=
+            std::string::npos)
+      refused = o.at("ms").is_null();
+  }
+  EXPECT_TRUE(refused) << big.out;
+}
+
 }  // namespace
