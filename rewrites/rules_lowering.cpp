@@ -119,10 +119,12 @@ Rule mapWorkgroupLocal(int dim) {
 }
 
 namespace {
-// map(fun x => map(f) <<: y) <<: xs: the two maps of a 2D mapping.
+// map(fun x => map(f) <<: y) <<: xs: the two maps of a 2D mapping. Maps that only rearrange
+// data (the untiling after tile2D) are left to the code generator, which makes them views: on
+// work-items they would be a copy stage, which exploration need not enumerate.
 std::optional<Match> nestedMaps(const ExprPtr& e) {
   const auto* m = unary<ir::Map>(e);
-  if (!m) return std::nullopt;
+  if (!m || ir::isView(*m)) return std::nullopt;
   const auto* l = m->f()->as<Lambda>();
   if (!l || l->arity() != 1) return std::nullopt;
   const auto* inner = unary<ir::Map>(l->body());
@@ -144,7 +146,8 @@ ExprPtr mapped2D(const Match& m) {
 Rule mapGlobal2D() {
   return Rule({"mapGlobal2D", "lowering",
                "map(fun x => map(f) <<: y) -> mapGlobal(1, fun x => mapGlobal(0, f) <<: y)",
-               "as mapGlobal(1) and mapGlobal(0) (every enclosing loop a mapGlobal(2))", nestedMaps,
+               "as mapGlobal(1) and mapGlobal(0) (every enclosing loop a mapGlobal(2)); the maps "
+               "compute (not only data layout)", nestedMaps,
                [](const Match&, const RuleContext& ctx) {
                  return onlyParallelOf(ctx, FunKind::MapGlobal, 0) &&
                         onlyParallelOf(ctx, FunKind::MapGlobal, 1);
@@ -155,7 +158,8 @@ Rule mapGlobal2D() {
 Rule mapWorkgroup2D() {
   return Rule({"mapWorkgroup2D", "lowering",
                "map(fun x => map(f) <<: y) -> mapWorkgroup(1, fun x => mapWorkgroup(0, f) <<: y)",
-               "as mapWorkgroup(1) and mapWorkgroup(0) (every enclosing loop a mapWorkgroup(2))",
+               "as mapWorkgroup(1) and mapWorkgroup(0) (every enclosing loop a mapWorkgroup(2)); "
+               "the maps compute",
                nestedMaps,
                [](const Match&, const RuleContext& ctx) {
                  return onlyParallelOf(ctx, FunKind::MapWorkgroup, 0) &&
@@ -168,7 +172,7 @@ Rule mapLocal2D() {
   return Rule({"mapLocal2D", "lowering",
                "map(fun x => map(f) <<: y) -> mapLocal(1, fun x => mapLocal(0, f) <<: y)",
                "as mapLocal(1) and mapLocal(0): inside a mapWorkgroup, not inside a mapLocal, a "
-               "mapGlobal, a map or a reduction",
+               "mapGlobal, a map or a reduction; the maps compute",
                nestedMaps,
                [](const Match&, const RuleContext& ctx) {
                  return ctx.inside(FunKind::MapWorkgroup) && !ctx.inside(FunKind::MapLocal) &&
