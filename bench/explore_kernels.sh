@@ -37,7 +37,7 @@ explore() {  # NAME FILE ARGS...: explore on CUDA, the JSON in OUT/explore_NAME.
 # interpreter's reference (computed once) short; GEMM_STRATEGY overrides what kernels_bench times.
 explore gemm examples/gemm.fdl -D M=2048 -D N=2048 -D K=256 --depth 4 \
   --rules tile2D,registerBlock,mapWorkgroup2D,mapLocal2D,mapGlobal2D --params 8,128 \
-  --max-variants 300 --budget 420
+  --max-variants 300 --budget 540
 # The sum: LIFT's parallel reduction (docs/rewrites.md, "A worked exploration: the sum"):
 # strided partial sums (coalesced), a work-group per chunk of them (mapWorkgroup), the group's
 # partials summed in local memory in two levels; four steps, breadth first (about 320 variants).
