@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
@@ -52,26 +52,25 @@ double maxError(int64_t q, const std::string& body, const std::string& helper,
   for (int64_t v : p) in.push_back(ir::Value::ofInt(v));
   const auto n = static_cast<int64_t>(p.size());
   const cg::CompiledKernel ck =
-      compileText("kernel k(x: [int]N) = mapGlobal(λ(p => " + body + ")) <<: x", "k",
-                  {{"Q", q}}, options(), precision);
+      compileText("kernel k(x: [int]N) = mapGlobal(λ(p => " + body + ")) <<: x", "k", {{"Q", q}},
+                  options(), precision);
   EXPECT_EQ(count(ck.source, helper + "("), 2u) << ck.source;  // its definition and its call
-  const auto got = ex::runCompiled(context(), ck, {ir::Value::array(in)}, {{"N", n}})
-                       .output.toComplexVector();
+  const auto got =
+      ex::runCompiled(context(), ck, {ir::Value::array(in)}, {{"N", n}}).output.toComplexVector();
   EXPECT_EQ(got.size(), p.size());
   double worst = 0;
   for (size_t i = 0; i < p.size() && i < got.size(); ++i) {
     const ir::CisPiRounded want = ir::cisPiRatio(p[i], q);
-    const std::complex<double> w =
-        precision == ir::ScalarKind::Double
-            ? want.d
-            : std::complex<double>(want.f.real(), want.f.imag());
+    const std::complex<double> w = precision == ir::ScalarKind::Double
+                                       ? want.d
+                                       : std::complex<double>(want.f.real(), want.f.imag());
     const double e = std::abs(got[i] - w);
     EXPECT_LT(e, 1e-3) << "cispiRatio(" << p[i] << ", " << q << "): got " << got[i] << ", want "
                        << w;
     worst = std::max(worst, e);
   }
-  std::printf("[cispiratio] %s q %lld: max error %.3g\n", helper.c_str(),
-              static_cast<long long>(q), worst);
+  std::printf("[cispiratio] %s q %lld: max error %.3g\n", helper.c_str(), static_cast<long long>(q),
+              worst);
   return worst;
 }
 
@@ -95,9 +94,9 @@ TEST(CisPiRatio32, WithinTwoUlpOfTheExactValue) {
 TEST(CisPiRatio32, UnboundedOrLargeDenominatorsReduceIn64Bits) {
   EXPECT_LE(maxError(1000, "cispiRatio(p, N)", "fftc_cispiratio_f", ir::ScalarKind::Float),
             2 * 0x1p-23);
-  EXPECT_LE(maxError(int64_t{1} << 29, "cispiRatio(p, Q)", "fftc_cispiratio_d",
-                     ir::ScalarKind::Double),
-            2 * 0x1p-52);
+  EXPECT_LE(
+      maxError(int64_t{1} << 29, "cispiRatio(p, Q)", "fftc_cispiratio_d", ir::ScalarKind::Double),
+      2 * 0x1p-52);
 }
 
 }  // namespace
