@@ -14,6 +14,11 @@ namespace fftc::backends {
 std::string CDialect::dynamicLocalBase() const {
   throw std::logic_error(name() + " has no dynamic local memory");
 }
+std::string CDialect::sinCosPi(const std::string& x, const std::string& s, const std::string& c,
+                               bool isDouble) const {
+  return s + " = " + mathFunction("sinpi", isDouble) + "(" + x + ");\n  " + c + " = " +
+         mathFunction("cospi", isDouble) + "(" + x + ");";
+}
 std::string CDialect::dynamicLocalArray(const std::string&, const std::string&, int64_t) const {
   throw std::logic_error(name() + " has no dynamic local memory");
 }
@@ -245,6 +250,32 @@ std::vector<std::pair<std::string, std::string>> CPrinter::helperDefinitions(
                              "\n       : quadrant == 2 ? " + mk("-c", "-s") + " : " +
                              mk("s", "-c") + ";";
     fn("cispiratio", l + " p, " + l + " q", reduce + quadrant + angle + turn);
+    // The same for a denominator q in [1, 2^28] (scalarOp proves it): 2p mod 4q = 2 (p mod 2q)
+    // in int, no 64-bit division, and one sincospi. When q is a power of two, p mod 2q is p's
+    // low bits, and (q at most 2^23 in f32) r / q is exact: sincospi reduces an exact argument
+    // exactly (it subtracts a multiple of 1/2), so it gives the value of the reduction below,
+    // with no quadrant logic. With a constant q (the FFTs' twiddles) one branch remains, its
+    // divisions shifts and masks.
+    const std::string reduce32 =
+        r + " s, c;\n  const int pow2 = (q & (q - 1)) == 0;\n  int r = pow2 ? "
+        "(int)((unsigned)p & (2u * (unsigned)q - 1u)) : p % (2 * q);\n  if (r < 0) r += 2 * q;\n  ";
+    const std::string exact = "if (pow2" + std::string(dbl ? "" : " && q <= 8388608") +
+                              ") {\n    const " + r + " x = (" + r + ")r / (" + r + ")q;\n    " +
+                              d_.sinCosPi("x", "s", "c", dbl) + "\n    return " + mk("c", "s") +
+                              ";\n  }\n  ";
+    const std::string quadrant32 =
+        "const int quadrant = 2 * r / q;\n  const int u = 2 * r - quadrant * q;\n"
+        "  const int complement = 2 * u > q;\n  ";
+    const std::string angle32 = "const " + r + " g = (" + r + ")(complement ? q - u : u) / (" + r +
+                                ")q * (" + r + ")0.5;\n  " + d_.sinCosPi("g", "s", "c", dbl) +
+                                "\n  ";
+    // the quadrant's turn, times i and times -1, as selects rather than branches
+    const std::string turn32 = "if (complement) {\n    const " + r +
+                               " t = c;\n    c = s;\n    s = t;\n  }\n  if (quadrant & 1) {\n"
+                               "    const " + r + " t = c;\n    c = -s;\n    s = t;\n  }\n"
+                               "  if (quadrant & 2) {\n    c = -c;\n    s = -s;\n  }\n  " +
+                               ret(mk("c", "s"));
+    fn("cispiratio32", "int p, int q", reduce32 + exact + quadrant32 + angle32 + turn32);
     fn("cexp", c + " a",
        r + " e = " + d_.mathFunction("exp", dbl) + "(a.x);\n  " +
            ret(mk("e * " + d_.mathFunction("cos", dbl) + "(a.y)",

@@ -49,6 +49,10 @@ class CDialect {
                                   const std::string& im) const = 0;
   // A math function for a precision: "cos" / "cosf"; base names are the double ones.
   virtual std::string mathFunction(const std::string& base, bool isDouble) const = 0;
+  // Statements that set `s` to sinpi(x) and `c` to cospi(x): the two calls; CUDA's one
+  // sincospi call shares their argument reduction.
+  virtual std::string sinCosPi(const std::string& x, const std::string& s, const std::string& c,
+                               bool isDouble) const;
   virtual std::string int64Type() const { return "long"; }
   // Lines before everything else (extension pragmas).
   virtual std::string prelude(const Module& module) const = 0;

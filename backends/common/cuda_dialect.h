@@ -46,6 +46,10 @@ class CudaDialect final : public CDialect {
   std::string mathFunction(const std::string& base, bool isDouble) const override {
     return isDouble ? base : base + "f";
   }
+  std::string sinCosPi(const std::string& x, const std::string& s, const std::string& c,
+                       bool isDouble) const override {
+    return mathFunction("sincospi", isDouble) + "(" + x + ", &" + s + ", &" + c + ");";
+  }
   std::string int64Type() const override { return "long long"; }
   bool aggregateTableElements() const override { return true; }
   // Read-only inputs and table buffers through the read-only data cache (LDG): the compiler

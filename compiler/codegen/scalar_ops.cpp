@@ -37,6 +37,9 @@ CExpr helper(const std::string& name, const Type& t, std::vector<CExpr> args) {
   return backends::cCall("fftc_" + name + "_" + sfx(t), std::move(args), scalarCType(t));
 }
 
+// The largest denominator fftc_cispiratio32 takes: 4q and 2 (p mod 2q) fit an int.
+constexpr int64_t kNarrowRatioLimit = int64_t{1} << 28;
+
 std::string cOperator(BuiltinOp op) {
   switch (op) {
     case BuiltinOp::Add: return "+";
@@ -240,7 +243,16 @@ ScalarVal scalarOp(BuiltinOp op, const std::vector<ScalarVal>& args, const Type&
       return {backends::cMember(a, op == BuiltinOp::Re ? "x" : "y", scalarCType(r)), r};
     }
     case BuiltinOp::CisPi: return {helper("cispi", r, {convert(args[0], rr)}), r};
-    case BuiltinOp::CisPiRatio: return {helper("cispiratio", r, {args[0].e, args[1].e}), r};
+    case BuiltinOp::CisPiRatio: {
+      // A denominator known to lie in [1, 2^28] (the twiddles' and chirps' n, a constant) is
+      // reduced in int (fftc_cispiratio32): 2p mod 4q = 2 (p mod 2q) fits, as p, a kernel's
+      // int, does. Else in 64 bits.
+      const CExpr& q = args[1].e;
+      const bool narrow =
+          q->kind == CExprKind::Index && q->index.constLowerBound().value_or(0) >= 1 &&
+          q->index.constUpperBound().value_or(kNarrowRatioLimit + 1) <= kNarrowRatioLimit;
+      return {helper(narrow ? "cispiratio32" : "cispiratio", r, {args[0].e, q}), r};
+    }
     case BuiltinOp::MakeComplex:
       return {backends::cMakeComplex(convert(args[0], rr), convert(args[1], rr), scalarCType(r)), r};
     case BuiltinOp::MakeTuple: fail("tuple construction is not a scalar operation");

@@ -130,6 +130,16 @@ TEST(Accuracy, LargerSizesF64) {
   for (int64_t n : kLargerSizes) expectAccurate<double>(n, Precision::F64);
 }
 
+// Four-step sizes whose twiddle matrices (more than 65536 elements) are computed in the kernels
+// rather than tables (fftc_cispiratio32: 131072 and 262144 from the numerator's low bits,
+// 100000 by the int reduction), within the same bounds.
+TEST(Accuracy, FourStepTwiddlesComputedInline) {
+  for (int64_t n : {int64_t{131072}, int64_t{262144}, int64_t{100000}}) {
+    expectAccurate<float>(n, Precision::F32);
+    expectAccurate<double>(n, Precision::F64);
+  }
+}
+
 // The table lists only sizes that need it: each is planned by Bluestein, and its bound is above
 // kL2Bound only where the measured ratio was near or above it.
 TEST(Accuracy, MissesAreBluesteinSizes) {
