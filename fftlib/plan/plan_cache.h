@@ -57,6 +57,8 @@ class PlanCache {
 
   // The stored plan of `request`, or nullptr when there is none or it does not check out (a
   // damaged entry, or one of another identity, is removed and counted corrupt). Never throws.
+  // The entry is mapped (mapped_file.h) and the plan's tables are views of the mapping, kept
+  // while the plan lives: an entry evicted meanwhile frees its disk space when the plan goes.
   [[nodiscard]] std::shared_ptr<const CompiledFft> load(const FftRequest& request);
   // Writes the plan's entry atomically (a temporary file renamed into place: a reader sees the
   // old entry or the new one, never part of one), then evicts beyond the size bound. False when
