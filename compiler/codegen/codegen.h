@@ -18,6 +18,7 @@
 
 #include "backends/common/c_printer.h"
 #include "compiler/codegen/memory.h"  // BufferLayout
+#include "compiler/codegen/table_bytes.h"
 #include "compiler/frontend/frontend.h"
 #include "ir/expr.h"
 
@@ -97,7 +98,7 @@ struct BufferInfo {
   ir::ArithExpr count;      // element count (a size expression)
   int64_t elementBytes = 0; // bytes of one element in the device layout
   std::string dataFile;     // tables: NAME_tabK.bin
-  std::vector<uint8_t> data;// tables: the contents
+  TableBytes data;          // tables: the contents (shared, immutable)
   ir::Type type;            // inputs/outputs: the full (nested) type of the value
   std::optional<BufferLayout> layout;  // inputs/outputs: a strided layout (count = its extent)
 };

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <span>
 #include <stdexcept>
 
 #include "compiler/codegen/codegen.h"
@@ -61,7 +62,7 @@ using namespace header;
 // A table's bytes as "\n      12, 0, 255," rows of 24. A 2.5 MB table is 9 MB of text: it is
 // written in place into storage reserved once (building a temporary string per byte made this
 // 80% of a warm `fftc fft` of 65521).
-void appendBytes(std::string& out, const std::vector<uint8_t>& data) {
+void appendBytes(std::string& out, std::span<const uint8_t> data) {
   size_t at = out.size();
   out.resize(at + data.size() * 5 + (data.size() / 24 + 1) * 7);  // "255, " + row breaks
   char* p = out.data() + at;

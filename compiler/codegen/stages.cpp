@@ -140,7 +140,7 @@ CompiledKernel assembleStages(GeneratedKernel& g, const CodegenOptions& options)
     bi.type = b->type;
     bi.layout = b->layout;
     if (b->role == MemRole::Table) {
-      bi.data = g.tableData.at(b.get());
+      bi.data = TableBytes(std::move(g.tableData.at(b.get())));  // g's last use of them
       bi.dataFile = g.name + "_" + b->name + ".bin";
     }
     ck.buffers.push_back(std::move(bi));

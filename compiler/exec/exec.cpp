@@ -265,7 +265,7 @@ PreparedRun prepareRun(const codegen::CompiledKernel& k, const std::vector<Value
         pb.initial = scatterToLayout(pb.initial, static_cast<size_t>(b.elementBytes), *b.layout);
       if (pb.initial.size() > pb.bytes) throw backends::UserError("input " + b.name + " is too large");
     } else if (b.role == "table") {
-      pb.initial = b.data;
+      pb.initial.assign(b.data.begin(), b.data.end());
     } else if (b.role == "output") {
       run.output = &b;
       run.outputType = concreteType(b.type, run.bound);

@@ -57,6 +57,8 @@ class PlanCache {
 
   // The stored plan of `request`, or nullptr when there is none or it does not check out (a
   // damaged entry, or one of another identity, is removed and counted corrupt). Never throws.
+  // The entry is mapped (mapped_file.h) and the plan's tables are views of the mapping, kept
+  // while the plan lives: an entry evicted meanwhile frees its disk space when the plan goes.
   [[nodiscard]] std::shared_ptr<const CompiledFft> load(const FftRequest& request);
   // Writes the plan's entry atomically (a temporary file renamed into place: a reader sees the
   // old entry or the new one, never part of one), then evicts beyond the size bound. False when
@@ -77,7 +79,13 @@ class PlanCache {
 // The entry format (plan_cache.cpp): a header line, a Boost.JSON document, the source and the
 // tables' bytes. The parser returns nullptr for anything that is not an entry of `request`.
 std::string serializePlan(const CompiledFft& plan);  // std::invalid_argument: not cacheable
+// The header's CHECKSUM of an entry's body (what follows the header line).
+std::uint64_t planEntryChecksum(std::string_view body);
 std::shared_ptr<CompiledFft> parsePlan(std::string_view bytes, const FftRequest& request);
+// The same, the plan's tables aliasing `bytes` (no copy), which `owner` keeps alive as long as
+// the plan's buffers live (PlanCache::load: the mapped entry).
+std::shared_ptr<CompiledFft> parsePlan(std::string_view bytes, const FftRequest& request,
+                                       const std::shared_ptr<const void>& owner);
 
 // The planner's hook (plan_compile.cpp, planFft): the plan from the environment's disk cache, else
 // `compile(request)`, stored there. Counts into diskPlanCacheStats().

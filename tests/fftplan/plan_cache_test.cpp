@@ -9,7 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <boost/json.hpp>
 #include <complex>
 #include <cstdio>
 #include <filesystem>
@@ -17,9 +19,9 @@
 #include <iterator>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
-#include "backends/opencl/binary_cache.h"
 #include "compiler/codegen/codegen.h"
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/fft_api.h"
@@ -195,8 +197,7 @@ std::string reheader(const std::string& entry) {
   int version = 0;
   EXPECT_EQ(std::sscanf(entry.c_str(), "%31s %d %llu %llu", magic, &version, &j, &b), 4);
   const unsigned long long newJ = body.size() - b;  // the blobs did not change
-  return fmt::format("{} {} {} {} {:016x}\n", magic, version, newJ, b,
-                     backends::opencl::Fnv1a64().add(body).value()) +
+  return fmt::format("{} {} {} {} {:016x}\n", magic, version, newJ, b, planEntryChecksum(body)) +
          body;
 }
 
@@ -261,6 +262,91 @@ TEST(PlanCache, DamagedForeignAndStaleEntriesAreRemovedAndRebuilt) {
     expectSamePlan(*plan, *loaded);
     clearPlanCache();
   }
+}
+
+// Whether `address` lies in a mapping of the file `path` (/proc/self/maps).
+bool mappedFrom(const void* address, const fs::path& path) {
+  std::ifstream maps("/proc/self/maps");
+  const auto at = reinterpret_cast<std::uintptr_t>(address);
+  const std::string name = fs::canonical(path).string();
+  for (std::string line; std::getline(maps, line);) {
+    unsigned long long lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%llx-%llx", &lo, &hi) != 2 || at < lo || at >= hi) continue;
+    return line.size() >= name.size() && line.ends_with(name);
+  }
+  return false;
+}
+
+// A loaded plan's tables are views of the mapped entry, not copies: they stay valid when the
+// entry is replaced or removed. An entry whose header and checksum agree but whose blobs end
+// inside a table (a table file cut short, then re-headered) is refused, never read past.
+TEST(PlanCache, MappedTablesOutliveTheirEntryAndATableCutShortIsRefused) {
+  TempDir dir;
+  PlanCache cache(dir.path());
+  const auto r = shapeRequest({23}, 3);  // Bluestein: chirp tables
+  const auto plan = compiledFresh(r);
+  ASSERT_TRUE(cache.store(*plan));
+  const fs::path path = cache.entryPath(r);
+  const std::string good = readFile(path);
+  {
+    auto loaded = cache.load(r);
+    ASSERT_NE(loaded, nullptr);
+    const compiler::codegen::BufferInfo* table = nullptr;
+    for (const auto& b : loaded->compiled.buffers)
+      if (b.role == "table" && !b.data.empty()) table = &b;
+    ASSERT_NE(table, nullptr);
+    EXPECT_TRUE(mappedFrom(table->data.data(), path));
+    // replaced by another request's entry, then removed: the loaded plan is unchanged
+    auto other = r;
+    other.batch = 5;
+    ASSERT_TRUE(cache.store(*compiledFresh(other)));
+    fs::rename(cache.entryPath(other), path);
+    fs::remove(path);
+    expectSamePlan(*plan, *loaded);
+  }
+  // The blobs cut in the middle of the table that ends last, the header made to agree.
+  const size_t newline = good.find('\n');
+  unsigned long long jsonBytes = 0, blobBytes = 0;
+  char magic[32];
+  int version = 0;
+  ASSERT_EQ(std::sscanf(good.c_str(), "%31s %d %llu %llu", magic, &version, &jsonBytes,
+                        &blobBytes),
+            4);
+  const auto doc = boost::json::parse(good.substr(newline + 1, jsonBytes)).as_object();
+  uint64_t tableEnd = 0, tableSize = 0, blobsEnd = 0;
+  auto end = [](const boost::json::value& blob) {
+    const auto& a = blob.as_array();
+    return std::pair<uint64_t, uint64_t>(a.at(0).as_int64() + a.at(1).as_int64(),
+                                         a.at(1).as_int64());
+  };
+  const auto& compiled = doc.at("compiled").as_object();
+  blobsEnd = std::max(blobsEnd, end(compiled.at("source")).first);
+  for (const auto& b : compiled.at("buffers").as_array()) {
+    const auto [e, n] = end(b.at("data"));
+    blobsEnd = std::max(blobsEnd, e);
+    if (b.at("role").as_string() == "table" && e > tableEnd) {
+      tableEnd = e;
+      tableSize = n;
+    }
+  }
+  for (const auto& st : compiled.at("stages").as_array())
+    blobsEnd = std::max(blobsEnd, end(st.at("source")).first);
+  ASSERT_GT(tableSize, 0U);
+  ASSERT_EQ(tableEnd, blobsEnd);  // nothing but the table is cut
+  const uint64_t cutBlobs = tableEnd - tableSize / 2;
+  const std::string body = good.substr(newline + 1, jsonBytes + cutBlobs);
+  writeFile(path, fmt::format("{} {} {} {} {:016x}\n", magic, version, jsonBytes, cutBlobs,
+                              planEntryChecksum(body)) +
+                      body);
+  const auto corrupt = cache.stats().corrupt;
+  EXPECT_EQ(cache.load(r), nullptr);
+  EXPECT_EQ(cache.stats().corrupt, corrupt + 1);
+  EXPECT_FALSE(fs::exists(path));
+  // the entry as written loads again
+  writeFile(path, good);
+  auto again = cache.load(r);
+  ASSERT_NE(again, nullptr);
+  expectSamePlan(*plan, *again);
 }
 
 TEST(PlanCache, ConcurrentWritersAndReadersNeverSeeAPartialEntry) {
