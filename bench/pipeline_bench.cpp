@@ -53,6 +53,10 @@ struct Options {
   int log2Total = 24;  // elements per run (f32)
   int64_t convMax = 8192;  // conv's largest N (beyond one block: the multi-pass form)
   int warmup = 5, repeat = 20;
+  // fftc's kernels with one local array where a pass may share it (read, barrier, write:
+  // CodegenOptions::localReuseInPass): more blocks where shared memory bounds them, more
+  // barriers. Rows labelled "PIPELINE/one-array".
+  bool localReuse = false;
 };
 
 using fftc::bench::checkCuda;
@@ -146,6 +150,7 @@ ex::RunResult runFftc(const cu::Context& context, const fe::Kernel& k,
   limits.localMemoryBytes = fl::cudaPlanLimits(context.device()).localMemoryBytes;
   fftc::compiler::codegen::CodegenOptions options;
   options.format = false;
+  options.localReuseInPass = o.localReuse;
   const auto built = fl::buildExpanded(fl::expandFftOps(k, limits), "", Target::Cuda, options);
   row.fftcStages = static_cast<int64_t>(built.compiled.stages.size());
   ex::TimingOptions timing;
@@ -327,7 +332,9 @@ int main(int argc, char** argv) {
       ("conv-max", po::value(&o.convMax)->default_value(o.convMax),
        "conv's largest N (from 256, doubling; above 8192 f32 the FFT takes several kernels)")
       ("warmup", po::value(&o.warmup)->default_value(o.warmup), "untimed runs")
-      ("repeat", po::value(&o.repeat)->default_value(o.repeat), "timed runs (the median)");
+      ("repeat", po::value(&o.repeat)->default_value(o.repeat), "timed runs (the median)")
+      ("local-reuse", po::bool_switch(&o.localReuse),
+       "fftc's kernels in one local array where a pass may share it (rows PIPELINE/one-array)");
   po::variables_map vm;
   po::store(po::parse_command_line(argc, argv, desc), vm);
   po::notify(vm);
@@ -354,7 +361,8 @@ int main(int argc, char** argv) {
         std::replace(r.error.begin(), r.error.end(), '\n', ' ');
       }
       const std::string line = fmt::format(
-          "{},{},{},{},{},{:.4f},{:.4f},{:.2f},{:.2e},{}", context.device().name, r.pipeline, r.n,
+          "{},{}{},{},{},{},{:.4f},{:.4f},{:.2f},{:.2e},{}", context.device().name, r.pipeline,
+          o.localReuse ? "/one-array" : "", r.n,
           r.batch, r.fftcStages, r.fftcMs, r.cufftMs, r.fftcMs > 0 ? r.cufftMs / r.fftcMs : 0.0,
           r.difference, r.error);
       csv << line << "\n" << std::flush;

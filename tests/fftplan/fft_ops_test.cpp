@@ -18,8 +18,10 @@
 #ifdef FFTC_HAVE_CUDA
 #include "compiler/exec/cuda_exec.h"
 #endif
+#include "compiler/exec/exec.h"
 #include "fftlib/plan/fft_ops.h"
 #include "tests/fftplan/fft_ops_util.h"
+#include "tests/support/opencl_device.h"
 #include "ir/diagnostic.h"
 #include "ir/interpreter.h"
 
@@ -203,6 +205,47 @@ TEST(FftOps, ConvolutionWithReversedInverseRadicesMatchesTheDirectSum) {
       ir::Value::complexArray(x, ir::ScalarKind::Float, {b, n}),
       ir::Value::complexArray(dftRows(h, n, Direction::Forward), ir::ScalarKind::Float, {n})};
   EXPECT_LT(maxRelError(run(built.lowered.kernel.lambda, args), want), 1e-5);
+}
+
+// The convolution with its passes sharing one local array (CodegenOptions::localReuseInPass:
+// each pass reads its elements, waits at a barrier, writes; bench/pipeline_bench
+// --local-reuse): half the local memory where every pass keeps all work-items busy (256 =
+// [16, 16], 4096 = [16, 16, 16]; 1024's radix-16 passes keep half, the radix-8 ones share),
+// more barriers, and the same result, run on the OpenCL device against the direct sum.
+TEST(FftOps, ConvolutionInOneLocalArrayRunsCorrectly) {
+  struct Case {
+    int64_t n, b, localMemory;
+  };
+  for (const Case c : {Case{256, 11, 0}, Case{1024, 3, 0}, Case{4096, 2, 232448}}) {
+    const Kernel k = compileKernel(kConv, {{"N", c.n}, {"B", c.b}}, ir::ScalarKind::Float);
+    FftRequest limits;
+    limits.target = compiler::pipeline::Target::OpenCL;
+    limits.localMemoryBytes = c.localMemory;
+    const ExpandedFftOps e = expandFftOps(k, limits);
+    ASSERT_TRUE(e.oneKernel) << c.n;
+    compiler::codegen::CodegenOptions reuse;
+    reuse.localReuseInPass = true;
+    const auto two = buildExpanded(e, "", compiler::pipeline::Target::OpenCL);
+    const auto one = buildExpanded(e, "", compiler::pipeline::Target::OpenCL, reuse);
+    ASSERT_EQ(one.compiled.stages.size(), 1U);
+    EXPECT_LT(2 * one.compiled.stages[0].localMemoryBytes,
+              two.compiled.stages[0].localMemoryBytes + 64)
+        << c.n;
+    const auto x = randomVector(static_cast<size_t>(c.n * c.b), 7);
+    const auto h = randomVector(static_cast<size_t>(c.n), 8);
+    std::vector<C> want(x.size());
+    for (int64_t r = 0; r < c.b; ++r)
+      for (int64_t i = 0; i < c.n; ++i)
+        for (int64_t j = 0; j < c.n; ++j)
+          want[r * c.n + i] += x[r * c.n + j] * h[(i - j + c.n) % c.n];
+    const std::vector<ir::Value> args = {
+        ir::Value::complexArray(x, ir::ScalarKind::Float, {c.b, c.n}),
+        ir::Value::complexArray(dftRows(h, c.n, Direction::Forward), ir::ScalarKind::Float,
+                                {c.n})};
+    const auto got = compiler::exec::runCompiled(fftc::testing::openclContext(), one.compiled, args)
+                         .output.toComplexVector();
+    EXPECT_LT(maxRelError(got, want), 1e-5) << c.n;
+  }
 }
 
 #ifdef FFTC_HAVE_CUDA
