@@ -3,9 +3,10 @@
 of examples/convolution.fdl and of the plain FFT of the same size (`fftc fft`), as the H100/H200
 would run them (batch x N = 2^24, 227 KiB of shared memory: what bench/pipeline_bench plans
 with), compiled by ptxas for sm_90: registers, spills, shared memory, block size and the
-theoretical occupancy they give, and the barriers in each kernel's source (__syncthreads: one a
-pass through shared memory, one at the end of the work-group loop); for the multi-pass sizes,
-the kernel count. One CSV line per
+theoretical occupancy they give, the barriers in each kernel's source (__syncthreads: one a
+pass through shared memory, one at the end of the work-group loop) and, for the one-kernel
+sizes, the shared-memory loads and stores per element; for the multi-pass sizes, the kernel
+count. One CSV line per
 kernel, labelled by the build (`--fftc LABEL=PATH`, several for before and after):
 
   bench/conv_kernels_sm90.py --fftc before=/path/old/fftc --fftc after=build/fftc --out FILE
@@ -54,6 +55,36 @@ def ptxas(cu):
     return info
 
 
+def local_traffic(kernel, n):
+    """Shared-memory loads and stores a row of n elements makes, per element: each access in a
+    work-item loop `for (int lid.. = threadIdx.x; lid.. < T; ..)` (one pass of a row) counted T
+    times. Empty strings when an access is outside such a loop."""
+    # static arrays, and views of the dynamic one (float2* const l = reinterpret_cast<...>)
+    arrays = re.findall(r"__shared__\s+\w+\s+(\w+)\[", kernel)
+    arrays += re.findall(r"\*\s*const\s+(\w+)\s*=\s*reinterpret_cast<[^>]*>\(fftc_shared", kernel)
+    if not arrays:
+        return 0, 0
+    access = re.compile(r"\b(" + "|".join(arrays) + r")\[")
+    store = re.compile(r"^\s*(" + "|".join(arrays) + r")\[[^;]*?\]\s*=[^=]")
+    loads = stores = 0
+    trips = None
+    for line in kernel.splitlines():
+        if "__shared__" in line or "reinterpret_cast" in line:
+            continue
+        if m := re.search(r"for \(int \w+ = \(int\)threadIdx\.x; \w+ < (\d+);", line):
+            trips = int(m.group(1))
+            continue
+        hits = len(access.findall(line))
+        if not hits:
+            continue
+        if trips is None:
+            return "", ""
+        st = 1 if store.match(line) else 0
+        stores += trips * st
+        loads += trips * (hits - st)
+    return f"{loads / n:g}", f"{stores / n:g}"
+
+
 def kernels(fftc, label, what, n, work):
     batch = max(1, TOTAL // n)
     d = os.path.join(work, f"{label}-{what}-{n}")
@@ -68,10 +99,12 @@ def kernels(fftc, label, what, n, work):
     cu = next(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".cu"))
     info = ptxas(cu)
     source = open(cu).read()
-    syncs = {}  # kernel -> __syncthreads in its text (up to the next kernel)
+    syncs, traffic = {}, {}  # kernel -> __syncthreads in its text (up to the next kernel)
     for part in source.split("__global__")[1:]:
         if m := re.search(r"(\w+_stage\d+)\(", part):
             syncs[m.group(1)] = part.count("__syncthreads")
+            if len(manifest["stages"]) == 1:  # one row a mapLocal(1) (the one-kernel forms)
+                traffic[m.group(1)] = local_traffic(part, n)
     rows = []
     for s in manifest["stages"]:
         k = info[s["kernel"]]
@@ -80,7 +113,7 @@ def kernels(fftc, label, what, n, work):
         blocks, occ = occupancy(block, k["registers"], smem)
         rows.append([label, what, n, batch, len(manifest["stages"]), s["kernel"], block,
                      k["registers"], k["spill"], smem, blocks, f"{occ:.3f}",
-                     syncs.get(s["kernel"], "")])
+                     syncs.get(s["kernel"], ""), *traffic.get(s["kernel"], ("", ""))])
     return rows
 
 
@@ -92,7 +125,8 @@ def main():
     ap.add_argument("--multipass", default="16384,32768,65536,131072,262144")
     a = ap.parse_args()
     header = ["build", "kernel", "N", "batch", "stages", "stage", "block", "registers",
-              "spill_store_bytes", "smem_bytes", "blocks_per_sm", "occupancy", "barriers"]
+              "spill_store_bytes", "smem_bytes", "blocks_per_sm", "occupancy", "barriers",
+              "local_loads_per_element", "local_stores_per_element"]
     rows = []
     with tempfile.TemporaryDirectory() as work:
         for spec in a.fftc:

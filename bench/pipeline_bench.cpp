@@ -53,6 +53,15 @@ struct Options {
   int log2Total = 24;  // elements per run (f32)
   int64_t convMax = 8192;  // conv's largest N (beyond one block: the multi-pass form)
   int warmup = 5, repeat = 20;
+  // fftc's kernels with one local array where a pass may share it (read, barrier, write:
+  // CodegenOptions::localReuseInPass): more blocks where shared memory bounds them, more
+  // barriers. Rows labelled "PIPELINE/one-array".
+  bool localReuse = false;
+  // A one-kernel program's block count given to ptxas as __launch_bounds__'s minimum
+  // (CodegenOptions::minBlocksPerMultiprocessor), so that registers do not allow fewer: the
+  // most that shared memory and the threads allow, less one while ptxas spills (local memory
+  // a thread > 0). Rows labelled "PIPELINE/min-blocks=B".
+  bool minBlocks = false;
 };
 
 using fftc::bench::checkCuda;
@@ -116,6 +125,7 @@ struct Row {
   std::string pipeline;
   int64_t n = 0, batch = 0;
   int64_t fftcStages = 0;
+  int64_t minBlocks = 0;  // --min-blocks: the bound the kernel was built with
   double fftcMs = 0, cufftMs = 0, difference = 0;
   std::string error;
 };
@@ -146,7 +156,38 @@ ex::RunResult runFftc(const cu::Context& context, const fe::Kernel& k,
   limits.localMemoryBytes = fl::cudaPlanLimits(context.device()).localMemoryBytes;
   fftc::compiler::codegen::CodegenOptions options;
   options.format = false;
-  const auto built = fl::buildExpanded(fl::expandFftOps(k, limits), "", Target::Cuda, options);
+  options.localReuseInPass = o.localReuse;
+  const fl::ExpandedFftOps expanded = fl::expandFftOps(k, limits);
+  auto built = fl::buildExpanded(expanded, "", Target::Cuda, options);
+  if (o.minBlocks && built.compiled.stages.size() == 1) {
+    const auto& s = built.compiled.stages[0];
+    int64_t threads = 1;
+    for (const auto& l : s.local) threads *= l.constant().value_or(0);
+    int perSm = 0, threadsPerSm = 0, reserved = 0;
+    const int dev = context.device().ordinal;
+    checkCuda(cudaDeviceGetAttribute(&perSm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev),
+              "cudaDeviceGetAttribute");
+    checkCuda(cudaDeviceGetAttribute(&threadsPerSm, cudaDevAttrMaxThreadsPerMultiProcessor, dev),
+              "cudaDeviceGetAttribute");
+    checkCuda(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev),
+              "cudaDeviceGetAttribute");
+    if (threads > 0) {
+      const int64_t bytes = s.localMemoryBytes + reserved;  // static and dynamic
+      int64_t blocks = threadsPerSm / threads;
+      if (bytes > reserved) blocks = std::min<int64_t>(blocks, perSm / bytes);
+      const std::string kernel = s.kernel;
+      for (; blocks >= 1; --blocks) {
+        options.minBlocksPerMultiprocessor = blocks;
+        auto b = fl::buildExpanded(expanded, "", Target::Cuda, options);
+        const cu::Module m = context.load(ex::compileCuda(b.compiled, context.arch()));
+        if (m.kernel(kernel).attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES) == 0 || blocks == 1) {
+          built = std::move(b);
+          row.minBlocks = blocks;
+          break;
+        }
+      }
+    }
+  }
   row.fftcStages = static_cast<int64_t>(built.compiled.stages.size());
   ex::TimingOptions timing;
   timing.warmup = o.warmup;
@@ -327,7 +368,12 @@ int main(int argc, char** argv) {
       ("conv-max", po::value(&o.convMax)->default_value(o.convMax),
        "conv's largest N (from 256, doubling; above 8192 f32 the FFT takes several kernels)")
       ("warmup", po::value(&o.warmup)->default_value(o.warmup), "untimed runs")
-      ("repeat", po::value(&o.repeat)->default_value(o.repeat), "timed runs (the median)");
+      ("repeat", po::value(&o.repeat)->default_value(o.repeat), "timed runs (the median)")
+      ("local-reuse", po::bool_switch(&o.localReuse),
+       "fftc's kernels in one local array where a pass may share it (rows PIPELINE/one-array)")
+      ("min-blocks", po::bool_switch(&o.minBlocks),
+       "one-kernel programs built for as many blocks a multiprocessor as shared memory allows "
+       "without spills (__launch_bounds__'s minimum; rows PIPELINE/min-blocks=B)");
   po::variables_map vm;
   po::store(po::parse_command_line(argc, argv, desc), vm);
   po::notify(vm);
@@ -354,7 +400,9 @@ int main(int argc, char** argv) {
         std::replace(r.error.begin(), r.error.end(), '\n', ' ');
       }
       const std::string line = fmt::format(
-          "{},{},{},{},{},{:.4f},{:.4f},{:.2f},{:.2e},{}", context.device().name, r.pipeline, r.n,
+          "{},{}{}{},{},{},{},{:.4f},{:.4f},{:.2f},{:.2e},{}", context.device().name, r.pipeline,
+          o.localReuse ? "/one-array" : "",
+          r.minBlocks > 0 ? fmt::format("/min-blocks={}", r.minBlocks) : "", r.n,
           r.batch, r.fftcStages, r.fftcMs, r.cufftMs, r.fftcMs > 0 ? r.cufftMs / r.fftcMs : 0.0,
           r.difference, r.error);
       csv << line << "\n" << std::flush;

@@ -161,7 +161,7 @@ std::string CPrinter::stmt(const Stmt& s, int indent) const {
 }
 
 std::string CPrinter::kernel(const KernelFunc& k) const {
-  std::string out = d_.kernelPrefix() + d_.launchBounds(k.maxWorkItems) + " " + k.name + "(";
+  std::string out = d_.kernelPrefix() + d_.launchBounds(k.maxWorkItems, k.minBlocks) + " " + k.name + "(";
   for (size_t i = 0; i < k.params.size(); ++i) {
     const auto& p = k.params[i];
     out += i ? ", " : "";

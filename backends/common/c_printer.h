@@ -21,7 +21,9 @@ class CDialect {
   virtual std::string kernelPrefix() const = 0;
   // Text between the prefix and the name for a kernel launched with at most `workItems`
   // work-items a group (0: not known), with its leading space; "" where the dialect has none.
-  virtual std::string launchBounds(int64_t /*workItems*/) const { return ""; }
+  virtual std::string launchBounds(int64_t /*workItems*/, int64_t /*minBlocks*/) const {
+    return "";
+  }
   // Qualifier of a pointer parameter's data ("__global", "__constant", "" in CUDA).
   virtual std::string pointerSpace(MemSpace space) const = 0;
   // Qualifier of a variable declared in a kernel body ("__local", "__shared__", "").

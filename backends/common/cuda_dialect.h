@@ -15,8 +15,10 @@ class CudaDialect final : public CDialect {
   std::string kernelPrefix() const override { return "extern \"C\" __global__ void"; }
   // Without it NVRTC may give a kernel more registers than a block of the manifest's size can
   // have (H100: a 6656-point FFT's 832 work-items against the 768 its registers allowed).
-  std::string launchBounds(int64_t workItems) const override {
-    return workItems > 0 ? " __launch_bounds__(" + std::to_string(workItems) + ")" : "";
+  std::string launchBounds(int64_t workItems, int64_t minBlocks) const override {
+    if (workItems <= 0) return "";
+    return " __launch_bounds__(" + std::to_string(workItems) +
+           (minBlocks > 0 ? ", " + std::to_string(minBlocks) : "") + ")";
   }
   std::string pointerSpace(MemSpace) const override { return ""; }
   std::string variableSpace(MemSpace space) const override {

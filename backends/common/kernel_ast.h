@@ -152,6 +152,9 @@ struct KernelFunc {
   // The work-items of one work-group it is launched with (the stage's final geometry), 0 when
   // not known: CUDA's __launch_bounds__, so that the register allocation lets such a block run.
   int64_t maxWorkItems = 0;
+  // With maxWorkItems, the blocks that must fit a multiprocessor at once (CUDA's
+  // __launch_bounds__ second argument); 0: not given.
+  int64_t minBlocks = 0;
 };
 
 struct StructDef {

@@ -57,6 +57,11 @@ struct CodegenOptions {
   // same local array: one array instead of two, one barrier more per pass. Off by default
   // (the kernels stay as they were); the FFT planner sets it when two arrays do not fit.
   bool localReuseInPass = false;
+  // CUDA: the blocks of a stage that must fit one multiprocessor at once, the second argument
+  // of __launch_bounds__ (ptxas then keeps registers to 64K / (blocks x work-items)); 0: none.
+  // Where shared memory allows B blocks and the registers fewer, B here makes the registers
+  // allow them too (or spill: the caller checks).
+  int64_t minBlocksPerMultiprocessor = 0;
   int64_t maxTableElements = 65536;  // larger generators are computed inline
   // A generator whose element function is a scalar formula is folded in bulk
   // (foldGeneratorTable), else element by element through code generation: the same literals

@@ -124,6 +124,7 @@ CompiledKernel assembleStages(GeneratedKernel& g, const CodegenOptions& options)
       const auto c = l.constant();
       k.maxWorkItems = c && k.maxWorkItems > 0 ? k.maxWorkItems * *c : 0;
     }
+    if (k.maxWorkItems > 0) k.minBlocks = std::max<int64_t>(0, options.minBlocksPerMultiprocessor);
     ck.module.kernels.push_back(k);
     si.localMemoryBytes = st.localBytes;
     si.accesses = st.accesses;

@@ -29,23 +29,44 @@ using detail::opOf;
 
 std::string radixList(const std::vector<int64_t>& rs) { return fmt::format("[{}]", fmt::join(rs, ", ")); }
 
-// Each operation of e replaced by replacement(op) applied to its argument (types kept where
-// nothing changed; the caller re-infers).
+// The transforms applied one after another to reach e's value, along its longest chain: 0 when
+// e holds no operation, 1 + that of the argument for an operation's call, else the most of its
+// parts (a call's arguments and the functions it applies).
+int transformDepth(const ir::ExprPtr& e) {
+  const auto* c = e->as<ir::FunCall>();
+  if (!c) return 0;
+  if (c->args().size() == 1 && fftOperationSign(*c->f())) return 1 + transformDepth(c->arg(0));
+  int d = 0;
+  for (const auto& a : c->args()) d = std::max(d, transformDepth(a));
+  std::function<void(const ir::FunDecl&)> inFun = [&](const ir::FunDecl& f) {
+    for (const auto& x : f.exprChildren()) d = std::max(d, transformDepth(x));
+    for (const auto& g : f.funChildren()) inFun(*g);
+  };
+  inFun(*c->f());
+  return d;
+}
+
+// Each operation of e replaced by replacement(op, depth) applied to its argument, depth the
+// transforms before it (transformDepth of its argument; types kept where nothing changed; the
+// caller re-infers).
 class ReplaceOps : public ir::IRMutator {
  public:
   using IRMutator::mutate;
   explicit ReplaceOps(std::function<ir::FunPtr(const Op&)> replacement)
+      : replacement_([r = std::move(replacement)](const Op& op, int) { return r(op); }) {}
+  explicit ReplaceOps(std::function<ir::FunPtr(const Op&, int)> replacement)
       : replacement_(std::move(replacement)) {}
   ir::ExprPtr mutate(const ir::ExprPtr& e) override {
     const auto* c = e->as<ir::FunCall>();
     const int sign = c && c->args().size() == 1 ? fftOperationSign(*c->f()) : 0;
     if (!sign) return mutateChildren(e);
     const Op op = opOf(*c, sign);
-    return ir::FunCall::make(replacement_(op), {mutate(c->arg(0))}, e->loc());
+    return ir::FunCall::make(replacement_(op, transformDepth(c->arg(0))), {mutate(c->arg(0))},
+                             e->loc());
   }
 
  private:
-  std::function<ir::FunPtr(const Op&)> replacement_;
+  std::function<ir::FunPtr(const Op&, int)> replacement_;
 };
 
 // The operations of e, outermost first.
@@ -174,13 +195,18 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, Exp
   const auto* local = choice.as<LocalChoice>();
   if (choice.kernel != "stockhamLocal" || !local || local->oneArray) return nullptr;
   const int64_t f = local->shape.fftsPerGroup, b = r.batch;
-  const std::string rs = radixList(local->radices);
-  ReplaceOps replace([&](const Op& op) {
+  // A transform of another's result takes the radices in the other order: its first pass then
+  // has the radix of the other's last, the two butterflies read and write the same elements
+  // ({j + k·n/r}), and lowerFftFused's mapZipFusion makes them one pass, the work between
+  // them (a product with a spectrum) in registers: no local exchange, no barrier between.
+  const Radices reversed(local->radices.rbegin(), local->radices.rend());
+  ReplaceOps replace([&](const Op& op, int depth) {
+    const Radices& rs = depth % 2 ? reversed : local->radices;
     out.operations.push_back(fmt::format(
         "{} {} {}: radices {} (one kernel, {} work-items x {} rows per group)",
-        op.sign < 0 ? "fft" : "ifft", op.n, precisionName(r.precision),
-        fmt::join(local->radices, ", "), local->shape.workgroupSize, f));
-    return libraryFft(op, fmt::format("fftStockhamTwiddle({}, {})", rs, op.sign));
+        op.sign < 0 ? "fft" : "ifft", op.n, precisionName(r.precision), fmt::join(rs, ", "),
+        local->shape.workgroupSize, f));
+    return libraryFft(op, fmt::format("fftStockhamTwiddle({}, {})", radixList(rs), op.sign));
   });
   ir::FunPtr rowFun = replace.mutate(call.f()->as<ir::Map>()->f());
   ir::FunPtr perGroup = ir::MapWorkgroup::make(0, ir::MapLocal::make(1, rowFun));

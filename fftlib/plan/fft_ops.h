@@ -10,10 +10,12 @@
 // planner plans a batch of B transforms of n as the one-kernel local-memory FFT (fft.fdl's
 // stockhamLocal), the whole row function runs in that kernel's form: a work-group per F rows,
 // rowsInGroups(F, B, mapWorkgroup(0, mapLocal(1, row function))), each fft the twiddle-table
-// Stockham FFT with the planner's radices, so the maps before, between and after the
+// Stockham FFT with the planner's radices (reversed for a transform of another's result: an
+// odd count of transforms before it), so the maps before, between and after the
 // transforms fuse into the transforms' first and last passes (one stage; the maps after a
 // pass by lowerFftFused's mapIntoProducer, so the kernel has the passes of its transforms and
-// no others). When the planner
+// no others; a transform's last pass and the next one's first, of the same radix then, are
+// one pass by mapZipFusion). When the planner
 // plans them as the hierarchical FFT instead (too large for one work-group), the row function
 // is split into its transforms and the pointwise work between them: each transform is the
 // planner's kernels (one per level), the work before the first transform is read in its first

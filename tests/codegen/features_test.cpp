@@ -371,6 +371,21 @@ TEST(Cuda, TheSameKernelInTheCudaDialect) {
   EXPECT_EQ(opencl.source.find("reqd_work_group_size"), std::string::npos);
 }
 
+// CodegenOptions::minBlocksPerMultiprocessor: the bound's second argument, where the block is
+// known; none on a mapGlobal stage.
+TEST(Cuda, MinimumBlocksPerMultiprocessorInTheLaunchBound) {
+  cg::CodegenOptions o = options();
+  o.dialect = std::make_shared<backends::CudaDialect>();
+  o.minBlocksPerMultiprocessor = 5;
+  auto ck = compileText(readFile(sourceRoot() + "/examples/transpose_local.fdl"),
+                        "transposeLocal", {{"H", 8}, {"W", 8}}, o);
+  EXPECT_NE(ck.source.find("__launch_bounds__(16, 5) transposeLocal_stage0("), std::string::npos)
+      << ck.source;
+  auto fft = compileText(readFile(sourceRoot() + "/examples/stockham_pass_lowlevel.fdl"),
+                         "stockPass", {}, o);
+  EXPECT_EQ(fft.source.find("__launch_bounds__"), std::string::npos) << fft.source;
+}
+
 }  // namespace
 }  // namespace fftc::codegen_test
 

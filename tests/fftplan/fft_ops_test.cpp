@@ -18,8 +18,10 @@
 #ifdef FFTC_HAVE_CUDA
 #include "compiler/exec/cuda_exec.h"
 #endif
+#include "compiler/exec/exec.h"
 #include "fftlib/plan/fft_ops.h"
 #include "tests/fftplan/fft_ops_util.h"
+#include "tests/support/opencl_device.h"
 #include "ir/diagnostic.h"
 #include "ir/interpreter.h"
 
@@ -148,28 +150,101 @@ TEST(FftOps, ConvolutionIsOneKernelOfThePlannersShape) {
 }
 
 // The product with H and the scaling are done in the forward's last pass and the inverse's last
-// pass (lowerFftFused's mapIntoProducer), not in loops of their own through local memory: the
-// kernel has the barriers of two FFTs of p passes each (p - 1 within each, one between them,
-// one at the end of the group loop: 2p), two fewer than with those loops, and writes its
-// result from the inverse's last pass; one fewer again when the radices begin and end alike
-// (256 = [16, 16]): the forward's last pass and the inverse's first are one.
+// pass (lowerFftFused's mapIntoProducer), not in loops of their own through local memory, and
+// the inverse takes the forward's radices in the other order, so that its first pass has the
+// radix of the forward's last and the two are one pass (mapZipFusion): the kernel has the
+// barriers of two FFTs of p passes each less one (p - 1 within each, none between them, one at
+// the end of the group loop: 2p - 1) and writes its result from the inverse's last pass.
 TEST(FftOps, ConvolutionsProductAndScalingAreInTheTransformsPasses) {
-  for (const int64_t n : {256, 1024}) {
+  for (const int64_t n : {256, 1024, 2048}) {
     const Kernel k = compileKernel(kConv, {{"N", n}, {"B", 4}}, ir::ScalarKind::Float);
     const ExpandedFftOps e = expandFftOps(k);
     ASSERT_TRUE(e.oneKernel);
-    const std::string& op = e.operations.at(0);
-    const int64_t passes = 1 + std::count(op.begin(), op.find(" (") + op.begin(), ',');
-    // radices whose first and last are equal: the forward's last pass and the inverse's first
-    // are one pass (mapZipFusion), one barrier fewer
-    const std::string rs = op.substr(op.find("radices ") + 8, op.find(" (") - op.find("radices ") - 8);
-    const bool palindromeEnds = rs.substr(0, rs.find(',')) == rs.substr(rs.rfind(' ') + 1);
+    ASSERT_EQ(e.operations.size(), 2U);
+    const auto radices = [](const std::string& op) {
+      return op.substr(op.find("radices ") + 8, op.find(" (") - op.find("radices ") - 8);
+    };
+    const std::string fwd = radices(e.operations[0]), inv = radices(e.operations[1]);
+    const int64_t passes = 1 + std::count(fwd.begin(), fwd.end(), ',');
+    std::string reversed;  // "16, 8, 8" -> "8, 8, 16"
+    for (size_t end = fwd.size(); end != std::string::npos;) {
+      const size_t at = fwd.rfind(", ", end == fwd.size() ? std::string::npos : end - 1);
+      const size_t begin = at == std::string::npos ? 0 : at + 2;
+      reversed += (reversed.empty() ? "" : ", ") + fwd.substr(begin, end - begin);
+      end = at;
+    }
+    EXPECT_EQ(inv, reversed) << e.operations[0] << "\n" << e.operations[1];
     const auto built = buildExpanded(e, "", compiler::pipeline::Target::OpenCL);
     const std::string& src = built.compiled.source;
     int64_t barriers = 0;
     for (size_t at = src.find("barrier("); at != std::string::npos; at = src.find("barrier(", at + 1))
       ++barriers;
-    EXPECT_EQ(barriers, 2 * passes - (palindromeEnds ? 1 : 0)) << op << "\n" << src;
+    EXPECT_EQ(barriers, 2 * passes - 1) << e.operations[0] << "\n" << src;
+  }
+}
+
+// Where the radices are not a palindrome (1024 = [16, 8, 8]) the fused middle pass (the
+// forward's last radix-8 pass, the product with H, the inverse's first radix-8 pass) computes
+// the convolution: the lowered kernel on the interpreter against the direct sum.
+TEST(FftOps, ConvolutionWithReversedInverseRadicesMatchesTheDirectSum) {
+  const int64_t n = 1024, b = 2;
+  const Kernel k = compileKernel(kConv, {{"N", n}, {"B", b}}, ir::ScalarKind::Float);
+  const ExpandedFftOps e = expandFftOps(k);
+  ASSERT_TRUE(e.oneKernel);
+  EXPECT_NE(e.operations.at(0).find("radices 16, 8, 8"), std::string::npos) << e.operations[0];
+  EXPECT_NE(e.operations.at(1).find("radices 8, 8, 16"), std::string::npos) << e.operations[1];
+  const auto built = buildExpanded(e, "", compiler::pipeline::Target::OpenCL);
+  ASSERT_EQ(built.compiled.stages.size(), 1U);
+  const auto x = randomVector(static_cast<size_t>(n * b), 5);
+  const auto h = randomVector(static_cast<size_t>(n), 6);
+  std::vector<C> want(x.size());
+  for (int64_t r = 0; r < b; ++r)
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) want[r * n + i] += x[r * n + j] * h[(i - j + n) % n];
+  const std::vector<ir::Value> args = {
+      ir::Value::complexArray(x, ir::ScalarKind::Float, {b, n}),
+      ir::Value::complexArray(dftRows(h, n, Direction::Forward), ir::ScalarKind::Float, {n})};
+  EXPECT_LT(maxRelError(run(built.lowered.kernel.lambda, args), want), 1e-5);
+}
+
+// The convolution with its passes sharing one local array (CodegenOptions::localReuseInPass:
+// each pass reads its elements, waits at a barrier, writes; bench/pipeline_bench
+// --local-reuse): half the local memory where every pass keeps all work-items busy (256 =
+// [16, 16], 4096 = [16, 16, 16]; 1024's radix-16 passes keep half, the radix-8 ones share),
+// more barriers, and the same result, run on the OpenCL device against the direct sum.
+TEST(FftOps, ConvolutionInOneLocalArrayRunsCorrectly) {
+  struct Case {
+    int64_t n, b, localMemory;
+  };
+  for (const Case c : {Case{256, 11, 0}, Case{1024, 3, 0}, Case{4096, 2, 232448}}) {
+    const Kernel k = compileKernel(kConv, {{"N", c.n}, {"B", c.b}}, ir::ScalarKind::Float);
+    FftRequest limits;
+    limits.target = compiler::pipeline::Target::OpenCL;
+    limits.localMemoryBytes = c.localMemory;
+    const ExpandedFftOps e = expandFftOps(k, limits);
+    ASSERT_TRUE(e.oneKernel) << c.n;
+    compiler::codegen::CodegenOptions reuse;
+    reuse.localReuseInPass = true;
+    const auto two = buildExpanded(e, "", compiler::pipeline::Target::OpenCL);
+    const auto one = buildExpanded(e, "", compiler::pipeline::Target::OpenCL, reuse);
+    ASSERT_EQ(one.compiled.stages.size(), 1U);
+    EXPECT_LT(2 * one.compiled.stages[0].localMemoryBytes,
+              two.compiled.stages[0].localMemoryBytes + 64)
+        << c.n;
+    const auto x = randomVector(static_cast<size_t>(c.n * c.b), 7);
+    const auto h = randomVector(static_cast<size_t>(c.n), 8);
+    std::vector<C> want(x.size());
+    for (int64_t r = 0; r < c.b; ++r)
+      for (int64_t i = 0; i < c.n; ++i)
+        for (int64_t j = 0; j < c.n; ++j)
+          want[r * c.n + i] += x[r * c.n + j] * h[(i - j + c.n) % c.n];
+    const std::vector<ir::Value> args = {
+        ir::Value::complexArray(x, ir::ScalarKind::Float, {c.b, c.n}),
+        ir::Value::complexArray(dftRows(h, c.n, Direction::Forward), ir::ScalarKind::Float,
+                                {c.n})};
+    const auto got = compiler::exec::runCompiled(fftc::testing::openclContext(), one.compiled, args)
+                         .output.toComplexVector();
+    EXPECT_LT(maxRelError(got, want), 1e-5) << c.n;
   }
 }
 
