@@ -5,6 +5,7 @@
 #include "ir/interpreter.h"
 
 #include <cmath>
+#include <cstdint>
 
 #include "backends/common/c_printer.h"
 #include "ir/diagnostic.h"
@@ -245,13 +246,19 @@ ScalarVal scalarOp(BuiltinOp op, const std::vector<ScalarVal>& args, const Type&
     case BuiltinOp::CisPi: return {helper("cispi", r, {convert(args[0], rr)}), r};
     case BuiltinOp::CisPiRatio: {
       // A denominator known to lie in [1, 2^28] (the twiddles' and chirps' n, a constant) is
-      // reduced in int (fftc_cispiratio32): 2p mod 4q = 2 (p mod 2q) fits, as p, a kernel's
-      // int, does. Else in 64 bits.
+      // reduced in int (fftc_cispiratio32): 2p mod 4q = 2 (p mod 2q) fits, as p does when it
+      // is a kernel's int or an index proved to lie in int's range (the chirps' n^2 mod 2N is
+      // computed in 64 bits, then reduced). Else in 64 bits.
+      const CExpr& p = args[0].e;
       const CExpr& q = args[1].e;
+      constexpr int64_t kIntMin = INT32_MIN, kIntMax = INT32_MAX;
+      const bool pFits = p->kind != CExprKind::Index ||
+                         (p->index.constLowerBound().value_or(kIntMin - 1) >= kIntMin &&
+                          p->index.constUpperBound().value_or(kIntMax + 1) <= kIntMax);
       const bool narrow =
-          q->kind == CExprKind::Index && q->index.constLowerBound().value_or(0) >= 1 &&
+          pFits && q->kind == CExprKind::Index && q->index.constLowerBound().value_or(0) >= 1 &&
           q->index.constUpperBound().value_or(kNarrowRatioLimit + 1) <= kNarrowRatioLimit;
-      return {helper(narrow ? "cispiratio32" : "cispiratio", r, {args[0].e, q}), r};
+      return {helper(narrow ? "cispiratio32" : "cispiratio", r, {p, q}), r};
     }
     case BuiltinOp::MakeComplex:
       return {backends::cMakeComplex(convert(args[0], rr), convert(args[1], rr), scalarCType(r)), r};

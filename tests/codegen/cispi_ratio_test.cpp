@@ -99,5 +99,16 @@ TEST(CisPiRatio32, UnboundedOrLargeDenominatorsReduceIn64Bits) {
       2 * 0x1p-52);
 }
 
+// A numerator that may leave int's range (an index's square, computed in 64 bits) keeps the
+// 64-bit reduction even with a small constant denominator: fftc_cispiratio32 takes an int.
+TEST(CisPiRatio32, NumeratorsBeyondIntReduceIn64Bits) {
+  const cg::CompiledKernel ck =
+      compileText("kernel k(x: [complex]N) = mapGlobal(λ(t => t)) <<: array(N, λ((i, n) => "
+                  "cispiRatio(i * i * 4096, 1000)))",
+                  "k", {{"N", int64_t{1} << 20}}, options(), ir::ScalarKind::Float);
+  EXPECT_EQ(count(ck.source, "fftc_cispiratio_f("), 2u) << ck.source;
+  EXPECT_EQ(count(ck.source, "fftc_cispiratio32_f("), 0u) << ck.source;
+}
+
 }  // namespace
 }  // namespace fftc::codegen_test
