@@ -213,7 +213,12 @@ int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, con
   const int64_t butterflies = n / *std::min_element(rs.begin(), rs.end());
   if (r.fftsPerGroup > 0) {
     const int64_t f = r.fftsPerGroup;
-    return rows % f == 0 && localFits(n, r, f, arrays) && f * butterflies <= 1024 ? f : 0;
+    // as code generation lays the tile out: padded, its rows skewed (localRowSkew)
+    const int64_t bytes = arrays * compiler::codegen::CodegenOptions{.localRowSkew = true}
+                                       .skewedLocalCount(n * f, f) * complexBytes(r.precision);
+    return rows % f == 0 && n >= 2 && bytes <= localMemoryFor(r, f) && f * butterflies <= 1024
+               ? f
+               : 0;
   }
   const int64_t most = std::min<int64_t>(128 / complexBytes(r.precision), 1024 / butterflies);
   if (most < 1 || !localFits(n, r, 1)) return 0;
@@ -423,12 +428,18 @@ PlanChoice chooseHierarchicalPlan(const FftRequest& r) {
     c.defines[fmt::format("F{}", s + 1)] = h.columns[s];
     c.stageLocal.push_back({h.columns[s], product(rs) / *std::min_element(rs.begin(), rs.end())});
   }
+  // the first stage's copy-out spreads its tile over these work-items a row (hierarchical.fdl's
+  // twiddledTileFor), the launch shape's
+  c.defines["W1"] = c.stageLocal.front()[1];
   // The tiles' passes share one local array wherever code generation finds it legal (each
   // pass reads its elements, waits, writes): half the local memory a block where a tile had
   // two, and ptxas gives the radix-16 tiles fewer registers (f32 68 -> 48, f64 122 -> 96); no
   // pass of fft_bench's plans at 2^14 .. 2^24 lost occupancy or spilled
   // (bench/results/2026-11-29-sm90-tile_occupancy.csv).
   c.localReuseInPass = true;
+  // The tile's F rows one element apart in the banks (CodegenOptions::localRowSkew): its
+  // work-items take the F rows at one offset, which without it met in the same banks.
+  c.localRowSkew = true;
   c.detail = std::move(h);
   return c;
 }
