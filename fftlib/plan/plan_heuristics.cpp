@@ -208,20 +208,32 @@ void refuseShape(const FftRequest& r, Variant v) {
 // passes share it, oneArrayTile), so tiles twice as wide may be asked for; the automatic
 // widths stay those measured with two arrays (and the tuner's heuristic configuration, which
 // gives F back, plans the heuristic plan).
+//
+// kAutoTilesInOneArray (off until measured) gives the automatic widths the same one-array
+// accounting: f32 2^17 and 2^18 (f64 2^16, 2^17) then get 8-column (f64: 4) tiles in two levels
+// instead of three levels. The H200 measured two levels of 8 columns at 1.43 ms for 2^17 (three
+// levels 1.10 ms, cuFFT 0.60) before their tiles' bank conflicts and idle copy-out were fixed
+// (localRowSkew, twiddledTileFor); turn it on where `fftc run --levels 2 --ffts-per-group 8`
+// beats the default plan (docs/performance.md).
+constexpr bool kAutoTilesInOneArray = false;
+
 int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, const FftRequest& r,
                     int64_t arrays) {
   const int64_t butterflies = n / *std::min_element(rs.begin(), rs.end());
-  if (r.fftsPerGroup > 0) {
-    const int64_t f = r.fftsPerGroup;
-    // as code generation lays the tile out: padded, its rows skewed (localRowSkew)
+  // as code generation lays the tile out: padded, its rows skewed (localRowSkew)
+  auto fits = [&](int64_t f) {
     const int64_t bytes = arrays * compiler::codegen::CodegenOptions{.localRowSkew = true}
                                        .skewedLocalCount(n * f, f) * complexBytes(r.precision);
-    return rows % f == 0 && n >= 2 && bytes <= localMemoryFor(r, f) && f * butterflies <= 1024
-               ? f
-               : 0;
-  }
+    return rows % f == 0 && n >= 2 && bytes <= localMemoryFor(r, f) && f * butterflies <= 1024;
+  };
+  if (r.fftsPerGroup > 0) return fits(r.fftsPerGroup) ? r.fftsPerGroup : 0;
   const int64_t most = std::min<int64_t>(128 / complexBytes(r.precision), 1024 / butterflies);
   if (most < 1 || !localFits(n, r, 1)) return 0;
+  if (kAutoTilesInOneArray) {
+    for (int64_t f = std::min(rows, most); f >= 2; --f)
+      if (fits(f)) return f;
+    return 1;
+  }
   return largestFittingDivisor(n, r, rows, most);
 }
 
