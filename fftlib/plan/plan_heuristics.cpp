@@ -343,7 +343,8 @@ HierarchicalChoice chooseHierarchical(const FftRequest& r) {
         "hierarchical variant: N = {} {} has no split into {} levels whose tiles fit in {} "
         "bytes of local memory{}",
         r.size, precisionName(r.precision),
-        counts.size() == 1 ? std::to_string(counts.front()) : "2 or 3", localMemoryBudget(r),
+        counts.size() == 1 ? std::to_string(counts.front()) : "2 or 3",
+        localMemoryFor(r, std::max<int64_t>(r.fftsPerGroup, 2)),  // tiles of columns: 48 KiB
         r.fftsPerGroup > 0 ? fmt::format(" with {} columns per work-group", r.fftsPerGroup) : ""));
   return {.levels = best, .columns = bestF};
 }
@@ -370,7 +371,12 @@ Variant chooseVariant(const FftRequest& r) {
        (r.radices.empty() ? !oneArrayRadicesFor(r.size, r).empty()
                           : oneArrayKernelFits(r.radices, r))))
     return Variant::Local;
-  if ((!r.radices.empty() || smooth) && hierarchicalFits(r)) return Variant::Hierarchical;
+  // levels and level sizes are the hierarchical variant's alone: a request with them whose
+  // tiles do not fit gets that variant's reason (`--levels 2 --ffts-per-group 16` for 2^17 was
+  // refused by the twiddle variant for its work-group shape)
+  if ((!r.radices.empty() || smooth) &&
+      (hierarchicalFits(r) || r.levels != 0 || !r.levelSizes.empty()))
+    return Variant::Hierarchical;
   if (!r.radices.empty() || smooth) return Variant::StockhamTwiddle;
   return Variant::Bluestein;
 }

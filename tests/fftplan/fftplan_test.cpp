@@ -1007,6 +1007,20 @@ TEST(FftPlan, TwoLevelTilesSkewedAndSpread) {
   r.precision = Precision::F64;
   r.fftsPerGroup = 4;
   expectAccurate(r);
+
+  // 16 columns of 512 f32 (70 KB) exceed the 48 KiB of tiles of several columns: the reason is
+  // the hierarchical variant's (it was the twiddle variant refusing a work-group shape)
+  r.precision = Precision::F32;
+  r.fftsPerGroup = 16;
+  try {
+    (void)choosePlan(r);
+    ADD_FAILURE() << "16 columns of 512 f32 planned";
+  } catch (const backends::UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("hierarchical variant: N = 131072 f32 has no split into 2 "
+                                         "levels whose tiles fit in 49152 bytes"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // A strategy that cannot compile the FFT falls back to lowerDefault, and says why.
