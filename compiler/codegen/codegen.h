@@ -62,6 +62,20 @@ struct CodegenOptions {
   // Where shared memory allows B blocks and the registers fewer, B here makes the registers
   // allow them too (or spill: the caller checks).
   int64_t minBlocksPerMultiprocessor = 0;
+  // Padded local arrays of several rows (extents beyond the outermost: the row) also skip one
+  // element after each row: element i at i + i / localPadEvery + i / row. A hierarchical tile
+  // keeps F columns as F rows of n_i in local memory while the work-items of a warp take the F
+  // rows at one offset (F on local dimension 0, for coalesced global loads): a padded row of 256
+  // or 512 f32 elements is a multiple of 16 float2, so the F rows met in the same banks (8-way
+  // conflicts on every access of f32 2^17's two-level tiles, 16 wavefronts a warp instead of 2).
+  // Off by default; the FFT planner sets it for hierarchical plans (PlanChoice::localRowSkew).
+  bool localRowSkew = false;
+  // the elements a local array of `rows` rows takes: paddedLocalCount and, with the row skew,
+  // one more a row
+  int64_t skewedLocalCount(int64_t count, int64_t rows) const {
+    const int64_t padded = paddedLocalCount(count);
+    return localRowSkew && rows > 1 && localPadEvery(count) > 0 ? padded + rows - 1 : padded;
+  }
   int64_t maxTableElements = 65536;  // larger generators are computed inline
   // A generator whose element function is a scalar formula is folded in bulk
   // (foldGeneratorTable), else element by element through code generation: the same literals

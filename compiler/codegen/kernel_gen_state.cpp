@@ -249,6 +249,7 @@ ViewPtr KernelGen::allocate(const Type& t, std::optional<MemSpace> space) {
       if (inner == 0) break;
     }
     m->padEvery = opt_.localPadEvery(*c, inner);
+    if (opt_.localRowSkew && m->padEvery > 0 && inner > 0 && inner < *c) m->rowSkew = inner;
     locals_.push_back(m);
     v = memView(m, full);
   } else {

@@ -157,7 +157,8 @@ void allocateLocalMemory(const std::vector<MemoryPtr>& locals, const std::vector
       name = names.at(owners++);
       m.storage = m.localOrder;
       const int64_t count = *m.count.constant();
-      const int64_t padded = m.padEvery > 0 ? count + (count - 1) / m.padEvery : count;
+      int64_t padded = m.padEvery > 0 ? count + (count - 1) / m.padEvery : count;
+      if (m.rowSkew > 0) padded += (count - 1) / m.rowSkew;
       StageDraft& st = stages.at(static_cast<size_t>(m.stage));
       st.localDecls.push_back(
           backends::sArrayDecl(m.elemC, name, padded, backends::MemSpace::Local));

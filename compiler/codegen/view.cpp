@@ -451,7 +451,11 @@ struct Walker {
            " levels deep, more than the budget of " + std::to_string(kMaxIndexNesting) +
            " (printing and analysing it recurses once a level)");
     if (r.onAccess) r.onAccess(m, index);
-    if (m.padEvery > 0) index = index + index / ArithExpr(m.padEvery);
+    if (m.padEvery > 0) {
+      const ArithExpr flat = index;
+      index = index + flat / ArithExpr(m.padEvery);
+      if (m.rowSkew > 0) index = index + flat / ArithExpr(m.rowSkew);
+    }
     if (m.layout) index = m.layout->address(index);
     CExpr base = backends::cVar(m.name);
     CExpr e = backends::cSubscript(base, index, m.elemC);

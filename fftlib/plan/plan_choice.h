@@ -108,6 +108,8 @@ struct PlanChoice {
   // Code generation lets the local arrays of one pass share storage (each pass reads its tile
   // into private arrays, waits at a barrier, writes it back: CodegenOptions::localReuseInPass).
   bool localReuseInPass = false;
+  // Local rows skewed by one element (CodegenOptions::localRowSkew): hierarchical tiles.
+  bool localRowSkew = false;
 
   // The typed choice when it is a T, else null.
   template <typename T>

@@ -208,15 +208,32 @@ void refuseShape(const FftRequest& r, Variant v) {
 // passes share it, oneArrayTile), so tiles twice as wide may be asked for; the automatic
 // widths stay those measured with two arrays (and the tuner's heuristic configuration, which
 // gives F back, plans the heuristic plan).
+//
+// kAutoTilesInOneArray (off until measured) gives the automatic widths the same one-array
+// accounting: f32 2^17 and 2^18 (f64 2^16, 2^17) then get 8-column (f64: 4) tiles in two levels
+// instead of three levels. The H200 measured two levels of 8 columns at 1.43 ms for 2^17 (three
+// levels 1.10 ms, cuFFT 0.60) before their tiles' bank conflicts and idle copy-out were fixed
+// (localRowSkew, twiddledTileFor); turn it on where `fftc run --levels 2 --ffts-per-group 8`
+// beats the default plan (docs/performance.md).
+constexpr bool kAutoTilesInOneArray = false;
+
 int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, const FftRequest& r,
                     int64_t arrays) {
   const int64_t butterflies = n / *std::min_element(rs.begin(), rs.end());
-  if (r.fftsPerGroup > 0) {
-    const int64_t f = r.fftsPerGroup;
-    return rows % f == 0 && localFits(n, r, f, arrays) && f * butterflies <= 1024 ? f : 0;
-  }
+  // as code generation lays the tile out: padded, its rows skewed (localRowSkew)
+  auto fits = [&](int64_t f) {
+    const int64_t bytes = arrays * compiler::codegen::CodegenOptions{.localRowSkew = true}
+                                       .skewedLocalCount(n * f, f) * complexBytes(r.precision);
+    return rows % f == 0 && n >= 2 && bytes <= localMemoryFor(r, f) && f * butterflies <= 1024;
+  };
+  if (r.fftsPerGroup > 0) return fits(r.fftsPerGroup) ? r.fftsPerGroup : 0;
   const int64_t most = std::min<int64_t>(128 / complexBytes(r.precision), 1024 / butterflies);
   if (most < 1 || !localFits(n, r, 1)) return 0;
+  if (kAutoTilesInOneArray) {
+    for (int64_t f = std::min(rows, most); f >= 2; --f)
+      if (fits(f)) return f;
+    return 1;
+  }
   return largestFittingDivisor(n, r, rows, most);
 }
 
@@ -326,7 +343,8 @@ HierarchicalChoice chooseHierarchical(const FftRequest& r) {
         "hierarchical variant: N = {} {} has no split into {} levels whose tiles fit in {} "
         "bytes of local memory{}",
         r.size, precisionName(r.precision),
-        counts.size() == 1 ? std::to_string(counts.front()) : "2 or 3", localMemoryBudget(r),
+        counts.size() == 1 ? std::to_string(counts.front()) : "2 or 3",
+        localMemoryFor(r, std::max<int64_t>(r.fftsPerGroup, 2)),  // tiles of columns: 48 KiB
         r.fftsPerGroup > 0 ? fmt::format(" with {} columns per work-group", r.fftsPerGroup) : ""));
   return {.levels = best, .columns = bestF};
 }
@@ -353,7 +371,12 @@ Variant chooseVariant(const FftRequest& r) {
        (r.radices.empty() ? !oneArrayRadicesFor(r.size, r).empty()
                           : oneArrayKernelFits(r.radices, r))))
     return Variant::Local;
-  if ((!r.radices.empty() || smooth) && hierarchicalFits(r)) return Variant::Hierarchical;
+  // levels and level sizes are the hierarchical variant's alone: a request with them whose
+  // tiles do not fit gets that variant's reason (`--levels 2 --ffts-per-group 16` for 2^17 was
+  // refused by the twiddle variant for its work-group shape)
+  if ((!r.radices.empty() || smooth) &&
+      (hierarchicalFits(r) || r.levels != 0 || !r.levelSizes.empty()))
+    return Variant::Hierarchical;
   if (!r.radices.empty() || smooth) return Variant::StockhamTwiddle;
   return Variant::Bluestein;
 }
@@ -423,12 +446,18 @@ PlanChoice chooseHierarchicalPlan(const FftRequest& r) {
     c.defines[fmt::format("F{}", s + 1)] = h.columns[s];
     c.stageLocal.push_back({h.columns[s], product(rs) / *std::min_element(rs.begin(), rs.end())});
   }
+  // the first stage's copy-out spreads its tile over these work-items a row (hierarchical.fdl's
+  // twiddledTileFor), the launch shape's
+  c.defines["W1"] = c.stageLocal.front()[1];
   // The tiles' passes share one local array wherever code generation finds it legal (each
   // pass reads its elements, waits, writes): half the local memory a block where a tile had
   // two, and ptxas gives the radix-16 tiles fewer registers (f32 68 -> 48, f64 122 -> 96); no
   // pass of fft_bench's plans at 2^14 .. 2^24 lost occupancy or spilled
   // (bench/results/2026-11-29-sm90-tile_occupancy.csv).
   c.localReuseInPass = true;
+  // The tile's F rows one element apart in the banks (CodegenOptions::localRowSkew): its
+  // work-items take the F rows at one offset, which without it met in the same banks.
+  c.localRowSkew = true;
   c.detail = std::move(h);
   return c;
 }

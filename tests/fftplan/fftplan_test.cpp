@@ -926,7 +926,7 @@ TEST(FftPlan, HierarchicalLevels) {
 // FFTW's result on PoCL, which runs the work-items of a group one after another between
 // barriers, so a write before another work-item's read shows as a wrong result.
 TEST(FftPlan, HierarchicalTilesInOneLocalArray) {
-  const compiler::codegen::CodegenOptions o;
+  const compiler::codegen::CodegenOptions o{.localRowSkew = true};  // the tiles' rows skewed
   auto count = [](const std::string& s, const std::string& what) {
     size_t n = 0;
     for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
@@ -941,7 +941,7 @@ TEST(FftPlan, HierarchicalTilesInOneLocalArray) {
   EXPECT_EQ(p->choice.stageLocal.at(0), (std::vector<int64_t>{8, 16}));
   for (const auto& st : p->compiled.stages) {
     EXPECT_EQ(count(st.source, "__local float2 "), 1u) << st.source;
-    EXPECT_EQ(st.localMemoryBytes, o.paddedLocalCount(8 * 256) * 8);
+    EXPECT_EQ(st.localMemoryBytes, o.skewedLocalCount(8 * 256, 8) * 8);
   }
   expectAccurate(r);
   r.direction = Direction::Inverse;
@@ -972,9 +972,55 @@ TEST(FftPlan, HierarchicalTilesInOneLocalArray) {
   EXPECT_EQ(p2->choice.as<HierarchicalChoice>()->leastColumns(), 8);
   for (const auto& st : p2->compiled.stages) {
     EXPECT_EQ(count(st.source, "__local float2 "), 1u) << st.source;
-    EXPECT_EQ(st.localMemoryBytes, o.paddedLocalCount(8 * 512) * 8);
+    EXPECT_EQ(st.localMemoryBytes, o.skewedLocalCount(8 * 512, 8) * 8);
   }
   expectAccurate(three);
+}
+
+// The two-level tiles of 8 columns (64 work-items a row: F = 8 < W = 64) as the bank and
+// coalescing analysis wants them (hierarchical.fdl's twiddledTileFor, CodegenOptions::
+// localRowSkew): the tile's rows one element more than their padded length apart (545, not
+// 544: the 8 rows a warp takes at one offset were 544 = 34 x 16 float2 apart, one bank, 16
+// wavefronts a warp access instead of 2), and the first stage's copy-out over the whole
+// launched work-group (64 x 8 work-items, 8 adjacent elements a row of them; it was 8 x 512 on
+// an 8 x 64 work-group, 64 of 512 work-items busy). FFTW checks the result on PoCL.
+TEST(FftPlan, TwoLevelTilesSkewedAndSpread) {
+  auto r = req(int64_t{1} << 17);
+  r.batch = 2;
+  r.levels = 2;
+  r.fftsPerGroup = 8;
+  auto p = planFft(r);
+  ASSERT_EQ(p->compiled.stages.size(), 2u);
+  EXPECT_EQ(std::get<int64_t>(p->choice.defines.at("W1")), 64);
+  const std::string& s0 = p->compiled.stages[0].source;
+  EXPECT_NE(s0.find("545 * "), std::string::npos) << s0;  // rows of 512 + 32 + 1
+  EXPECT_EQ(s0.find("544 * "), std::string::npos) << s0;
+  EXPECT_NE(s0.find("< 64; "), std::string::npos) << s0;  // the copy-out's rows of work-items
+  EXPECT_EQ(s0.find("< 512; "), std::string::npos) << s0;  // not 512 elements on dimension 0
+  EXPECT_NE(p->compiled.stages[1].source.find("273 * "), std::string::npos);  // 256 + 16 + 1
+  expectAccurate(r);
+  for (int64_t n : {int64_t{1} << 16, int64_t{1} << 18}) {
+    r.size = n;
+    expectAccurate(r);
+  }
+  r.size = int64_t{1} << 17;
+  r.precision = Precision::F64;
+  r.fftsPerGroup = 4;
+  expectAccurate(r);
+
+  // 16 columns of 512 f32 (70 KB) exceed the 48 KiB of tiles of several columns: the reason is
+  // the hierarchical variant's (it was the twiddle variant refusing a work-group shape)
+  r.precision = Precision::F32;
+  r.fftsPerGroup = 16;
+  try {
+    (void)choosePlan(r);
+    ADD_FAILURE() << "16 columns of 512 f32 planned";
+  } catch (const backends::UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("hierarchical variant: N = 131072 f32 has no split into 2 "
+                                         "levels whose tiles fit in 49152 bytes"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // A strategy that cannot compile the FFT falls back to lowerDefault, and says why.
