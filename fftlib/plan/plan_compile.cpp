@@ -86,6 +86,7 @@ std::shared_ptr<const CompiledFft> compileChoice(const FftRequest& r, const Plan
   options.outputLayout = bufferLayout(r, false);
   options.stageLocal = p->choice.stageLocal;  // the plan's work-group shapes
   options.localReuseInPass = p->choice.localReuseInPass;
+  options.minBlocksPerMultiprocessor = r.minBlocksPerSm;
   try {
     p->strategy = r.strategy.empty() ? "lowerFft" : r.strategy;
     p->compiled = compiler::pipeline::build(*kernel, p->strategy, r.target, options).compiled;
