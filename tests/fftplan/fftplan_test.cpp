@@ -874,9 +874,9 @@ TEST(FftPlan, OneLocalArrayMatchesFftw) {
 
 // Issue 22's candidates for two blocks of 8192 f32 per SM (a budget of half an SM's shared
 // memory makes the planner take one array): [16, 16, 32], 512 work-items, one array of 70 KB,
-// against FFTW on PoCL; 4096 f64 [16, 16, 16] the same bytes with 256. FftRequest::
-// minBlocksPerSm only bounds CUDA's registers (the CLI test shows the bound); it is part of
-// the plan's key.
+// against FFTW on PoCL; 4096 f64 [16, 16, 16] the same bytes with 256, [8, 8, 8, 8] with 512.
+// FftRequest::minBlocksPerSm only bounds CUDA's registers (the CLI test shows the bound); it
+// is part of the plan's key.
 TEST(FftPlan, HalfSmOneArrayCandidatesMatchFftw) {
   auto r = req(8192);
   r.batch = 2;
@@ -895,6 +895,9 @@ TEST(FftPlan, HalfSmOneArrayCandidatesMatchFftw) {
   d.localMemoryBytes = 115000;
   EXPECT_TRUE(choosePlan(d).localReuseInPass);
   EXPECT_EQ(choosePlan(d).radices, (Radices{16, 16, 16}));
+  expectAccurate(d);
+  d.radices = {8, 8, 8, 8};  // 512 work-items, two blocks by 56 registers (ptxas, sm_90)
+  EXPECT_EQ(localShape(choosePlan(d)), (LocalShape{.workgroupSize = 512, .fftsPerGroup = 1}));
   expectAccurate(d);
   const std::string key = r.key();
   r.minBlocksPerSm = 2;
