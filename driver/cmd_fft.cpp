@@ -66,6 +66,9 @@ void addFftOptions(po::options_description& desc, FftOptions& o, bool withOutput
       ("local-memory", po::value(&o.localMemory)->default_value(o.localMemory),
        "bytes of local memory a work-group of the local-memory kernels may take (0: 48 KiB; "
        "on a CUDA device, its share: docs/fft-api.md)")
+      ("min-blocks", po::value(&o.minBlocks)->default_value(o.minBlocks),
+       "CUDA: the blocks of each kernel that must fit one SM at once, __launch_bounds__' "
+       "second argument (registers capped to fit them; 0: none)")
       ("inembed", po::value(&o.inembed),
        "N,M,...: the input's embedding array, one entry per dimension (FFTW's inembed; "
        "default: the dimensions)")
@@ -124,6 +127,10 @@ fl::FftRequest makeRequest(const FftOptions& o) {
     throw backends::UserError(fmt::format("--local-memory {}: expected bytes, 0 or more",
                                           o.localMemory));
   r.localMemoryBytes = o.localMemory;
+  if (o.minBlocks < 0)
+    throw backends::UserError(
+        fmt::format("--min-blocks {}: expected 1 or more (0: none)", o.minBlocks));
+  r.minBlocksPerSm = o.minBlocks;
   for (const auto& t : splitList(o.levelSizes))
     r.levelSizes.push_back(parseInteger(t, "--level-sizes"));
   for (const auto& t : splitList(o.inembed)) r.inLayout.embed.push_back(parseInteger(t, "--inembed"));

@@ -124,6 +124,7 @@ std::string FftRequest::key() const {
                      format ? 1 : 0, strategy) +
          (localMemoryBytes ? fmt::format(" local={}", localMemoryBytes) : "") +
          (levels ? fmt::format(" levels={}", levels) : "") +
+         (minBlocksPerSm ? fmt::format(" minBlocks={}", minBlocksPerSm) : "") +
          (levelSizes.empty() ? "" : fmt::format(" levelSizes={}", listText(levelSizes))) +
          (dims.size() >= 2 ? fmt::format(" dims={} groups={}", listText(dims), listText(passGroups))
                            : "") +

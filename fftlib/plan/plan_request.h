@@ -89,6 +89,12 @@ struct FftRequest {
   // device's, PlanLimits::localMemoryBytes (by default kLocalMemoryBytes). CUDA kernels above
   // 48 KiB take dynamic shared memory, opted into at launch.
   int64_t localMemoryBytes = 0;
+  // CUDA: the blocks of each kernel that must fit one SM at once, the second argument of its
+  // __launch_bounds__ (CodegenOptions::minBlocksPerMultiprocessor: ptxas keeps the registers
+  // to 64K / (blocks x threads), spilling if it must); 0: none. A tuning parameter (issue 22:
+  // two blocks of a one-kernel 8192 f32 per SM, so that one block's loads overlap the other's
+  // barriers). Ignored by OpenCL.
+  int64_t minBlocksPerSm = 0;
   // Hierarchical: the number of levels (kernels), 2 or 3; 0: the planner chooses. A tuning
   // parameter; refused for the other variants.
   int64_t levels = 0;

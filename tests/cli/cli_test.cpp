@@ -203,6 +203,22 @@ TEST(Cli, RunOnCudaRunsOrSaysWhyNot) {
 // fftc fft --target cuda writes the CUDA kernels, the manifest and a standalone header that
 // carries the kernels as PTX (NVRTC at write time, no driver needed); where this fftc has no
 // NVRTC, the header is left out with a warning and the rest written.
+// --min-blocks K: __launch_bounds__' second argument in every CUDA kernel (issue 22: two
+// blocks of the one-array 8192 f32 kernel per SM); a negative count is refused.
+TEST(Cli, FftMinBlocksBoundsTheCudaKernel) {
+  auto dir = std::filesystem::temp_directory_path() / "fftc_cli_test" / "fft_min_blocks";
+  std::filesystem::remove_all(dir);
+  auto r = fftc("fft --size 8192 --target cuda --radices 16,16,32 --local-memory 115000 "
+                "--min-blocks 2 -o " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream in(dir / "fft_8192_f32.cu");
+  const std::string cu(std::istreambuf_iterator<char>(in), {});
+  EXPECT_NE(cu.find("__launch_bounds__(512, 2)"), std::string::npos) << cu.substr(0, 3000);
+  auto bad = fftc("fft --size 64 --target cuda --min-blocks -1 -o " + dir.string());
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.out.find("--min-blocks -1"), std::string::npos) << bad.out;
+}
+
 TEST(Cli, FftForCudaWritesKernelsManifestAndCudaHeader) {
   auto dir = std::filesystem::temp_directory_path() / "fftc_cli_test" / "fft_cuda";
   std::filesystem::remove_all(dir);

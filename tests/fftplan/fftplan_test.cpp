@@ -872,6 +872,38 @@ TEST(FftPlan, OneLocalArrayMatchesFftw) {
   expectAccurate(r);
 }
 
+// Issue 22's candidates for two blocks of 8192 f32 per SM (a budget of half an SM's shared
+// memory makes the planner take one array): [16, 16, 32], 512 work-items, one array of 70 KB,
+// against FFTW on PoCL; 4096 f64 [16, 16, 16] the same bytes with 256, [8, 8, 8, 8] with 512.
+// FftRequest::minBlocksPerSm only bounds CUDA's registers (the CLI test shows the bound); it
+// is part of the plan's key.
+TEST(FftPlan, HalfSmOneArrayCandidatesMatchFftw) {
+  auto r = req(8192);
+  r.batch = 2;
+  r.localMemoryBytes = 115000;
+  r.radices = {16, 16, 32};
+  auto c = choosePlan(r);
+  ASSERT_EQ(c.variant, Variant::Local);
+  EXPECT_TRUE(c.localReuseInPass);
+  EXPECT_EQ(localShape(c), (LocalShape{.workgroupSize = 512, .fftsPerGroup = 1}));
+  EXPECT_EQ(planFft(r)->compiled.stages.at(0).localMemoryBytes,
+            compiler::codegen::CodegenOptions{}.paddedLocalCount(8192) * 8);
+  expectAccurate(r);
+  auto d = req(4096);
+  d.batch = 2;
+  d.precision = Precision::F64;
+  d.localMemoryBytes = 115000;
+  EXPECT_TRUE(choosePlan(d).localReuseInPass);
+  EXPECT_EQ(choosePlan(d).radices, (Radices{16, 16, 16}));
+  expectAccurate(d);
+  d.radices = {8, 8, 8, 8};  // 512 work-items, two blocks by 56 registers (ptxas, sm_90)
+  EXPECT_EQ(localShape(choosePlan(d)), (LocalShape{.workgroupSize = 512, .fftsPerGroup = 1}));
+  expectAccurate(d);
+  const std::string key = r.key();
+  r.minBlocksPerSm = 2;
+  EXPECT_NE(r.key(), key);
+}
+
 // One row of 4096 and of 8192 f32 in one kernel through 70 KB and 139 KB of local memory (PoCL
 // allows it), against FFTW; the same kernels CUDA runs with dynamic shared memory.
 TEST(FftPlan, LocalVariantBeyond48KiB) {
