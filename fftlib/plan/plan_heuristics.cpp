@@ -203,19 +203,13 @@ void refuseShape(const FftRequest& r, Variant v) {
 // ---- Hierarchical: hierarchical.fdl hierarchicalLocal (two levels) or hierarchicalLocal3.
 
 // The rows of a tile: the largest F <= 128 bytes of elements that divides the rows and fits
-// (two padded local arrays of F rows of n, at most 1024 work-items); 0 when none does. The
-// request's F (fftsPerGroup) needs only the arrays the tile keeps (`arrays`: one where its
-// passes share it, oneArrayTile), so tiles twice as wide may be asked for; the automatic
-// widths stay those measured with two arrays (and the tuner's heuristic configuration, which
-// gives F back, plans the heuristic plan).
-//
-// kAutoTilesInOneArray (off until measured) gives the automatic widths the same one-array
-// accounting: f32 2^17 and 2^18 (f64 2^16, 2^17) then get 8-column (f64: 4) tiles in two levels
-// instead of three levels. The H200 measured two levels of 8 columns at 1.43 ms for 2^17 (three
-// levels 1.10 ms, cuFFT 0.60) before their tiles' bank conflicts and idle copy-out were fixed
-// (localRowSkew, twiddledTileFor); turn it on where `fftc run --levels 2 --ffts-per-group 8`
-// beats the default plan (docs/performance.md).
-constexpr bool kAutoTilesInOneArray = false;
+// (the padded, skewed local arrays the tile keeps, `arrays`: one where its passes share it,
+// oneArrayTile; at most 1024 work-items); 0 when none does. The request's F (fftsPerGroup) is
+// taken as it is when it fits. The automatic widths count one array where the tile keeps one
+// (since session 16: f32 2^17 and 2^18, f64 2^16 and 2^17 then take 8-column, f64 4-column,
+// tiles in two levels instead of three; on an H200 f32 2^17 0.82 -> 0.59 ms, 2^18 0.82 -> 0.59,
+// f64 2^17 0.78 -> 0.62, with the tiles' rows skewed and the copy-out spread,
+// bench/results/2026-11-29-nvidia-h200-two_levels.csv).
 
 int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, const FftRequest& r,
                     int64_t arrays) {
@@ -229,12 +223,9 @@ int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, con
   if (r.fftsPerGroup > 0) return fits(r.fftsPerGroup) ? r.fftsPerGroup : 0;
   const int64_t most = std::min<int64_t>(128 / complexBytes(r.precision), 1024 / butterflies);
   if (most < 1 || !localFits(n, r, 1)) return 0;
-  if (kAutoTilesInOneArray) {
-    for (int64_t f = std::min(rows, most); f >= 2; --f)
-      if (fits(f)) return f;
-    return 1;
-  }
-  return largestFittingDivisor(n, r, rows, most);
+  for (int64_t f = std::min(rows, most); f >= 2; --f)
+    if (fits(f)) return f;
+  return 1;
 }
 
 // The radices split into k levels, outermost first, by one rule with or without the request's
@@ -416,6 +407,20 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
     }
   } else if (!localFits(r.size, r) && oneArrayKernelFits(c.radices, r)) {
     oneArray = true;
+  }
+  // Two blocks a multiprocessor where two arrays hold one: under a budget above the default
+  // (a CUDA device's share), when two arrays take more than half of it and one array fits in
+  // half, one array (on an H200: f64 4096 [16, 16, 16] 0.396 -> 0.280 ms, f32 8192
+  // [16, 8, 8, 8] 0.396 -> 0.381; bench/results/2026-11-29-nvidia-h200-one_array_local.csv).
+  if (!oneArray && r.localMemoryBytes > kLocalMemoryBytes) {
+    FftRequest half = r;
+    half.localMemoryBytes = r.localMemoryBytes / 2;
+    const Radices one = r.radices.empty() ? oneArrayRadicesFor(r.size, half) : r.radices;
+    if (!localFits(r.size, half) && oneArrayKernelFits(one, half)) {
+      c.radices = one;
+      c.defines["rs"] = one;
+      oneArray = true;
+    }
   }
   const LocalShape shape = chooseLocalShape(r, c.radices, oneArray);
   c.kernel = "stockhamLocal";
