@@ -13,6 +13,38 @@ using detail::asCall;
 using detail::etaCallOf;
 using detail::unary;
 
+namespace {
+
+// map(fun x => map(f) <<: y) <<: xs with x not free in y (tile2D's and tile2DStride's form):
+// the inner map's function as "inner", x, and the arrays xs and y.
+std::optional<Match> matchMapOfClosedMap(const ExprPtr& e) {
+  const auto* outer = unary<ir::Map>(e);
+  if (!outer) return std::nullopt;
+  const auto* l = outer->f()->as<Lambda>();
+  if (!l || l->arity() != 1) return std::nullopt;
+  const auto* inner = unary<ir::Map>(l->body());
+  if (!inner) return std::nullopt;
+  const ExprPtr& y = arg0(l->body());
+  if (uses(y, l->params()[0].get())) return std::nullopt;
+  Match m;
+  m.funs = {{"inner", asCall(l->body())->f()}};
+  m.params = {l->params()[0]};
+  m.exprs = {{"xs", arg0(e)}, {"y", y}};
+  return m;
+}
+
+// r x c tiles of the match's m x n results: r and c positive and provably dividing m and n; one
+// tile of everything (r = m and c = n) would only add layout.
+bool tilesProperly(const Match& m, const ArithExpr& r, const ArithExpr& c) {
+  const Type& xs = m.e("xs")->type();
+  const Type& y = m.e("y")->type();
+  return xs.isArray() && y.isArray() && provablyPositive(r) && provablyPositive(c) &&
+         provablyDivisible(xs.size(), r) && provablyDivisible(y.size(), c) &&
+         !(sizesEqual(xs.size(), r) && sizesEqual(y.size(), c));
+}
+
+}  // namespace
+
 // map(fun x => map(f) <<: y) <<: xs            xs: [a]m, y: [b]n, x not free in y
 // -> join o map(map(join) o transpose)
 //    <<: map(fun xt => map(fun yt => map(fun x => map(f) <<: yt) <<: xt) <<: split(c) <<: y)
@@ -29,29 +61,8 @@ Rule tile2D(ArithExpr r, ArithExpr c) {
        "map(fun yt => map(fun x => map(f) <<: yt) <<: xt) <<: split(c) <<: y) o split(r)",
        "x not free in y; r > 0 and c > 0 divide the sizes m of xs and n of y (provably); not both "
        "r = m and c = n",
-       [](const ExprPtr& e) -> std::optional<Match> {
-         const auto* outer = unary<ir::Map>(e);
-         if (!outer) return std::nullopt;
-         const auto* l = outer->f()->as<Lambda>();
-         if (!l || l->arity() != 1) return std::nullopt;
-         const auto* inner = unary<ir::Map>(l->body());
-         if (!inner) return std::nullopt;
-         const ExprPtr& y = arg0(l->body());
-         if (uses(y, l->params()[0].get())) return std::nullopt;
-         Match m;
-         m.funs = {{"inner", asCall(l->body())->f()}};
-         m.params = {l->params()[0]};
-         m.exprs = {{"xs", arg0(e)}, {"y", y}};
-         return m;
-       },
-       [r, c](const Match& m, const RuleContext&) {
-         const Type& xs = m.e("xs")->type();
-         const Type& y = m.e("y")->type();
-         // one tile of everything (r = m and c = n) would only add layout
-         return xs.isArray() && y.isArray() && provablyPositive(r) && provablyPositive(c) &&
-                provablyDivisible(xs.size(), r) && provablyDivisible(y.size(), c) &&
-                !(sizesEqual(xs.size(), r) && sizesEqual(y.size(), c));
-       },
+       matchMapOfClosedMap,
+       [r, c](const Match& m, const RuleContext&) { return tilesProperly(m, r, c); },
        [r, c](const Match& m) -> ExprPtr {
          const ParamPtr& x = m.params[0];
          FunPtr perTile = lambda1("xt", [&](const ExprPtr& xt) {
@@ -92,28 +103,8 @@ Rule tile2DStride(ArithExpr r, ArithExpr c) {
        "map(fun xt => map(fun yt => map(fun x => map(f) <<: yt) <<: xt) <<: transpose(split(n/c) "
        "<<: y)) o split(r)",
        "as tile2D(r, c)",
-       [](const ExprPtr& e) -> std::optional<Match> {
-         const auto* outer = unary<ir::Map>(e);
-         if (!outer) return std::nullopt;
-         const auto* l = outer->f()->as<Lambda>();
-         if (!l || l->arity() != 1) return std::nullopt;
-         const auto* inner = unary<ir::Map>(l->body());
-         if (!inner) return std::nullopt;
-         const ExprPtr& y = arg0(l->body());
-         if (uses(y, l->params()[0].get())) return std::nullopt;
-         Match m;
-         m.funs = {{"inner", asCall(l->body())->f()}};
-         m.params = {l->params()[0]};
-         m.exprs = {{"xs", arg0(e)}, {"y", y}};
-         return m;
-       },
-       [r, c](const Match& m, const RuleContext&) {
-         const Type& xs = m.e("xs")->type();
-         const Type& y = m.e("y")->type();
-         return xs.isArray() && y.isArray() && provablyPositive(r) && provablyPositive(c) &&
-                provablyDivisible(xs.size(), r) && provablyDivisible(y.size(), c) &&
-                !(sizesEqual(xs.size(), r) && sizesEqual(y.size(), c));
-       },
+       matchMapOfClosedMap,
+       [r, c](const Match& m, const RuleContext&) { return tilesProperly(m, r, c); },
        [r, c](const Match& m) -> ExprPtr {
          const ParamPtr& x = m.params[0];
          const ArithExpr groups = m.e("y")->type().size() / c;
