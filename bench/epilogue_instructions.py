@@ -26,24 +26,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from odd_radix_instructions import find_tool  # noqa: E402
-
-
-def functions(cubin, cuobjdump):
-    env = dict(os.environ)
-    env["PATH"] = os.path.dirname(cuobjdump) + os.pathsep + env.get("PATH", "")
-    text = subprocess.run([cuobjdump, "-sass", cubin], check=True, capture_output=True,
-                          text=True, env=env).stdout
-    funcs, cur = {}, None
-    for line in text.splitlines():
-        m = re.match(r"\s+Function : (\S+)", line)
-        if m:
-            cur = funcs.setdefault(m.group(1), [])
-            continue
-        m = re.match(r"\s+/\*([0-9a-f]{4})\*/\s+(.*?)\s*;", line)
-        if m and cur is not None:
-            cur.append((int(m.group(1), 16), m.group(2)))
-    return funcs
+from odd_radix_instructions import find_tool, sass_listing  # noqa: E402
 
 
 def epilogue(ins):
@@ -98,7 +81,7 @@ def main():
                 manifest = json.load(open(glob.glob(os.path.join(d, "*.json"))[0]))
                 shapes = {st["kernel"]: math.prod(int(g) for g in st["global"])
                           for st in manifest["stages"]}
-                for name, ins in sorted(functions(cubin, cuobjdump).items()):
+                for name, ins in sorted(sass_listing(cubin, cuobjdump).items()):
                     e = epilogue(ins)
                     if e:
                         per_item = n * batch / shapes[name]

@@ -76,7 +76,8 @@ def find_tool(name):
     return None
 
 
-def sass_functions(cubin, cuobjdump):
+def sass_listing(cubin, cuobjdump):
+    """Each function's instructions: (address, the text with its predicate, without the ';')."""
     env = dict(os.environ)
     env["PATH"] = os.path.dirname(cuobjdump) + os.pathsep + env.get("PATH", "")
     text = subprocess.run([cuobjdump, "-sass", cubin], check=True, capture_output=True,
@@ -87,9 +88,21 @@ def sass_functions(cubin, cuobjdump):
         if m:
             cur = funcs.setdefault(m.group(1), [])
             continue
-        m = re.match(r"\s+/\*[0-9a-f]{4}\*/\s+(?:@!?U?P[0-9T] )?([A-Z][A-Z0-9_]*)", line)
+        m = re.match(r"\s+/\*([0-9a-f]{4})\*/\s+(.*?)\s*;", line)
         if m and cur is not None:
-            cur.append(m.group(1))
+            cur.append((int(m.group(1), 16), m.group(2)))
+    return funcs
+
+
+def sass_functions(cubin, cuobjdump):
+    """Each function's opcodes (predicates dropped)."""
+    funcs = {}
+    for name, ins in sass_listing(cubin, cuobjdump).items():
+        ops = funcs.setdefault(name, [])
+        for _, text in ins:
+            m = re.match(r"(?:@!?U?P[0-9T] )?([A-Z][A-Z0-9_]*)", text)
+            if m:
+                ops.append(m.group(1))
     return funcs
 
 
