@@ -1,6 +1,7 @@
 #include "rewrites/fold_closed.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "ir/infer.h"
 #include "ir/interpreter.h"
 #include "ir/substitute.h"
+#include "ir/view_predicates.h"
 #include "rewrites/ir_util.h"
 
 namespace fftc::rewrites {
@@ -72,6 +74,7 @@ class Folder : public IRMutator {
 
   ExprPtr mutate(const ExprPtr& e) override {
     if (!e->is<FunCall>()) return e;
+    if (replicates(e)) return mutateChildren(e);
     if (ExprPtr t = tryFold(e)) return t;
     return mutateChildren(e);
   }
@@ -83,6 +86,26 @@ class Folder : public IRMutator {
   static bool computes(const FunDecl& f) {
     if (const auto* m = f.as<AbstractMap>()) return !ir::isView(*m->f());
     return f.is<AbstractReduce>() || f.kind() == FunKind::Iterate;
+  }
+
+  // A view that yields more elements than it reads (a pad that wraps or clamps: a table
+  // repeated for every transform) stays a view of its folded argument: folded whole, the table
+  // would store each element as often as the view repeats it (Bluestein's chirp spectrum,
+  // wrapped over the batch, took B x M entries: 256 MiB for 999983 in a batch of 16).
+  static bool replicates(const ExprPtr& e) {
+    const auto* c = e->as<FunCall>();
+    if (!c || c->args().size() != 1 || !ir::isView(*c->f())) return false;
+    auto elements = [](Type t) -> std::optional<int64_t> {
+      int64_t n = 1;
+      for (; t && t.isArray(); t = t.element()) {
+        auto k = t.size().constant();
+        if (!k) return std::nullopt;
+        n *= *k;
+      }
+      return n;
+    };
+    const auto out = elements(e->type()), in = elements(c->arg(0)->type());
+    return out && in && *out > *in;
   }
 
   // The table replacing e, or null.
