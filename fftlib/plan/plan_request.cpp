@@ -158,6 +158,14 @@ void checkRequest(const FftRequest& r) {
     throw UserError(fmt::format("N x batch = {} x {}: more than 2^30 elements (32-bit indices)",
                                 r.size, r.batch));
 
+  // __launch_bounds__' second argument: CUDA's alone, and no SM holds more than 32 blocks
+  if (r.minBlocksPerSm < 0 || r.minBlocksPerSm > 32)
+    throw UserError(fmt::format("minimum blocks a multiprocessor {}: expected 1 to 32 (0: none)",
+                                r.minBlocksPerSm));
+  if (r.minBlocksPerSm > 0 && r.target != compiler::pipeline::Target::Cuda)
+    throw UserError(fmt::format("minimum blocks a multiprocessor {}: a CUDA target's "
+                                "__launch_bounds__; the OpenCL target has none",
+                                r.minBlocksPerSm));
   if (r.levels != 0 && r.levels != 2 && r.levels != 3)
     throw UserError(
         fmt::format("levels {}: the hierarchical FFT has 2 or 3 (0: the planner "

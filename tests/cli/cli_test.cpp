@@ -217,6 +217,13 @@ TEST(Cli, FftMinBlocksBoundsTheCudaKernel) {
   auto bad = fftc("fft --size 64 --target cuda --min-blocks -1 -o " + dir.string());
   EXPECT_EQ(bad.status, 1);
   EXPECT_NE(bad.out.find("--min-blocks -1"), std::string::npos) << bad.out;
+  // more blocks than an SM holds, and the OpenCL target (no __launch_bounds__): refused
+  auto many = fftc("fft --size 64 --target cuda --min-blocks 33 -o " + dir.string());
+  EXPECT_EQ(many.status, 1);
+  EXPECT_NE(many.out.find("expected 1 to 32"), std::string::npos) << many.out;
+  auto opencl = fftc("fft --size 64 --min-blocks 2 -o " + dir.string());
+  EXPECT_EQ(opencl.status, 1);
+  EXPECT_NE(opencl.out.find("the OpenCL target has none"), std::string::npos) << opencl.out;
 }
 
 TEST(Cli, FftForCudaWritesKernelsManifestAndCudaHeader) {

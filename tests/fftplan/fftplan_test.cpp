@@ -880,8 +880,8 @@ TEST(FftPlan, OneLocalArrayMatchesFftw) {
 // Issue 22's candidates for two blocks of 8192 f32 per SM (a budget of half an SM's shared
 // memory makes the planner take one array): [16, 16, 32], 512 work-items, one array of 70 KB,
 // against FFTW on PoCL; 4096 f64 [16, 16, 16] the same bytes with 256, [8, 8, 8, 8] with 512.
-// FftRequest::minBlocksPerSm only bounds CUDA's registers (the CLI test shows the bound); it
-// is part of the plan's key.
+// FftRequest::minBlocksPerSm only bounds CUDA's registers (the CLI test shows the bound;
+// checkRequest refuses it for OpenCL and above 32); it is part of the plan's key.
 TEST(FftPlan, HalfSmOneArrayCandidatesMatchFftw) {
   auto r = req(8192);
   r.batch = 2;
