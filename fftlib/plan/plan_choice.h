@@ -197,9 +197,14 @@ int64_t largestPrimeFactor(int64_t n);  // 1 for n = 1
 // localMemoryFor(request, F) bytes.
 bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup = 1, int64_t arrays = 2);
 // Whether the passes of rs can share one local array (PlanChoice::localReuseInPass): every
-// pass from local memory to local memory (all but the first and the last) has n / min(rs)
-// butterflies, the work-group's size, so that every work-item reaches the barrier between the
-// pass's reads and its writes once; and at most 1024 work-items.
+// pass from local memory to local memory (all but the first and the last) has the same radix q
+// and so n / q butterflies, the work-group's size, so that every work-item reaches the barrier
+// between the pass's reads and its writes once; at most 1024 work-items. The first pass (from
+// global memory) and the last (to it) may be narrower when their radix divides q, each
+// work-item then looping over q / r of their butterflies (16384 f32 = [4, 16, 16, 16] in 1024
+// work-items of 64 registers; [32, 16, 32] spilled). With two radices, n / min(rs) work-items.
+// oneArrayWorkItems: that work-group size, 0 when rs cannot share one array.
+int64_t oneArrayWorkItems(const Radices& rs);
 bool oneArrayRadices(const Radices& rs);
 // Whether a hierarchical tile stage over the radices rs surely keeps one local array under
 // PlanChoice::localReuseInPass (and has two without): every pass after the first, from local
@@ -212,8 +217,10 @@ bool oneArrayTile(const Radices& rs);
 // padded array of n in the request's budget.
 bool oneArrayKernelFits(const Radices& rs, const FftRequest& request);
 // The radices of a one-array local kernel of n when two arrays do not fit the request's budget
-// and one does: chooseRadices(n) when they qualify, else the fewest passes with radices of at
-// most 32 (then the smallest largest radix; 16384 = [32, 16, 32]); {} when none fits.
+// and one does: chooseRadices(n) when they qualify and each pass's butterfly stays in the
+// registers of a work-group of that size (half of 65536 / work-items, at most 255), else the
+// fewest passes that qualify so (then the smallest largest radix, then the largest first;
+// 16384 f32 = [16, 16, 16, 4]); {} when none fits.
 Radices oneArrayRadicesFor(int64_t n, const FftRequest& request);
 // Whether one row of n = prod(rs) runs in one local-memory kernel (Local, bluesteinLocal, the
 // N-D local passes): localFits, and at most 1024 work-items for its widest pass (n / min(rs)).

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -28,32 +29,88 @@ bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup, int64
   return n >= 2 && arrays * padded * elem <= localMemoryFor(request, fftsPerGroup);
 }
 
-bool oneArrayRadices(const Radices& rs) {
-  if (rs.empty()) return false;
-  const int64_t least = *std::min_element(rs.begin(), rs.end());
-  if (product(rs) / least > 1024) return false;
+int64_t oneArrayWorkItems(const Radices& rs) {
+  if (rs.empty()) return 0;
+  const int64_t n = product(rs);
+  if (rs.size() < 3) return n / *std::min_element(rs.begin(), rs.end());
+  const int64_t q = rs[1];  // every pass from local memory to local memory: q
   for (size_t i = 1; i + 1 < rs.size(); ++i)
-    if (rs[i] != least) return false;
-  return true;
+    if (rs[i] != q) return 0;
+  // the first and the last pass: at most q, or a divisor of q (q / r butterflies a work-item)
+  for (int64_t end : {rs.front(), rs.back()})
+    if (end < q && q % end != 0) return 0;
+  return n / q <= 1024 ? n / q : 0;
 }
+
+bool oneArrayRadices(const Radices& rs) { return oneArrayWorkItems(rs) > 0; }
 
 bool oneArrayKernelFits(const Radices& rs, const FftRequest& request) {
   return oneArrayRadices(rs) && localFits(product(rs), request, 1, 1);
 }
 
+namespace {
+
+// Whether a work-item of a one-array kernel of w work-items keeps a butterfly of radix r in
+// registers: ptxas gives a block of w threads 65536 / w registers (at most 255); the r complex
+// values (2 registers each in f32, 4 in f64) may take half of them, a third beyond radix 16,
+// whose butterflies keep more temporaries. Beyond it the kernels spilled (ptxas sm_90, f32
+// 16384): [32, 16, 32] in 1024 threads, 64 registers, 772 bytes of spill stores a thread
+// (0.894 ms on an H200 against 0.553 for two levels); [16, 32, 32] in 512, 128 registers, 128
+// bytes; [16, 16, 16, 4] in 1024 takes 53 registers and none.
+bool butterflyInRegisters(int64_t r, int64_t w, Precision p) {
+  const int64_t registers = std::min<int64_t>(255, 65536 / std::max<int64_t>(w, 1));
+  return (r <= 16 ? 2 : 3) * r * (p == Precision::F64 ? 4 : 2) <= registers;
+}
+
+bool radicesInRegisters(const Radices& rs, Precision p) {
+  const int64_t w = oneArrayWorkItems(rs);
+  return w > 0 && butterflyInRegisters(*std::max_element(rs.begin(), rs.end()), w, p);
+}
+
+}  // namespace
+
 Radices oneArrayRadicesFor(int64_t n, const FftRequest& request) {
-  constexpr int64_t kMostRadix = 32;  // a pass's elements stay in registers
+  constexpr int64_t kMostRadix = 32;
   if (n < 2 || localFits(n, request) || !localFits(n, request, 1, 1)) return {};
-  if (Radices rs = chooseRadices(n); oneArrayRadices(rs)) return rs;
-  // [first, least x k, last]: the fewest passes, then the smallest largest radix
-  Radices best;
-  auto better = [&](const Radices& c) {
-    if (best.empty() || c.size() != best.size()) return best.empty() || c.size() < best.size();
-    return *std::max_element(c.begin(), c.end()) < *std::max_element(best.begin(), best.end());
+  // [first, q x k, last] whose butterflies stay in registers: radices of at most 16 where they
+  // can (wider ones need fewer work-items, so fewer warps: f32 8192 [16, 32, 16] takes 256 of
+  // 175 registers), then the fewest passes, the smallest largest radix, the widest middle radix
+  // (the fewest work-items), the widest first pass (a narrow last pass loops over its
+  // butterflies). On an H200
+  // (bench/results/2026-11-29-nvidia-h200-one_array_shapes.csv) f32 16384 [16, 16, 16, 4]
+  // 0.376 ms ([4, 16, 16, 16] 0.503, [32, 16, 32] 0.897), f64 8192 [16, 16, 16, 2] 0.381
+  // ([2, 16, 16, 16] 0.562, [16, 8, 8, 8] 0.538), f32 8192 [16, 16, 16, 2] 0.298 ([16, 8, 8, 8]
+  // 0.380).
+  auto key = [](const Radices& c) {
+    const int64_t widest = std::ranges::max(c);
+    return std::tuple{widest > 16, c.size(), widest, -c[c.size() / 2], -c.front()};
   };
+  Radices best;
+  for (int64_t q = std::max<int64_t>(2, (n + 1023) / 1024); q <= kMostRadix; ++q) {
+    if (n % q != 0) continue;
+    int64_t rest = n;  // n / q^middles
+    for (int middles = 1; rest % q == 0; ++middles) {
+      rest /= q;
+      for (int64_t first = 2; first <= kMostRadix; ++first) {
+        if (rest % first != 0) continue;
+        const int64_t last = rest / first;
+        if (last < 2 || last > kMostRadix) continue;
+        Radices c{first};
+        c.insert(c.end(), static_cast<size_t>(middles), q);
+        c.push_back(last);
+        if (radicesInRegisters(c, request.precision) && (best.empty() || key(c) < key(best)))
+          best = c;
+      }
+    }
+  }
+  if (!best.empty()) return best;
+  // none in registers (f64 10000: [10, 10, 10, 10] spills 168 bytes, 0.68 ms on an H200 against
+  // 1.01 for two levels, 2026-11-26): the default radices where they share one array, else the
+  // fewest passes, then the smallest largest radix
+  if (Radices rs = chooseRadices(n); oneArrayRadices(rs)) return rs;
   for (int64_t least = std::max<int64_t>(2, (n + 1023) / 1024); least <= kMostRadix; ++least) {
     if (n % least != 0) continue;
-    int64_t rest = n;  // n / least^middles
+    int64_t rest = n;
     for (int middles = 0;; ++middles, rest /= least) {
       for (int64_t first = least; first <= kMostRadix; ++first) {
         if (rest % first != 0) continue;
@@ -62,7 +119,9 @@ Radices oneArrayRadicesFor(int64_t n, const FftRequest& request) {
         Radices c{first};
         c.insert(c.end(), static_cast<size_t>(middles), least);
         c.push_back(last);
-        if (oneArrayRadices(c) && better(c)) best = c;
+        if (oneArrayRadices(c) && (best.empty() || std::tuple{c.size(), std::ranges::max(c)} <
+                                                        std::tuple{best.size(), std::ranges::max(best)}))
+          best = c;
       }
       if (rest % least != 0) break;
     }
@@ -150,7 +209,9 @@ int64_t workItemsPerRow(const Radices& rs) {
 LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs, bool oneArray = false) {
   const int64_t n = product(rs);
   const int64_t minRadix = *std::min_element(rs.begin(), rs.end());
-  const int64_t perFft = n / minRadix;  // the most butterflies of one pass
+  // the most butterflies of one pass; one array: those of its passes from local memory to
+  // local memory, the first and last looping over theirs (oneArrayWorkItems)
+  const int64_t perFft = oneArray ? oneArrayWorkItems(rs) : n / minRadix;
   if (!localFits(n, r, 1, oneArray ? 1 : 2))
     throw UserError(
         fmt::format("local variant: N = {} {} does not fit in {} bytes of local "
@@ -167,8 +228,8 @@ LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs, bool oneArra
                       f, n, precisionName(r.precision), localMemoryBudget(r)));
     if (r.workgroupSize > 0 && r.workgroupSize != perFft)
       throw UserError(
-          fmt::format("work-group size {}: N = {} in one local array takes n / "
-                      "min(radices) = {} work-items (one butterfly each per pass)",
+          fmt::format("work-group size {}: N = {} in one local array takes {} work-items (one "
+                      "butterfly each per pass from local memory to local memory)",
                       r.workgroupSize, n, perFft));
     return {.workgroupSize = perFft, .fftsPerGroup = 1};
   }

@@ -788,9 +788,12 @@ TEST(Planner, LocalMemoryBudget) {
 
 // Two arrays of 16384 f32 (278 KB) or 8192 f64 do not fit 227 KiB, one (139 KB) does: one
 // kernel whose passes read their tile into registers, wait and write the same array. Its
-// middle passes have the most butterflies (n / min(rs), the work-group's size): 16384 takes
-// [32, 16, 32] (its default radices [16, 16, 8, 8] would need 2048 work-items); 8192 f64 keeps
-// [16, 8, 8, 8]. Within 48 KiB, or where two arrays fit, nothing changes.
+// middle passes have one radix q and the work-group's n / q butterflies; the first and last
+// may be narrower, looping. Each butterfly stays in registers (half of 65536 / work-items):
+// 16384 f32 takes [16, 16, 16, 4] in 1024 work-items (its default radices [16, 16, 8, 8] would
+// need 2048; [32, 16, 32] spilled in 64 registers); 8192 f64 [16, 16, 16, 2] in 512 (its
+// default [16, 8, 8, 8], 1024 work-items, spilled). Within 48 KiB, or where two arrays fit,
+// nothing changes.
 TEST(Planner, OneLocalArrayWhenTwoDoNotFit) {
   constexpr int64_t kH100 = 232448;
   auto r = req(16384);
@@ -805,12 +808,19 @@ TEST(Planner, OneLocalArrayWhenTwoDoNotFit) {
   const auto* l = c.as<LocalChoice>();
   ASSERT_NE(l, nullptr);
   EXPECT_TRUE(l->oneArray);
-  EXPECT_EQ(l->radices, (Radices{32, 16, 32}));
+  EXPECT_EQ(l->radices, (Radices{16, 16, 16, 4}));
   EXPECT_EQ(l->shape, (LocalShape{.workgroupSize = 1024, .fftsPerGroup = 1}));
-  EXPECT_EQ(oneArrayRadicesFor(16384, r), (Radices{32, 16, 32}));
-  EXPECT_TRUE(oneArrayRadices({32, 16, 32}));
-  EXPECT_FALSE(oneArrayRadices({16, 32, 32}));    // a middle pass of 512 butterflies
-  EXPECT_FALSE(oneArrayRadices({16, 16, 8, 8}));  // 2048 work-items
+  EXPECT_EQ(oneArrayRadicesFor(16384, r), (Radices{16, 16, 16, 4}));
+  EXPECT_EQ(oneArrayWorkItems({32, 16, 32}), 1024);
+  EXPECT_EQ(oneArrayWorkItems({16, 32, 32}), 512);  // the first pass: two butterflies each
+  EXPECT_EQ(oneArrayWorkItems({4, 16, 16, 16}), 1024);
+  EXPECT_EQ(oneArrayWorkItems({16, 16, 8, 8}), 0);  // middle passes of 1024 and 2048
+  EXPECT_EQ(oneArrayWorkItems({3, 16, 16, 16}), 0);  // 3 does not divide 16
+  EXPECT_EQ(oneArrayWorkItems({16, 8, 8, 16}), 0);   // 2048 work-items
+  // an explicit work-group size must be the one array's
+  auto wrong = r;
+  wrong.workgroupSize = 4096;
+  EXPECT_THROW((void)choosePlan(wrong), backends::UserError);
 
   auto d = req(8192);
   d.precision = Precision::F64;
@@ -818,20 +828,25 @@ TEST(Planner, OneLocalArrayWhenTwoDoNotFit) {
   auto cd = choosePlan(d);
   ASSERT_EQ(cd.variant, Variant::Local);
   EXPECT_TRUE(cd.localReuseInPass);
-  EXPECT_EQ(cd.radices, (Radices{16, 8, 8, 8}));
+  EXPECT_EQ(cd.radices, (Radices{16, 16, 16, 2}));
+  EXPECT_EQ(cd.as<LocalChoice>()->shape.workgroupSize, 512);
 
   // two arrays fit but take more than half of a device's share, one array fits in half: one
   // array, so that two blocks share a multiprocessor (8192 f32, 4096 f64); under the default
   // budget (48 KiB) and where two arrays fit in half (2048 f64), two arrays
-  for (auto [n, p, one] : {std::tuple{int64_t{8192}, Precision::F32, true},
-                           {4096, Precision::F64, true}, {2048, Precision::F64, false}}) {
+  // (the one array's radices as oneArrayRadicesFor chooses them: f32 8192 [16, 16, 16, 2] in
+  // 512 work-items, not its default [16, 8, 8, 8] in 1024)
+  for (auto [n, p, one, rs] :
+       {std::tuple{int64_t{8192}, Precision::F32, true, Radices{16, 16, 16, 2}},
+        {4096, Precision::F64, true, Radices{16, 16, 16}},
+        {2048, Precision::F64, false, chooseRadices(2048)}}) {
     auto two = req(n);
     two.precision = p;
     two.localMemoryBytes = kH100;
     const auto ct = choosePlan(two);
     EXPECT_EQ(ct.variant, Variant::Local) << n;
     EXPECT_EQ(ct.localReuseInPass, one) << n;
-    EXPECT_EQ(ct.radices, chooseRadices(n)) << n;
+    EXPECT_EQ(ct.radices, rs) << n;
     EXPECT_TRUE(oneArrayRadicesFor(n, two).empty()) << n;
   }
   // one array does not fit either: 32768 f32 (278 KB)
@@ -839,7 +854,10 @@ TEST(Planner, OneLocalArrayWhenTwoDoNotFit) {
   EXPECT_NE(choosePlan(r).variant, Variant::Local);
   // the request's radices: one array only where their middle passes allow it
   r.size = 16384;
-  r.radices = {16, 32, 32};
+  r.radices = {16, 32, 32};  // 512 work-items, the first pass looping over two butterflies
+  EXPECT_EQ(choosePlan(r).variant, Variant::Local);
+  EXPECT_EQ(choosePlan(r).as<LocalChoice>()->shape.workgroupSize, 512);
+  r.radices = {16, 8, 16, 8};  // middle passes of 2048 and 1024 butterflies
   EXPECT_NE(choosePlan(r).variant, Variant::Local);
   r.variant = Variant::Local;
   EXPECT_THROW((void)choosePlan(r), backends::UserError);
