@@ -177,9 +177,10 @@ TEST(CudaFftPlanSource, LocalArraysBeyondTheStaticLimitAreDynamic) {
 
 // 16384 f32 in an H100's 227 KiB: two arrays (278 KB) do not fit, so the plan is one kernel
 // whose passes share one array carved from dynamic shared memory (139 KB, the launch's bytes):
-// the middle pass (local to local) reads its elements into registers, waits, then writes.
-// Three passes [32, 16, 32]: barriers before passes 2 and 3, one inside pass 2, one closing
-// the work-group loop.
+// the middle passes (local to local) read their elements into registers, wait, then write.
+// Four passes [16, 16, 16, 4] in 1024 work-items (the last looping over four butterflies):
+// barriers before passes 2, 3 and 4, one inside passes 2 and 3 each, one closing the
+// work-group loop.
 TEST(CudaFftPlanSource, OneLocalArrayFor16384) {
   const auto plan = planFft(withLocalMemory(cudaCase(16384, 2), kH100SharedBytes).request);
   ASSERT_EQ(plan->choice.variant, Variant::Local);
@@ -195,7 +196,7 @@ TEST(CudaFftPlanSource, OneLocalArrayFor16384) {
   for (size_t at = src.find("__syncthreads()"); at != std::string::npos;
        at = src.find("__syncthreads()", at + 1))
     ++syncs;
-  EXPECT_EQ(syncs, 4u) << src;
+  EXPECT_EQ(syncs, 6u) << src;
   EXPECT_EQ(stage.local.at(0).constant().value_or(0), 1024);
 }
 
