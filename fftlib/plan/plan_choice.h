@@ -209,10 +209,16 @@ bool oneArrayRadices(const Radices& rs);
 // Whether a hierarchical tile stage over the radices rs surely keeps one local array under
 // PlanChoice::localReuseInPass (and has two without): every pass after the first, from local
 // memory to local memory (the first stage's last pass too: its result leaves transposed), has
-// n / min(rs) butterflies, the tile row's work-items, each reading its elements, waiting, then
-// writing the array it read; at most 1024 of them; two radices at least. A request's levels
-// count one array for these tiles (chooseHierarchical); code generation may merge others too.
+// n / rs[1] butterflies (the radices after the first are equal), the tile row's work-items,
+// each reading its elements, waiting, then writing the array it read; at most 1024 of them;
+// two radices at least. The first pass reads global memory: its radix may be larger (fewer
+// butterflies than work-items) or smaller (a work-item loops over several: [4, 16, 16]). A
+// request's levels count one array for these tiles (chooseHierarchical); code generation may
+// merge others too.
 bool oneArrayTile(const Radices& rs);
+// The work-items of one row of a hierarchical tile over rs (the stage's launch shape, F of
+// them): n / rs[1] for oneArrayTile, else n / min(rs), one per butterfly of the widest pass.
+int64_t tileWorkItems(const Radices& rs);
 // Whether one row of n = prod(rs) runs in a one-array local kernel: oneArrayRadices and one
 // padded array of n in the request's budget.
 bool oneArrayKernelFits(const Radices& rs, const FftRequest& request);

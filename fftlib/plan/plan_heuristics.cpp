@@ -131,9 +131,12 @@ Radices oneArrayRadicesFor(int64_t n, const FftRequest& request) {
 
 bool oneArrayTile(const Radices& rs) {
   if (rs.size() < 2) return false;
-  const int64_t least = *std::min_element(rs.begin(), rs.end());
-  return product(rs) / least <= 1024 &&
-         std::all_of(rs.begin() + 1, rs.end(), [&](int64_t q) { return q == least; });
+  return product(rs) / rs[1] <= 1024 &&
+         std::all_of(rs.begin() + 1, rs.end(), [&](int64_t q) { return q == rs[1]; });
+}
+
+int64_t tileWorkItems(const Radices& rs) {
+  return product(rs) / (oneArrayTile(rs) ? rs[1] : *std::min_element(rs.begin(), rs.end()));
 }
 
 int64_t largestFittingDivisor(int64_t n, const FftRequest& request, int64_t rows, int64_t most) {
@@ -263,30 +266,76 @@ void refuseShape(const FftRequest& r, Variant v) {
 
 // ---- Hierarchical: hierarchical.fdl hierarchicalLocal (two levels) or hierarchicalLocal3.
 
+// The narrowest tile of two levels: F columns of at least 64 bytes (two memory sectors).
+constexpr int64_t kTileMinBytes = 64;
+
 // The rows of a tile: the largest F <= 128 bytes of elements that divides the rows and fits
 // (the padded, skewed local arrays the tile keeps, `arrays`: one where its passes share it,
 // oneArrayTile; at most 1024 work-items); 0 when none does. The request's F (fftsPerGroup) is
-// taken as it is when it fits. The automatic widths count one array where the tile keeps one
-// (since session 16: f32 2^17 and 2^18, f64 2^16 and 2^17 then take 8-column, f64 4-column,
-// tiles in two levels instead of three; on an H200 f32 2^17 0.82 -> 0.59 ms, 2^18 0.82 -> 0.59,
-// f64 2^17 0.78 -> 0.62, with the tiles' rows skewed and the copy-out spread,
-// bench/results/2026-11-29-nvidia-h200-two_levels.csv).
+// taken as it is when it fits the budget. The automatic widths count one array where the tile
+// keeps one (since session 16: f32 2^17 and 2^18, f64 2^16 and 2^17 then take 8-column, f64
+// 4-column, tiles in two levels instead of three; on an H200 f32 2^17 0.82 -> 0.59 ms, 2^18
+// 0.82 -> 0.59, f64 2^17 0.78 -> 0.62, with the tiles' rows skewed and the copy-out spread,
+// bench/results/2026-11-29-nvidia-h200-two_levels.csv) and stay within 48 KiB
+// (localMemoryFor); wideTileColumns goes beyond.
+
+// The bytes of a tile of f rows of n in `arrays` arrays, as code generation lays it out:
+// padded, its rows skewed (localRowSkew).
+int64_t tileBytes(int64_t n, int64_t f, int64_t arrays, Precision precision) {
+  return arrays *
+         compiler::codegen::CodegenOptions{.localRowSkew = true}.skewedLocalCount(n * f, f) *
+         complexBytes(precision);
+}
 
 int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, const FftRequest& r,
                     int64_t arrays) {
-  const int64_t butterflies = n / *std::min_element(rs.begin(), rs.end());
-  // as code generation lays the tile out: padded, its rows skewed (localRowSkew)
-  auto fits = [&](int64_t f) {
-    const int64_t bytes = arrays * compiler::codegen::CodegenOptions{.localRowSkew = true}
-                                       .skewedLocalCount(n * f, f) * complexBytes(r.precision);
-    return rows % f == 0 && n >= 2 && bytes <= localMemoryFor(r, f) && f * butterflies <= 1024;
+  const int64_t workItems = tileWorkItems(rs);
+  auto fits = [&](int64_t f, int64_t limit) {
+    return rows % f == 0 && n >= 2 && tileBytes(n, f, arrays, r.precision) <= limit &&
+           f * workItems <= 1024;
   };
-  if (r.fftsPerGroup > 0) return fits(r.fftsPerGroup) ? r.fftsPerGroup : 0;
-  const int64_t most = std::min<int64_t>(128 / complexBytes(r.precision), 1024 / butterflies);
+  if (r.fftsPerGroup > 0)
+    return fits(r.fftsPerGroup, localMemoryBudget(r)) ? r.fftsPerGroup : 0;
+  const int64_t most = std::min<int64_t>(128 / complexBytes(r.precision), 1024 / workItems);
   if (most < 1 || !localFits(n, r, 1)) return 0;
   for (int64_t f = std::min(rows, most); f >= 2; --f)
-    if (fits(f)) return f;
+    if (fits(f, localMemoryFor(r, f))) return f;
   return 1;
+}
+
+// A tile beyond 48 KiB (issue 22), for a level whose tiles within 48 KiB are narrower than
+// kTileMinBytes, under a budget above it (a CUDA device's shared memory): the fewest columns
+// of at least kTileMinBytes (at most 128 bytes) that divide the rows, in one local array (oneArrayTile) of at most
+// a third of the budget (three blocks a multiprocessor of an H100/H200: 227 KiB of 228 a
+// block) and at most 512 work-items (two blocks by threads, and by registers up to 64 a
+// work-item); 0 when none does. f32 1024 x 8 columns (64 KiB) lets 2^19 and 2^20 run in two
+// levels, f64 1024 x 4 likewise.
+int64_t wideTileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows,
+                        const FftRequest& r) {
+  const int64_t budget = localMemoryBudget(r);
+  if (budget <= kLocalMemoryBytes || r.fftsPerGroup > 0 || !oneArrayTile(rs)) return 0;
+  const int64_t minWidth = kTileMinBytes / complexBytes(r.precision);
+  const int64_t most = std::min(rows, 128 / complexBytes(r.precision));
+  for (int64_t f = minWidth; f <= most && f * tileWorkItems(rs) <= 512; ++f)
+    if (rows % f == 0 && tileBytes(n, f, 1, r.precision) <= budget / 3) return f;
+  return 0;
+}
+
+// The radices of a wide tile of n (wideTileColumns): [r0, R, ..., R], the largest R <= 16 of
+// which n is r0 times a power (r0 <= R), so that the tile's rows take the fewest work-items
+// (n / R, tileWorkItems) and its passes after the first share one array: 1024 = [4, 16, 16],
+// 64 work-items a row (512 for 8 columns) where chooseRadices' [16, 8, 8] takes 128 (1024,
+// one block a multiprocessor at 56 registers); {} when no R has a power in n.
+Radices wideTileRadices(int64_t n) {
+  for (int64_t q = 16; q >= 2; --q) {
+    if (n % q != 0 || n == q) continue;
+    Radices rs;
+    int64_t m = n;
+    for (; m % q == 0 && m > q; m /= q) rs.push_back(q);
+    rs.insert(rs.begin(), m);
+    return rs;
+  }
+  return {};
 }
 
 // The radices split into k levels, outermost first, by one rule with or without the request's
@@ -366,7 +415,7 @@ HierarchicalChoice chooseHierarchical(const FftRequest& r) {
   // Two levels when every stage's tile is at least 64 bytes wide (two memory sectors), else
   // three; the widest tiles of the two when neither is. (On an H100, f32 2^17 and 2^18 with
   // two levels of 4-column tiles took 1.9x and 2.2x cuFFT's time, with three levels 1.5x.)
-  const int64_t minWidth = 64 / complexBytes(r.precision);
+  const int64_t minWidth = kTileMinBytes / complexBytes(r.precision);
   std::vector<std::vector<int64_t>> best;
   std::vector<int64_t> bestF;
   std::vector<int> counts = {2, 3};
@@ -378,9 +427,17 @@ HierarchicalChoice chooseHierarchical(const FftRequest& r) {
     // stage s transforms level k-1-s; its rows are the batch times the other levels' sizes
     std::vector<int64_t> fs;
     for (int s = 0; s < k; ++s) {
-      const auto& rs = levels[static_cast<size_t>(k - 1 - s)];
-      const int64_t n = product(rs);
-      fs.push_back(tileColumns(n, rs, r.batch * (r.size / n), r, oneArrayTile(rs) ? 1 : 2));
+      auto& rs = levels[static_cast<size_t>(k - 1 - s)];
+      const int64_t n = product(rs), rows = r.batch * (r.size / n);
+      int64_t f = tileColumns(n, rs, rows, r, oneArrayTile(rs) ? 1 : 2);
+      if (f < minWidth) {  // beyond 48 KiB, with the wide tile's radices unless the request's
+        Radices wide = r.radices.empty() ? wideTileRadices(n) : rs;
+        if (const int64_t g = wide.empty() ? 0 : wideTileColumns(n, wide, rows, r); g > 0) {
+          rs = std::move(wide);
+          f = g;
+        }
+      }
+      fs.push_back(f);
     }
     const int64_t least = *std::min_element(fs.begin(), fs.end());
     if (least >= minWidth ||
@@ -396,7 +453,7 @@ HierarchicalChoice chooseHierarchical(const FftRequest& r) {
         "bytes of local memory{}",
         r.size, precisionName(r.precision),
         counts.size() == 1 ? std::to_string(counts.front()) : "2 or 3",
-        localMemoryFor(r, std::max<int64_t>(r.fftsPerGroup, 2)),  // tiles of columns: 48 KiB
+        r.fftsPerGroup > 0 ? localMemoryBudget(r) : localMemoryFor(r, 2),  // automatic: 48 KiB
         r.fftsPerGroup > 0 ? fmt::format(" with {} columns per work-group", r.fftsPerGroup) : ""));
   return {.levels = best, .columns = bestF};
 }
@@ -510,7 +567,7 @@ PlanChoice chooseHierarchicalPlan(const FftRequest& r) {
   for (size_t s = 0; s < k; ++s) {  // stage s transforms level k-1-s
     const auto& rs = h.levels[k - 1 - s];
     c.defines[fmt::format("F{}", s + 1)] = h.columns[s];
-    c.stageLocal.push_back({h.columns[s], product(rs) / *std::min_element(rs.begin(), rs.end())});
+    c.stageLocal.push_back({h.columns[s], tileWorkItems(rs)});
   }
   // the first stage's copy-out spreads its tile over these work-items a row (hierarchical.fdl's
   // twiddledTileFor), the launch shape's

@@ -150,7 +150,8 @@ void checkNdRequest(const FftRequest& request, const std::vector<int64_t>& dims)
 // kLocalMemoryBytes (planFft and choosePlan have filled it in from PlanLimits by then).
 int64_t localMemoryBudget(const FftRequest& request);
 // The local memory a work-group of `rows` rows may take: the request's budget for one row;
-// several rows at most kLocalMemoryBytes of it. Wider groups in more memory cost occupancy
+// several rows at most kLocalMemoryBytes of it (the hierarchical tiles may pass it where that
+// saves a level: plan_heuristics.cpp wideTileColumns, issue 22). Wider groups in more memory cost occupancy
 // (H100, 2026-11-22: f64 N = 1024 with 2 rows in 69 KB took 1.21x cuFFT's time, with one row
 // in 35 KB 1.06x; 2^18 as two levels of 16-column tiles 3.7x, three levels of 48 KiB 1.5x),
 // while one long row in more memory saves passes over global memory (4096 f32 in one kernel

@@ -53,7 +53,8 @@ inline Case withLocalMemory(Case c, int64_t bytes) {
 // Powers of two, 3-5-7-smooth sizes, primes (Bluestein), 11^3 and 2^9·13; every variant the planner
 // offers by name; f64; inverse with scaling; N = 1; one-kernel FFTs beyond 48 KiB of shared memory
 // (dynamic shared memory: 4096 and 8192 f32, 4096 f64 inverse; in one local array, whose
-// passes read, wait at a barrier and write: 16384 f32, 8192 f64).
+// passes read, wait at a barrier and write: 16384 f32, 8192 f64); two levels of tiles of
+// several columns beyond 48 KiB (f64 2^20 inverse).
 inline std::vector<Case> planSpread() {
   std::vector<Case> out;
   for (int64_t n : {1, 2, 8, 64, 1000, 4096, 16384, 60, 343, 625}) out.push_back(cudaCase(n, 3));
@@ -74,6 +75,10 @@ inline std::vector<Case> planSpread() {
   out.push_back(withLocalMemory(cudaCase(16384, 2), kH100SharedBytes));
   out.push_back(
       withLocalMemory(cudaCase(8192, 2, Variant::Auto, Precision::F64), kH100SharedBytes));
+  // two levels of tiles of several columns beyond 48 KiB (f64 2^20: both stages 64 KiB)
+  out.push_back(withLocalMemory(
+      cudaCase(int64_t{1} << 20, 1, Variant::Auto, Precision::F64, Direction::Inverse, true),
+      kH100SharedBytes));
   return out;
 }
 

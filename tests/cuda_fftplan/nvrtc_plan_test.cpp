@@ -200,6 +200,57 @@ TEST(CudaFftPlanSource, OneLocalArrayFor16384) {
   EXPECT_EQ(stage.local.at(0).constant().value_or(0), 1024);
 }
 
+// A two-level plan whose tile of several columns exceeds 48 KiB (issue 22): f32 2^19 under an
+// H100's budget, its first stage 8 columns of 1024 = [4, 16, 16] in one array (69680 bytes)
+// carved from dynamic shared memory on 8 x 64 threads, its second stage 8 columns of 512 in a
+// static array; the launch carries the bytes, and NVRTC compiles both kernels for sm_90. Under
+// a device's budget (cudaPlanLimits) the plan is the same.
+TEST(CudaFftPlanSource, WideTileOfSeveralColumnsIsDynamic) {
+  const auto plan = planFft(withLocalMemory(cudaCase(int64_t{1} << 19, 2), kH100SharedBytes).request);
+  ASSERT_EQ(plan->choice.kernel, "hierarchicalLocal");
+  ASSERT_EQ(plan->compiled.stages.size(), 2u);
+  const compiler::codegen::CodegenOptions o{.localRowSkew = true};
+  const int64_t wide = o.skewedLocalCount(8 * 1024, 8) * 8;  // 69680
+  const auto& s0 = plan->compiled.stages[0];
+  EXPECT_EQ(s0.localMemoryBytes, wide);
+  EXPECT_EQ(s0.dynamicLocalBytes, (wide + 15) / 16 * 16);
+  EXPECT_EQ(plan->stages[0].dynamicLocalBytes, (wide + 15) / 16 * 16);
+  EXPECT_EQ(s0.local.at(0).constant().value_or(0), 8);
+  EXPECT_EQ(s0.local.at(1).constant().value_or(0), 64);
+  const auto& s1 = plan->compiled.stages[1];
+  EXPECT_EQ(s1.localMemoryBytes, o.skewedLocalCount(8 * 512, 8) * 8);
+  EXPECT_EQ(s1.dynamicLocalBytes, 0);
+  EXPECT_NE(s0.source.find("reinterpret_cast<float2*>(fftc_shared + 0)"), std::string::npos)
+      << s0.source;
+  EXPECT_EQ(s0.source.find("l_1"), std::string::npos) << "a second local array";
+  EXPECT_NE(s1.source.find("  __shared__ float2 l"), std::string::npos) << s1.source;  // static
+  EXPECT_EQ(s1.source.find("extern __shared__"), std::string::npos) << s1.source;
+  const std::string manifest =
+      boost::json::serialize(compiler::codegen::manifest(plan->compiled));
+  EXPECT_NE(manifest.find("\"dynamic_local_memory_bytes\":" +
+                          std::to_string((wide + 15) / 16 * 16)),
+            std::string::npos) << manifest;
+  cu::NvrtcCompiler nvrtc(cu::NvrtcApi::get(), std::nullopt);
+  cu::CompileRequest request;
+  request.source = plan->compiled.source;
+  request.programName = plan->compiled.name + ".cu";
+  request.arch = std::string(cu::kDefaultArch);
+  try {
+    const cu::CompiledProgram out = nvrtc.compile(request);
+    for (const auto& s : plan->stages)
+      EXPECT_NE(out.binary.find(s.kernel), std::string::npos) << s.kernel;
+  } catch (const cu::CompileError& e) {
+    ADD_FAILURE() << "NVRTC rejected the plan: " << e.what() << "\n" << e.log();
+  }
+  cu::DeviceInfo h100;
+  h100.sharedMemoryPerBlock = 48 * 1024;
+  h100.sharedMemoryPerBlockOptin = kH100SharedBytes;
+  FftRequest r = cudaCase(int64_t{1} << 19, 2).request;
+  EXPECT_EQ(choosePlan(r, cudaPlanLimits(h100)).detail, plan->choice.detail);
+  EXPECT_EQ(choosePlan(r).kernel, "hierarchicalLocal3");  // 48 KiB: three levels
+  EXPECT_NO_THROW(compiler::exec::checkDevice(h100, plan->compiled));
+}
+
 // CudaPlan's budget: the device's opt-in shared memory per block when the request leaves it,
 // the request's otherwise.
 TEST(CudaPlanRequest, TakesTheDevicesOptInSharedMemory) {

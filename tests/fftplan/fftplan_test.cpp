@@ -573,8 +573,8 @@ TEST(Planner, TheKernelCarriesThePlansWorkGroupShapes) {
 }
 
 // The hierarchical plans let the tiles' passes share one local array; the automatic tiles and a
-// request's F count the one array (oneArrayTile: each pass after the first with n / min(rs)
-// butterflies), so 2^18 takes two levels of 8-column tiles (three of 16 before session 16).
+// request's F count the one array (oneArrayTile: each pass after the first with n / rs[1]
+// butterflies, the row's work-items), so 2^18 takes two levels of 8-column tiles (three of 16 before session 16).
 TEST(Planner, HierarchicalTilesOneArray) {
   EXPECT_TRUE(oneArrayTile({16, 16}));
   EXPECT_TRUE(oneArrayTile({16, 8, 8}));
@@ -599,8 +599,17 @@ TEST(Planner, HierarchicalTilesOneArray) {
   EXPECT_THROW((void)choosePlan(r), backends::UserError);
   r.levelSizes = {512, 512};
   EXPECT_EQ(leastColumns(choosePlan(r)), 8);
-  r.radices = {16, 32, 16, 32};  // the radix-32 pass has 16 of 32 work-items: two arrays, 70 KB
-  EXPECT_FALSE(oneArrayTile({16, 32}));
+  // [16, 32]: 16 work-items a row (n / rs[1]), two radix-16 butterflies each in the first
+  // pass (from global memory), then one radix-32 each: one array (two before, with 32
+  // work-items, of which 16 idled through the radix-32 pass)
+  r.radices = {16, 32, 16, 32};
+  EXPECT_TRUE(oneArrayTile({16, 32}));
+  EXPECT_EQ(tileWorkItems({16, 32}), 16);
+  c = choosePlan(r);
+  EXPECT_EQ(leastColumns(c), 8);
+  EXPECT_EQ(c.stageLocal.at(0), (std::vector<int64_t>{8, 16}));
+  r.radices = {16, 16, 2, 16, 16, 2};  // two arrays, 256 work-items a row: 8 columns take 2048
+  EXPECT_FALSE(oneArrayTile({16, 16, 2}));
   EXPECT_THROW((void)choosePlan(r), backends::UserError);
 }
 
@@ -713,8 +722,9 @@ TEST(Planner, HierarchicalShape) {
 
 // FftRequest::localMemoryBytes: one row may take the whole budget (CUDA: the device's opt-in
 // shared memory), so 4096 and 8192 f32 run in one kernel; several rows per work-group stay
-// within 48 KiB, so the rows per group and the hierarchical tiles do not change; a budget
-// below a row's two arrays leaves the Local variant.
+// within 48 KiB, so the rows per group and the hierarchical tiles of 2^16 and 2^18 do not
+// change (wider tiles where they save a level: WideTilesBeyond48KiB); a budget below a row's
+// two arrays leaves the Local variant.
 TEST(Planner, LocalMemoryBudget) {
   constexpr int64_t kH100 = 232448;  // 227 KiB, the H100's opt-in shared memory per block
   auto r = req(4096);
@@ -1077,6 +1087,129 @@ TEST(FftPlan, TwoLevelTilesSkewedAndSpread) {
               std::string::npos)
         << e.what();
   }
+}
+
+// Tiles of several columns beyond 48 KiB (issue 22), under a CUDA device's budget (227 KiB):
+// where the tiles within 48 KiB are narrower than 64 bytes, a level takes the fewest columns
+// of at least 64 bytes in one local array of at most a third of the budget and 512
+// work-items, its radices [r0, 16, ..., 16] (n / 16 work-items a row): f32 2^19 and 2^20 in
+// two levels of 8 columns of 1024 = [4, 16, 16] (64 KiB, 64 x 8 work-items), f64 in 4
+// columns, instead of three levels. At 48 KiB (OpenCL's default), under a budget whose third
+// is below the tile, and where the tile would take more work-items (2^21: 2048 points a row),
+// the plans are those of before; so are the two-level plans whose tiles were wide enough.
+TEST(Planner, WideTilesBeyond48KiB) {
+  constexpr int64_t kH100 = 232448;
+  const compiler::codegen::CodegenOptions o{.localRowSkew = true};
+  struct Case {
+    int64_t n;
+    Precision p;
+    Radices rs1, rs2;
+    int64_t columns;
+  };
+  for (const auto& [n, p, rs1, rs2, columns] :
+       {Case{int64_t{1} << 19, Precision::F32, {8, 8, 8}, {4, 16, 16}, 8},
+        Case{int64_t{1} << 20, Precision::F32, {4, 16, 16}, {4, 16, 16}, 8},
+        Case{int64_t{1} << 19, Precision::F64, {8, 8, 8}, {4, 16, 16}, 4},
+        Case{int64_t{1} << 20, Precision::F64, {4, 16, 16}, {4, 16, 16}, 4}}) {
+    auto r = req(n);
+    r.precision = p;
+    r.batch = (int64_t{1} << 26) / n;
+    r.target = compiler::pipeline::Target::Cuda;
+    const auto three = choosePlan(r);  // 48 KiB: three levels
+    EXPECT_EQ(three.kernel, "hierarchicalLocal3") << n;
+    r.localMemoryBytes = kH100;
+    const auto c = choosePlan(r);
+    EXPECT_EQ(c.kernel, "hierarchicalLocal") << n;
+    EXPECT_EQ(level(c, 0), rs1) << n;
+    EXPECT_EQ(level(c, 1), rs2) << n;
+    EXPECT_EQ(c.as<HierarchicalChoice>()->columns, (std::vector<int64_t>{columns, columns})) << n;
+    // stage 1 transforms level 2, stage 2 level 1; [4, 16, 16]: 64 work-items a row
+    EXPECT_EQ(c.stageLocal.at(0), (std::vector<int64_t>{columns, 64})) << n;
+    EXPECT_EQ(c.stageLocal.at(1), (std::vector<int64_t>{columns, tileWorkItems(rs1)})) << n;
+    const int64_t tile = o.skewedLocalCount(1024 * columns, columns) * complexBytes(p);
+    EXPECT_GT(tile, kLocalMemoryBytes) << n;
+    EXPECT_LE(3 * tile, kH100) << n;
+    // the plan's radices given back plan the same levels and tiles (the tuner's space)
+    auto back = r;
+    back.radices = c.radices;
+    EXPECT_EQ(choosePlan(back).detail, c.detail) << n;
+    EXPECT_EQ(choosePlan(back).stageLocal, c.stageLocal) << n;
+    // the OpenCL target at its default 48 KiB: the three levels of before
+    auto cl = r;
+    cl.target = compiler::pipeline::Target::OpenCL;
+    cl.localMemoryBytes = 0;
+    EXPECT_EQ(choosePlan(cl).detail, three.detail) << n;
+    // a budget whose third does not hold the tile (100000 B: 33 KB)
+    cl.localMemoryBytes = 100000;
+    EXPECT_EQ(choosePlan(cl).detail, three.detail) << n;
+  }
+  EXPECT_TRUE(oneArrayTile({4, 16, 16}));
+  EXPECT_EQ(tileWorkItems({4, 16, 16}), 64);
+  EXPECT_EQ(tileWorkItems({16, 8, 8}), 128);
+  EXPECT_FALSE(oneArrayTile({16, 16, 8}));
+  EXPECT_EQ(tileWorkItems({16, 16, 8}), 256);
+
+  // unchanged under the budget: the two levels of 2^17 and 2^18 (tiles of 64 bytes within
+  // 48 KiB), the three of 2^21 (f32 2048 = [8, 16, 16] x 8 columns: 1024 work-items, 128 KiB)
+  // and 2^22
+  for (int64_t n : {int64_t{1} << 17, int64_t{1} << 18, int64_t{1} << 21, int64_t{1} << 22}) {
+    for (Precision p : {Precision::F32, Precision::F64}) {
+      auto r = req(n);
+      r.precision = p;
+      r.batch = 4;
+      const auto before = choosePlan(r);
+      r.localMemoryBytes = kH100;
+      const auto c = choosePlan(r);
+      EXPECT_EQ(c.detail, before.detail) << n;
+      EXPECT_EQ(c.stageLocal, before.stageLocal) << n;
+    }
+  }
+
+  // the request's columns may take the whole budget: 16 columns of 512 f32 (70 KB, refused
+  // at 48 KiB: TwoLevelTilesSkewedAndSpread)
+  auto f16 = req(int64_t{1} << 17);
+  f16.batch = 2;
+  f16.levels = 2;
+  f16.fftsPerGroup = 16;
+  f16.localMemoryBytes = kH100;
+  EXPECT_EQ(choosePlan(f16).as<HierarchicalChoice>()->columns, (std::vector<int64_t>{16, 16}));
+  f16.localMemoryBytes = 60000;  // 70 KB do not fit
+  EXPECT_THROW((void)choosePlan(f16), backends::UserError);
+}
+
+// The wide tiles through the whole pipeline on PoCL (1 MiB of local memory), against FFTW:
+// f32 2^19's first stage keeps its 8 columns of [4, 16, 16] in one local array of 69680 bytes,
+// beyond 48 KiB, on 8 x 64 work-items (the first pass of radix 4 loops over 256 butterflies a
+// row); f64 2^20 inverse and scaled, both stages wide.
+TEST(FftPlan, WideTilesMatchFftw) {
+  const compiler::codegen::CodegenOptions o{.localRowSkew = true};
+  auto r = req(int64_t{1} << 19);
+  r.localMemoryBytes = 232448;
+  const int64_t tile = o.skewedLocalCount(8 * 1024, 8) * 8;
+  if (static_cast<int64_t>(context().device().localMemBytes) < tile) {
+    ASSERT_TRUE(context().device().isGpu())
+        << context().device().name << " (not a GPU) has only " << context().device().localMemBytes
+        << " bytes of local memory";
+    GTEST_SKIP() << "the OpenCL GPU has " << context().device().localMemBytes
+                 << " bytes of local memory";
+  }
+  auto p = planFft(r);
+  ASSERT_EQ(p->compiled.stages.size(), 2u);
+  EXPECT_EQ(p->compiled.stages[0].localMemoryBytes, tile);
+  EXPECT_GT(tile, kLocalMemoryBytes);
+  EXPECT_EQ(p->compiled.stages[0].source.find("__local float2 l_1"), std::string::npos)
+      << "a second local array";
+  EXPECT_EQ(p->compiled.stages[1].localMemoryBytes, o.skewedLocalCount(8 * 512, 8) * 8);
+  expectAccurate(r);
+  r.size = int64_t{1} << 20;
+  r.precision = Precision::F64;
+  r.direction = Direction::Inverse;
+  r.scale = true;
+  auto p64 = planFft(r);
+  ASSERT_EQ(p64->compiled.stages.size(), 2u);
+  for (const auto& st : p64->compiled.stages)
+    EXPECT_EQ(st.localMemoryBytes, o.skewedLocalCount(4 * 1024, 4) * 16);
+  expectAccurate(r);
 }
 
 // A strategy that cannot compile the FFT falls back to lowerDefault, and says why.
