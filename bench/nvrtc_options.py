@@ -12,6 +12,7 @@ column (the calling thread's CPU time: NVRTC compiles on it).
 
   bench/nvrtc_options.py [--fftc build/fftc] [--out FILE] [--sizes 8,16,...] [--precision f32,f64]
                          [--rounds 3] [--set NAME=OPTIONS ...] [--cuobjdump PATH]
+                         [--fft-options '--variant hierarchical']
 
 The sets default to `none` (fftc's options before) and `minimal` (-minimal). The module is the
 whole plan's (a multi-stage plan compiles its stages as programs of their own, concurrently).
@@ -134,6 +135,8 @@ def main():
     ap.add_argument("--set", action="append", default=[],
                     help="NAME=OPTIONS (white-space separated NVRTC options)")
     ap.add_argument("--cuobjdump", default=None)
+    ap.add_argument("--fft-options", default="",
+                    help="more `fftc fft` options for every size, e.g. '--variant hierarchical'")
     ap.add_argument("--nvrtc", default=os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"),
                                                     "lib64", "libnvrtc.so.13"))
     args = ap.parse_args()
@@ -149,14 +152,15 @@ def main():
     with open(args.out, "w") as out:
         out.write("precision,N,batch,kernels,source_bytes,options,rounds,median_ms,min_ms,cpu_median_ms,"
                   "frontend_ms,nvvm_ms,ptxas_ms,cubin_bytes,instructions,registers,stack_bytes,"
-                  "sass_as_first\n")
+                  "sass_as_first,fft_options\n")
         for prec in args.precision.split(","):
             for n in [int(s) for s in args.sizes.split(",")]:
                 batch = max(1, (1 << (26 if prec == "f32" else 25)) // n)
                 d = os.path.join(work, f"{prec}-{n}")
                 gen = subprocess.run([args.fftc, "fft", "--size", str(n), "--batch", str(batch),
                                       "--precision", prec, "--target", "cuda", "--local-memory",
-                                      str(BUDGET), "-o", d], capture_output=True, text=True)
+                                      str(BUDGET), "-o", d] + args.fft_options.split(),
+                                     capture_output=True, text=True)
                 if gen.returncode != 0:
                     print(f"{prec} {n}: fftc failed: {gen.stderr.strip()[-200:]}", file=sys.stderr)
                     continue
@@ -190,7 +194,7 @@ def main():
                         med("CUDA C++ Frontend"), med("NVVM Optimizer"), med("PTX Translation"),
                         len(cubins[name]), sum(len(v[2]) for v in funcs.values()),
                         max(v[0] for v in funcs.values()), max(v[1] for v in funcs.values()),
-                        "yes" if listing == first else "no"])) + "\n")
+                        "yes" if listing == first else "no", args.fft_options])) + "\n")
                     out.flush()
                 print(f"{prec} {n}: " + ", ".join(
                     f"{name} {statistics.median(ms[name]):.0f} ms ({statistics.median(cpu[name]):.0f} CPU)"
