@@ -79,6 +79,12 @@ std::string firstErrorLine(std::string_view log) {
   return first.empty() ? std::string("NVRTC_ERROR_COMPILATION (no log)") : std::string(first);
 }
 
+// NVRTC_ERROR_INVALID_OPTION: a DeviceError to the caller; compileUncached retries without the
+// fast options on it.
+struct InvalidOptionError : DeviceError {
+  using DeviceError::DeviceError;
+};
+
 // Owns an nvrtcProgram.
 class Program {
  public:
@@ -147,6 +153,12 @@ std::vector<std::string> nvrtcOptionsFromEnvironment() {
   return options;
 }
 
+std::vector<std::string> fastCompileOptions() {
+  const char* minimal = std::getenv("FFTC_NVRTC_MINIMAL");
+  if (minimal != nullptr && std::string_view(minimal) == "0") return {};
+  return {"-minimal"};
+}
+
 NvrtcCompiler::NvrtcCompiler() : NvrtcCompiler(NvrtcApi::get(), KernelCache::defaultDirectory()) {}
 
 NvrtcCompiler::NvrtcCompiler(const NvrtcApi& api,
@@ -167,12 +179,13 @@ std::string NvrtcCompiler::cacheKey(const CompileRequest& request) const {
 CompiledProgram NvrtcCompiler::compile(const CompileRequest& request) {
   const ParsedArch arch = parseArch(request.arch);
   checkOptions(request.options);
+  checkOptions(request.fastOptions);
   checkSupported(*api_, request.arch, arch.number);
   const std::string key = cacheKey(request);
   if (cache_) {
     if (std::optional<std::string> bytes = cache_->load(key)) {
       ++cacheHits_;
-      return CompiledProgram{request.arch, arch.kind, std::move(*bytes), {}, true, key};
+      return CompiledProgram{request.arch, arch.kind, std::move(*bytes), {}, {}, true, key};
     }
   }
   CompiledProgram program = compileUncached(request, arch.kind);
@@ -182,10 +195,25 @@ CompiledProgram NvrtcCompiler::compile(const CompileRequest& request) {
   return program;
 }
 
-CompiledProgram NvrtcCompiler::compileUncached(const CompileRequest& request,
-                                               BinaryKind kind) const {
+CompiledProgram NvrtcCompiler::compileUncached(const CompileRequest& request, BinaryKind kind) {
+  if (request.fastOptions.empty() || fastOptionsRejected_.load())
+    return compileWith(request, kind, request.options);
+  std::vector<std::string> options = request.fastOptions;
+  options.insert(options.end(), request.options.begin(), request.options.end());
+  try {
+    return compileWith(request, kind, std::move(options));
+  } catch (const InvalidOptionError&) {
+    // An NVRTC without one of the fast options: the same source without them (where the
+    // request's own options are what it rejects, that compile says so).
+    CompiledProgram program = compileWith(request, kind, request.options);
+    fastOptionsRejected_.store(true);
+    return program;
+  }
+}
+
+CompiledProgram NvrtcCompiler::compileWith(const CompileRequest& request, BinaryKind kind,
+                                           std::vector<std::string> options) const {
   Program program(*api_, request);
-  std::vector<std::string> options = request.options;
   options.push_back("--gpu-architecture=" + request.arch);
   std::vector<const char*> optionPointers;
   optionPointers.reserve(options.size());
@@ -195,7 +223,8 @@ CompiledProgram NvrtcCompiler::compileUncached(const CompileRequest& request,
       program.get(), static_cast<int>(optionPointers.size()), optionPointers.data());
   std::string log = program.log();
   if (result == NVRTC_SUCCESS) {
-    return CompiledProgram{request.arch, kind, program.binary(kind), std::move(log), false, {}};
+    return CompiledProgram{
+        request.arch, kind, program.binary(kind), std::move(log), std::move(options), false, {}};
   }
   // Formatted before `log` is moved into the exception.
   const std::string firstLine = firstErrorLine(log);
@@ -205,9 +234,10 @@ CompiledProgram NvrtcCompiler::compileUncached(const CompileRequest& request,
   }
   // e.g. NVRTC_ERROR_INVALID_OPTION: the log says which option.
   const char* name = api_->nvrtcGetErrorString(result);
-  throw DeviceError(
-      fmt::format("nvrtcCompileProgram: {}: {}", name != nullptr ? name : "?", firstLine),
-      std::move(log));
+  std::string what =
+      fmt::format("nvrtcCompileProgram: {}: {}", name != nullptr ? name : "?", firstLine);
+  if (result == NVRTC_ERROR_INVALID_OPTION) throw InvalidOptionError(what, std::move(log));
+  throw DeviceError(what, std::move(log));
 }
 
 }  // namespace fftc::backends::cuda

@@ -30,6 +30,13 @@ std::string archForComputeCapability(int major, int minor);
 // the options.
 std::vector<std::string> nvrtcOptionsFromEnvironment();
 
+// The options that shorten fftc's own compiles and leave the CUBIN byte for byte the same:
+// `-minimal` (NVRTC's built-in header without textures, the device runtime and the driver
+// types, which generated kernels never use; same SASS for every kernel of fft_bench's sizes on
+// sm_90 with NVRTC 13.0: bench/nvrtc_options.py, docs/performance.md). None when
+// FFTC_NVRTC_MINIMAL=0.
+std::vector<std::string> fastCompileOptions();
+
 // NVRTC rejected the source. what() is one line (the log's first error); log() is all of it.
 struct CompileError : DeviceError {
   using DeviceError::DeviceError;
@@ -42,6 +49,11 @@ struct CompileRequest {
   // NVRTC options such as "-use_fast_math", "-lineinfo", "-DN=64"; the architecture goes in
   // `arch`, not here.
   std::vector<std::string> options;
+  // Options that only make NVRTC faster (fastCompileOptions()), passed before `options`. Where
+  // this NVRTC rejects one (NVRTC_ERROR_INVALID_OPTION: a version without it), the source is
+  // compiled again without them and the compiler passes none from then on; the CUBIN is the
+  // same either way, so the cache key leaves them out.
+  std::vector<std::string> fastOptions;
   // "sm_XY" (a real architecture: the result is CUBIN) or "compute_XY" (virtual: PTX).
   std::string arch = std::string(kDefaultArch);
 };
@@ -55,6 +67,8 @@ struct CompiledProgram {
   std::string binary;
   // NVRTC's messages (warnings); empty when the result came from the cache.
   std::string log;
+  // The options NVRTC compiled with, `--gpu-architecture` last; empty when from the cache.
+  std::vector<std::string> options;
   bool fromCache = false;
   std::string cacheKey;
 };
@@ -81,14 +95,19 @@ class NvrtcCompiler {
   // cache answered.
   [[nodiscard]] std::size_t compilations() const noexcept { return compilations_.load(); }
   [[nodiscard]] std::size_t cacheHits() const noexcept { return cacheHits_.load(); }
+  // Whether this NVRTC rejected the requests' fastOptions (they are no longer passed).
+  [[nodiscard]] bool fastOptionsRejected() const noexcept { return fastOptionsRejected_.load(); }
 
  private:
-  CompiledProgram compileUncached(const CompileRequest& request, BinaryKind kind) const;
+  CompiledProgram compileUncached(const CompileRequest& request, BinaryKind kind);
+  CompiledProgram compileWith(const CompileRequest& request, BinaryKind kind,
+                              std::vector<std::string> options) const;
 
   const NvrtcApi* api_;
   std::optional<KernelCache> cache_;
   std::atomic<std::size_t> compilations_{0};
   std::atomic<std::size_t> cacheHits_{0};
+  std::atomic<bool> fastOptionsRejected_{false};
 };
 
 }  // namespace fftc::backends::cuda

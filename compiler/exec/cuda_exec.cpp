@@ -36,6 +36,7 @@ cu::CompileRequest requestFor(const codegen::CompiledKernel& k, const std::strin
   request.programName = k.name + ".cu";
   request.arch = arch;
   request.options = cu::nvrtcOptionsFromEnvironment();
+  request.fastOptions = cu::fastCompileOptions();
   return request;
 }
 

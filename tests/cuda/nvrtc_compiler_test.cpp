@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string>
+#include <vector>
+
 #include "backends/cuda/dynamic_library.h"
 #include "backends/cuda/nvrtc_api.h"
 #include "tests/cuda/test_support.h"
@@ -166,6 +170,78 @@ TEST(NvrtcCompiler, InvalidOptionIsADeviceErrorNamingTheCall) {
               std::string::npos)
         << error.what();
   }
+}
+
+// The fast options go to NVRTC before the request's own, the architecture last; they leave the
+// cache key alone (the CUBIN is the same with them).
+TEST(NvrtcCompiler, FastOptionsArePassedFirstAndLeaveTheKeyAlone) {
+  NvrtcCompiler compiler = uncachedCompiler();
+  CompileRequest request;
+  request.source = kVectorAddSource;
+  request.options = {"-DUNUSED=1"};
+  const std::string keyWithout = compiler.cacheKey(request);
+  request.fastOptions = {"-minimal"};
+  EXPECT_EQ(compiler.cacheKey(request), keyWithout);
+  const CompiledProgram program = compiler.compile(request);
+  EXPECT_EQ(program.options,
+            (std::vector<std::string>{"-minimal", "-DUNUSED=1", "--gpu-architecture=sm_90"}));
+  EXPECT_FALSE(compiler.fastOptionsRejected());
+  request.fastOptions.clear();
+  EXPECT_EQ(compiler.compile(request).binary, program.binary);  // -minimal: the same CUBIN
+}
+
+// An NVRTC that rejects a fast option (one without it) compiles the source without them, and the
+// compiler passes none from then on; the request's own options still reach it.
+TEST(NvrtcCompiler, RejectedFastOptionIsDroppedAndTheSourceStillCompiles) {
+  NvrtcCompiler compiler = uncachedCompiler();
+  CompileRequest request;
+  request.source = kVectorAddSource;
+  request.options = {"-DUNUSED=1"};
+  request.fastOptions = {"--no-such-fast-option", "-minimal"};
+  const CompiledProgram first = compiler.compile(request);
+  EXPECT_NE(first.binary.find("vector_add"), std::string::npos);
+  EXPECT_EQ(first.options, (std::vector<std::string>{"-DUNUSED=1", "--gpu-architecture=sm_90"}));
+  EXPECT_TRUE(compiler.fastOptionsRejected());
+  const CompiledProgram second = compiler.compile(request);
+  EXPECT_EQ(second.options, first.options);
+  EXPECT_EQ(compiler.compilations(), 2U);
+}
+
+// A request's own invalid option is still the one-line DeviceError of NVRTC_ERROR_INVALID_OPTION
+// with fast options beside it, and a source that does not compile is a CompileError, not a
+// retry without the fast options (which stay on).
+TEST(NvrtcCompiler, FastOptionsDoNotHideTheRequestsErrors) {
+  NvrtcCompiler compiler = uncachedCompiler();
+  CompileRequest request;
+  request.source = kVectorAddSource;
+  request.options = {"--no-such-nvrtc-option"};
+  request.fastOptions = {"-minimal"};
+  try {
+    static_cast<void>(compiler.compile(request));
+    FAIL() << "an invalid option was accepted";
+  } catch (const DeviceError& error) {
+    const std::string what = error.what();
+    EXPECT_NE(what.find("NVRTC_ERROR_INVALID_OPTION"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+  request.options.clear();
+  request.source = "extern \"C\" __global__ void k(float* x) { x[0] = undeclared; }\n";
+  EXPECT_THROW(static_cast<void>(compiler.compile(request)), CompileError);
+  EXPECT_FALSE(compiler.fastOptionsRejected());
+  EXPECT_EQ(compiler.compilations(), 0U);
+}
+
+// fftc's own compiles pass -minimal unless FFTC_NVRTC_MINIMAL=0.
+TEST(NvrtcCompiler, FastCompileOptionsFromTheEnvironment) {
+  struct Restore {
+    ~Restore() { unsetenv("FFTC_NVRTC_MINIMAL"); }
+  } restore;
+  unsetenv("FFTC_NVRTC_MINIMAL");
+  EXPECT_EQ(fastCompileOptions(), std::vector<std::string>{"-minimal"});
+  setenv("FFTC_NVRTC_MINIMAL", "0", 1);
+  EXPECT_TRUE(fastCompileOptions().empty());
+  setenv("FFTC_NVRTC_MINIMAL", "1", 1);
+  EXPECT_EQ(fastCompileOptions(), std::vector<std::string>{"-minimal"});
 }
 
 TEST(NvrtcCompiler, ArchForComputeCapability) {

@@ -4,8 +4,10 @@
 // are printed.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <optional>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -48,8 +50,14 @@ void compilesToCubin(const Program& p) {
     request.source = built.compiled.source;
     request.programName = built.compiled.name + ".cu";
     request.arch = std::string(cu::kDefaultArch);
+    // As fftc compiles it (-minimal: docs/performance.md), and the same CUBIN without it.
+    request.fastOptions = cu::fastCompileOptions();
     try {
       cu::CompiledProgram out = nvrtc.compile(request);
+      EXPECT_FALSE(nvrtc.fastOptionsRejected());
+      cu::CompileRequest plain = request;
+      plain.fastOptions.clear();
+      EXPECT_TRUE(nvrtc.compile(plain).binary == out.binary) << "-minimal changed the CUBIN";
       EXPECT_EQ(out.kind, cu::BinaryKind::Cubin);
       EXPECT_FALSE(out.binary.empty());
       // The ELF magic of a CUBIN.
@@ -129,6 +137,22 @@ TEST(CudaExec, NvrtcOptionsFromTheEnvironment) {
   EXPECT_THROW((void)ex::compileCuda(k), cu::CompileError);
 }
 
+// fftc's compiles pass the fast options (-minimal) before FFTC_NVRTC_OPTIONS; a source of its
+// own (a nonce) so that no cached CUBIN answers.
+TEST(CudaExec, FastOptionsReachNvrtc) {
+  compiler::codegen::CompiledKernel k;
+  k.name = "fast_options";
+  k.target = "cuda";
+  k.source = "// " + std::to_string(std::random_device{}()) + "_" +
+             std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
+             "\nextern \"C\" __global__ void fast_options(float* x) { x[0] = 1.0f; }\n";
+  const cu::CompiledProgram program = ex::compileCuda(k);
+  ASSERT_FALSE(program.fromCache);
+  ASSERT_FALSE(program.options.empty());
+  EXPECT_EQ(program.options.front(), "-minimal");
+  EXPECT_EQ(program.options.back(), "--gpu-architecture=sm_90");
+}
+
 // The launch geometry: the block is the local size or whole warps up to 256 along x; the grid
 // covers the global size, rounded up (the kernels' loops make the extra threads idle).
 TEST(CudaExec, LaunchConfigFromWorkSizes) {
@@ -194,8 +218,14 @@ TEST(CudaWideIndex, LoopsPast2To31CompileWithNvrtc) {
     request.source = src;
     request.programName = k.name + ".cu";
     request.arch = std::string(cu::kDefaultArch);
+    // As fftc compiles it (-minimal: docs/performance.md), and the same CUBIN without it.
+    request.fastOptions = cu::fastCompileOptions();
     try {
       cu::CompiledProgram out = nvrtc.compile(request);
+      EXPECT_FALSE(nvrtc.fastOptionsRejected());
+      cu::CompileRequest plain = request;
+      plain.fastOptions.clear();
+      EXPECT_TRUE(nvrtc.compile(plain).binary == out.binary) << "-minimal changed the CUBIN";
       EXPECT_EQ(out.kind, cu::BinaryKind::Cubin);
     } catch (const cu::CompileError& e) {
       ADD_FAILURE() << "NVRTC rejected the generated CUDA: " << e.what() << "\n" << e.log()
