@@ -274,6 +274,20 @@ KernelGen::Result KernelGen::applyReduce(const ir::AbstractReduce& r, const Arg&
   if (atTopLevel() && cur_ < 0) openStage(false);
   ViewPtr init = gen(r.init(), nullptr).view;
   const Type accT = result;
+  const ArithExpr n = in->type.size();
+  // An unrolled reduction of reals or complex numbers from zero (+0 or -0) starts from its first
+  // step's value: the first step reads the zero itself, and an addition of it is its other
+  // operand (applyScalar). The unrolled butterflies of the FFT library are such sums; the device
+  // compilers keep 0.0 + x (it is +0.0, not x, for x = -0.0), one add per output. Exact for -0;
+  // for +0, only the sign of a zero result may differ from the interpreter's (+0 + -0 = +0).
+  ViewPtr zeroView;
+  if (r.kind() == FunKind::ReduceSeqUnroll && n.constant().value_or(0) >= 1 &&
+      (accT.isReal() || accT.isComplex()) && !init->type.isTuple() && !init->type.isArray()) {
+    backends::CExpr z = convert(readScalar(init), accT);
+    if (auto l = literalOf(z); l && *l == std::complex<double>(0, 0))
+      zeroView = scalarView(z, accT);
+  }
+  const bool zeroFirst = zeroView != nullptr;
   ViewPtr accView;
   if (accT.isArray()) {
     // A block of accumulators (rewrites' mapReduceInterchange: each work-item's r x c block of
@@ -294,7 +308,9 @@ KernelGen::Result KernelGen::applyReduce(const ir::AbstractReduce& r, const Arg&
   } else {
     std::string acc = fresh("acc");
     accView = scalarView(backends::cVar(acc, ctype(accT)), accT);
-    if (accT.isTuple()) {
+    if (zeroFirst) {
+      emit(backends::sDecl(ctype(accT), acc, nullptr));
+    } else if (accT.isTuple()) {
       emit(backends::sDecl(ctype(accT), acc, nullptr));
       copy(accView, init, accT);
     } else {
@@ -312,8 +328,13 @@ KernelGen::Result KernelGen::applyReduce(const ir::AbstractReduce& r, const Arg&
       copy(accView, next, accT);
       return;
     }
-    Result x = apply(*r.f(), {Arg{nullptr, accView}, Arg{nullptr, accessView(in, i)}}, accT,
-                     accView);
+    const bool first = zeroFirst && i.constant() == std::optional<int64_t>(0);
+    ViewPtr saved = zeroInit_;
+    if (first) zeroInit_ = zeroView;
+    Result x = apply(*r.f(), {Arg{nullptr, first ? zeroView : accView},
+                              Arg{nullptr, accessView(in, i)}},
+                     accT, accView);
+    zeroInit_ = saved;
     if (x.written) return;
     if (accT.isTuple() && x.view->kind == ViewKind::Tuple) {
       // Components may read the accumulator: compute them all before assigning.
@@ -325,7 +346,6 @@ KernelGen::Result KernelGen::applyReduce(const ir::AbstractReduce& r, const Arg&
       copy(accView, x.view, accT);
     }
   };
-  const ArithExpr n = in->type.size();
   if (r.kind() == FunKind::ReduceSeqUnroll) {
     auto c = n.constant();
     if (!c) fail(r.loc(), "reduceSeqUnroll over a symbolic size " + n.str());
@@ -374,6 +394,16 @@ KernelGen::Result KernelGen::applyScalar(const ir::FunDecl& f, const std::vector
   }
   const auto* b = f.as<ir::Builtin>();
   if (b && b->op() == ir::BuiltinOp::MakeTuple) return {tupleView(vs, result), false};
+  if (b && b->op() == ir::BuiltinOp::Add && zeroInit_ && vs.size() == 2 &&
+      (vs[0] == zeroInit_ || vs[1] == zeroInit_) && (result.isReal() || result.isComplex())) {
+    // A reduction's first step from zero (applyReduce): zero + x is x.
+    const ViewPtr& other = vs[0] == zeroInit_ ? vs[1] : vs[0];
+    if (other->type == result) {
+      if (!dest) return {other, false};
+      copy(dest, other, result);
+      return {dest, true};
+    }
+  }
   if (atTopLevel() && cur_ < 0) openStage(false);
   std::vector<ScalarVal> xs;
   for (const auto& v : vs) xs.push_back(v->type.isTuple() ? readTuple(v) : readScalar(v));

@@ -156,6 +156,9 @@ class KernelGen {
   int tempCount_ = 0;
   int64_t iterateSteps_ = 0;    // against opt_.maxIterateSteps
   int64_t unrolledBodies_ = 0;  // against opt_.maxUnrolledBodies
+  // The zero an unrolled reduction starts from, during its first step: an addition with this
+  // view as an operand is the other operand (applyReduce, applyScalar).
+  ViewPtr zeroInit_;
   void spend(int64_t& used, int64_t n, int64_t budget, const ir::SourceLoc& loc,
              const std::string& what);
   std::map<std::string, std::string> structNames_;

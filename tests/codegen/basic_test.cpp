@@ -85,3 +85,44 @@ TEST(CodegenBasic, UserFunOverZippedPairs) {
 
 }  // namespace
 }  // namespace fftc::codegen_test
+
+namespace fftc::codegen_test {
+namespace {
+
+// An unrolled reduction from zero starts from its first step: no addition of the zero (which
+// the device compilers keep, since +0 + -0 is +0), the interpreter's values.
+TEST(CodegenBasic, UnrolledSumFromZeroStartsFromItsFirstElement) {
+  auto c = checkText("kernel k(x: [[complex]4]16) = mapGlobal(reduceSeqUnroll(add, {0, 0})) <<: x",
+                     "k");
+  EXPECT_MATCHES(c);
+  const std::string& src = c.compiled.source;
+  EXPECT_EQ(src.find("make_float2(0.0f, 0.0f)"), std::string::npos) << src;
+  EXPECT_EQ(count(src, "fftc_cadd_f("), 3u + 1u) << src;  // three additions and the helper
+}
+
+TEST(CodegenBasic, UnrolledDotFromZeroStartsFromTheFirstProduct) {
+  auto c = checkText(
+      "kernel k(x: [[float]3]8, y: [[float]3]8) = mapGlobal(fun r => reduceSeqUnroll(fun (acc, "
+      "p) => acc + p._0 * p._1, -0.0f) <<: zip(r._0, r._1)) <<: zip(x, y)",
+      "k");
+  EXPECT_MATCHES(c);
+  const std::string& src = c.compiled.source;
+  EXPECT_EQ(src.find("0.0f"), std::string::npos) << src;
+  EXPECT_EQ(count(src, "acc + "), 2u) << src;
+}
+
+// Any other start, and a first step that is not an addition, keep the initial value.
+TEST(CodegenBasic, UnrolledReductionsFromOtherValuesKeepThem) {
+  auto one = checkText("kernel k(x: [[float]4]16) = mapGlobal(reduceSeqUnroll(add, 1.0f)) <<: x",
+                       "k");
+  EXPECT_MATCHES(one);
+  EXPECT_NE(one.compiled.source.find("= 1.0f;"), std::string::npos) << one.compiled.source;
+  auto sub = checkText(
+      "kernel k(x: [[float]4]16) = mapGlobal(reduceSeqUnroll(fun (a, b) => a - b, 0.0f)) <<: x",
+      "k");
+  EXPECT_MATCHES(sub);
+  EXPECT_NE(sub.compiled.source.find("0.0f - "), std::string::npos) << sub.compiled.source;
+}
+
+}  // namespace
+}  // namespace fftc::codegen_test
