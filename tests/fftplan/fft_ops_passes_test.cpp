@@ -21,6 +21,7 @@
 #include "compiler/exec/exec.h"
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/fft_ops.h"
+#include "fftlib/plan/planner.h"
 #include "tests/fftplan/fft_ops_util.h"
 #include "tests/support/opencl_device.h"
 #include "ir/interpreter.h"
@@ -228,6 +229,21 @@ TEST(FftOpsPasses, ConvolutionTilesSkewedAndSpread) {
     EXPECT_EQ(s0.source.find(fmt::format("< {}; ", c.row)), std::string::npos) << s0.source;
     const compiler::codegen::CodegenOptions skewed{.localRowSkew = true};
     EXPECT_EQ(s0.localMemoryBytes, skewed.skewedLocalCount(c.f * c.row, c.f) * 8);  // one array
+    // the plain FFT's first stage of the same plan is the same kernel (the forward's first
+    // kernel reads the row itself), but for its name: one tile, not two
+    FftRequest plain = limits;
+    plain.size = c.n;
+    plain.batch = b;
+    const auto p = planFft(plain);
+    ASSERT_EQ(p->compiled.stages.size(), 2U);
+    auto unnamed = [](std::string text, const std::string& kernel) {
+      for (size_t at = text.find(kernel); at != std::string::npos; at = text.find(kernel))
+        text.replace(at, kernel.size(), "K");
+      std::erase_if(text, [](char ch) { return ch == ' ' || ch == '\n'; });
+      return text;
+    };
+    EXPECT_EQ(unnamed(s0.source, s0.kernel),
+              unnamed(p->compiled.stages[0].source, p->compiled.stages[0].kernel));
 
     const auto x = randomVector(static_cast<size_t>(c.n * b), 11);
     const auto h = dftRows(randomVector(static_cast<size_t>(c.n), 12), c.n, Direction::Forward);
