@@ -29,7 +29,9 @@ bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup, int64
 }
 
 bool oneArrayRadices(const Radices& rs) {
-  if (rs.empty()) return false;
+  // a Rader radix's butterfly takes 150-255 registers (kLargestRaderRadix): not one work-item
+  // per butterfly of the widest pass (61 x 128 = [16, 8, 61]: 976)
+  if (rs.empty() || hasRaderRadix(rs)) return false;
   const int64_t least = *std::min_element(rs.begin(), rs.end());
   if (product(rs) / least > 1024) return false;
   for (size_t i = 1; i + 1 < rs.size(); ++i)
@@ -83,10 +85,17 @@ int64_t largestFittingDivisor(int64_t n, const FftRequest& request, int64_t rows
   return 1;
 }
 
+namespace {
+int64_t workItemsPerRow(const Radices& rs);
+}  // namespace
+
+// A row with a Rader radix (raderRadix) within kRaderWorkItems work-items: its butterfly's
+// registers (up to 255 at 61) for every work-item of the block.
 bool localKernelFits(const std::vector<int64_t>& rs, const FftRequest& request) {
   const int64_t n = product(rs);
   return !rs.empty() && localFits(n, request) &&
-         n / *std::min_element(rs.begin(), rs.end()) <= 1024;
+         n / *std::min_element(rs.begin(), rs.end()) <= 1024 &&
+         (!hasRaderRadix(rs) || workItemsPerRow(rs) <= kRaderWorkItems);
 }
 
 int64_t HierarchicalChoice::leastColumns() const {
@@ -214,14 +223,16 @@ void refuseShape(const FftRequest& r, Variant v) {
 int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, const FftRequest& r,
                     int64_t arrays) {
   const int64_t butterflies = n / *std::min_element(rs.begin(), rs.end());
+  // a tile with a Rader radix: its butterfly's registers in every work-item of the block
+  const int64_t items = hasRaderRadix(rs) ? kRaderWorkItems : 1024;
   // as code generation lays the tile out: padded, its rows skewed (localRowSkew)
   auto fits = [&](int64_t f) {
     const int64_t bytes = arrays * compiler::codegen::CodegenOptions{.localRowSkew = true}
                                        .skewedLocalCount(n * f, f) * complexBytes(r.precision);
-    return rows % f == 0 && n >= 2 && bytes <= localMemoryFor(r, f) && f * butterflies <= 1024;
+    return rows % f == 0 && n >= 2 && bytes <= localMemoryFor(r, f) && f * butterflies <= items;
   };
   if (r.fftsPerGroup > 0) return fits(r.fftsPerGroup) ? r.fftsPerGroup : 0;
-  const int64_t most = std::min<int64_t>(128 / complexBytes(r.precision), 1024 / butterflies);
+  const int64_t most = std::min<int64_t>(128 / complexBytes(r.precision), items / butterflies);
   if (most < 1 || !localFits(n, r, 1)) return 0;
   for (int64_t f = std::min(rows, most); f >= 2; --f)
     if (fits(f)) return f;
