@@ -132,7 +132,8 @@ Radices oneArrayRadicesFor(int64_t n, const FftRequest& request) {
 }
 
 bool oneArrayTile(const Radices& rs) {
-  if (rs.size() < 2) return false;
+  // (a Rader radix's butterfly wants every work-item of its pass: oneArrayWorkItems)
+  if (rs.size() < 2 || hasRaderRadix(rs)) return false;
   return product(rs) / rs[1] <= 1024 &&
          std::all_of(rs.begin() + 1, rs.end(), [&](int64_t q) { return q == rs[1]; });
 }
