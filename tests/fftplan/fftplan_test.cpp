@@ -464,7 +464,7 @@ TEST(FftPlan, LocalVariantShape) {
   EXPECT_THROW(choosePlan(nd), backends::UserError);
   EXPECT_EQ(choosePlan(req(31)).variant, Variant::Bluestein);
   // primes up to 29 are radices of their own (plannedByRadices), beside small radices too (the
-  // row then takes the work-items of the wider radix); 31 .. 61 beside others are Rader radices
+  // row then takes the work-items of the wider radix); 31 .. 43 beside others are Rader radices
   // (common.fdl raderDft); primes from 31 and larger prime factors go to Bluestein's variant
   // (raderLocal for the primes whose N - 1 is 29-smooth)
   for (int64_t n : {17, 19, 23, 29, 34, 17 * 64, 19 * 19, 23 * 32, 29 * 3, 2 * 31, 31 * 64}) {
