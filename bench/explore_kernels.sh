@@ -31,12 +31,13 @@ explore() {  # NAME FILE ARGS...: explore on CUDA, the JSON in OUT/explore_NAME.
 }
 
 # GEMM: LIFT's register blocking (registerBlock: strided tiles, coalesced, with the r x c
-# accumulators of a work-item in registers), tiles of C on work-groups, 2D mappings; four steps
-# breadth first (about 150 variants). M = N = 2048 gives the grid as many work-items as the
+# accumulators of a work-item in registers), tiles of C on work-groups, 2D mappings, and the
+# tiles staged in local memory chunk by chunk of K (stageLocal(8), in mapLocal2D's place);
+# four steps breadth first (about 150 variants). M = N = 2048 gives the grid as many work-items as the
 # benchmark sizes do (an 8 x 8 block a work-item: 256 work-groups of 256), K = 256 keeps the
 # interpreter's reference (computed once) short; GEMM_STRATEGY overrides what kernels_bench times.
 explore gemm examples/gemm.fdl -D M=2048 -D N=2048 -D K=256 --depth 4 \
-  --rules tile2D,registerBlock,mapWorkgroup2D,mapLocal2D,mapGlobal2D --params 8,128 \
+  --rules tile2D,registerBlock,mapWorkgroup2D,mapLocal2D,mapGlobal2D,stageLocal --params 8,128 \
   --max-variants 300 --budget 540
 # The sum: LIFT's parallel reduction (docs/rewrites.md, "A worked exploration: the sum"):
 # strided partial sums (coalesced), a work-group per chunk of them (mapWorkgroup), the group's

@@ -124,8 +124,7 @@ int runCompile(const Args& args) {
     if (fftlib::hasFftOps(*k)) {
       expanded = fftlib::expandFftOps(*k, fftOpLimits(tgt, localMemory));
       if (strategy.empty()) strategy = fftlib::kFftOpsStrategy;
-      options.constantTableMaxBytes = 0;
-      if (fftlib::fftOpsShapesApply(strategy)) options.stageLocal = expanded->stageLocal;
+      fftlib::fftOpsOptions(*expanded, strategy, options);
     }
     auto lowered = compiler::pipeline::lower(expanded ? expanded->kernel : *k, strategy);
     if (lowered.rewritten && lowered.info.budgetHit)

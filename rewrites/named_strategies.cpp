@@ -121,6 +121,16 @@ ExprPtr materialize(const ExprPtr& root) {
 // Memory placement (see insertMemory in the header).
 enum class Level { Top, WorkGroup, WorkItem };
 
+// A lowered reduction whose initial value is a mapLocal (rules::stageLocal): its accumulator is
+// spread over the work-items, each holding its part in its own registers; neither it nor its
+// initial value is an array of the work-group to place in local memory.
+bool spreadAccumulator(const FunDecl& f) {
+  const auto* r = f.as<AbstractReduce>();
+  if (!r || !r->isLowLevel()) return false;
+  const auto* c = r->init()->as<FunCall>();
+  return c && c->f()->kind() == FunKind::MapLocal;
+}
+
 
 // The level the function children of a lowered loop run at, for a loop at `lvl`.
 Level innerLevel(const FunDecl& f, Level lvl) {
@@ -169,6 +179,8 @@ class MemoryPlacer : public ir::IRMutator {
       FunPtr wrapped;
       if (lvl_ == Level::Top)
         wrapped = ToGlobal::make(nf);
+      else if (spreadAccumulator(*f))
+        wrapped = nullptr;
       else if (!out_ && lvl_ == Level::WorkGroup)
         wrapped = ToLocal::make(nf);
       else if (!out_)
@@ -203,7 +215,7 @@ class MemoryPlacer : public ir::IRMutator {
   // down; its own expressions (reduce's init) run where the loop does.
   FunPtr loop(const FunPtr& f) {
     Scoped<const FunDecl*> s(loop_, f.get());
-    Scoped<bool> o(out_, false);
+    Scoped<bool> o(out_, spreadAccumulator(*f));
     return mutateChildren(f);
   }
   std::vector<ExprPtr> mutateArgs(const FunCall& c, bool out) {

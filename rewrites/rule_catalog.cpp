@@ -105,6 +105,11 @@ std::vector<RuleInfo> buildCatalog() {
   c.push_back(plain("mapReduceInterchange", "algorithmic", rules::mapReduceInterchange));
   c.push_back(blocked("tile2DStride", rules::tile2DStride));
   c.push_back(blocked("registerBlock", rules::registerBlock));
+  {
+    RuleInfo r = chunked("stageLocal", rules::stageLocal);
+    r.group = "memory";
+    c.push_back(r);
+  }
   c.push_back(withDim("mapGlobal", rules::mapGlobal));
   c.push_back(withDim("mapWorkgroup", rules::mapWorkgroup));
   c.push_back(withDim("mapLocal", rules::mapLocal));
@@ -156,8 +161,8 @@ std::optional<Rule> makeRule(std::string_view name, const std::vector<int64_t>& 
       (full[0] <= 0 || full[1] < 0))
     return fail(info->name + "(r, c): r and c must be positive, got " + std::to_string(full[0]) +
                 ", " + std::to_string(full[1]));
-  if (info->name == "splitJoin" && full[0] <= 0)
-    return fail("splitJoin(k): k must be positive, got " + std::to_string(full[0]));
+  if ((info->name == "splitJoin" || info->name == "stageLocal") && full[0] <= 0)
+    return fail(info->name + "(k): k must be positive, got " + std::to_string(full[0]));
   if (info->group == "lowering" && info->maxParams == 1 && (full[0] < 0 || full[0] > 2))
     return fail(info->name + "(d): the dimension d must be 0, 1 or 2, got " +
                 std::to_string(full[0]));

@@ -66,6 +66,12 @@ Rule tile2DStride(ir::ArithExpr r, ir::ArithExpr c);
 // r x c block of a work-item's results accumulated in one reduction (LIFT's macro rule
 // apply2DRegisterBlocking).
 Rule registerBlock(ir::ArithExpr r, ir::ArithExpr c);
+// ---- local-memory staging (rules_staging.cpp)
+// At the map over a work-group tile's register blocks (registerBlock's result): the reduction
+// split into chunks of k, each chunk's rows and columns copied into local memory by the
+// work-group (toLocal o mapLocal2D, stored column by column), the blocks on mapLocal2D with
+// their accumulators kept by their work-items across the chunks (LIFT's GEMM, CGO'17).
+Rule stageLocal(ir::ArithExpr k);
 
 // ---- lowering
 Rule mapGlobal(int dim = 0);

@@ -27,6 +27,9 @@ struct LoopFrame {
   int dim = 0;
   backends::StmtPtr stmt;    // the for statement
   backends::StmtPtr parent;  // the block holding it
+  // A work-group's sequential loop whose iterations reuse the local memory allocated inside it
+  // (a spread reduction's chunks, separated by barriers): no slice per iteration.
+  bool sharedIterations = false;
 };
 
 // A device kernel being generated (one stage). The generator fills the body, the global
@@ -58,7 +61,7 @@ struct StageDraft {
 struct TraceEvent {
   enum class Kind : uint8_t {
     Access,         // a read or write of `memory` at `index`
-    WorkgroupOpen,  // a mapWorkgroup loop starts (its statement is `loop`)
+    WorkgroupOpen,  // a mapWorkgroup loop (or a work-group's spread reduction) starts
     WorkgroupClose, // ... and ends
     StageClose,     // a stage ends: no barrier synchronizes across stages
   };

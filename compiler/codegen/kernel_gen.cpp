@@ -24,6 +24,25 @@ namespace {
   throw ir::CompileError(loc, msg);
 }
 const Type& argType(const ir::ExprPtr& e, const ViewPtr& v) { return e ? e->type() : v->type; }
+
+// The local dimensions of the mapLocal (of mapLocals) that computes a reduction's initial
+// value: a work-group reduction's accumulator spread over the work-items (rewrites'
+// stageLocal); empty for any other initial value.
+std::vector<int> spreadDimsOf(const ir::ExprPtr& init) {
+  std::vector<int> dims;
+  ir::ExprPtr e = init;
+  while (const auto* c = e->as<ir::FunCall>()) {
+    const auto* m = c->f()->as<ir::AbstractMap>();
+    if (!m || m->kind() != FunKind::MapLocal || dims.size() == 3 ||
+        std::find(dims.begin(), dims.end(), m->dim()) != dims.end())
+      break;
+    dims.push_back(m->dim());
+    const auto* l = m->f()->as<ir::Lambda>();
+    if (!l) break;
+    e = l->body();
+  }
+  return dims;
+}
 }  // namespace
 
 KernelGen::KernelGen(const CodegenOptions& options, std::string name)
@@ -31,6 +50,9 @@ KernelGen::KernelGen(const CodegenOptions& options, std::string name)
   resolver_.generator = [this](const ir::ArrayGen& g, const std::vector<ArithExpr>& idx,
                                const Type& elem) { return generatorElement(g, idx, elem); };
   resolver_.onAccess = [this](const Memory& m, const ArithExpr& index) { onAccess(m, index); };
+  resolver_.onSpreadIndex = [this](const Memory& m, size_t d, const ArithExpr& index) {
+    onSpreadIndex(m, d, index);
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -272,6 +294,14 @@ KernelGen::Result KernelGen::applyReduce(const ir::AbstractReduce& r, const Arg&
     fail(r.loc(), "reduce is not low-level: lower it first (--rewrite), e.g. to reduceSeq");
   ViewPtr in = evalArg(arg, nullptr).view;
   if (atTopLevel() && cur_ < 0) openStage(false);
+  const bool workgroupLevel =
+      workgroupDepth() >= 0 && std::none_of(loops_.begin(), loops_.end(), [](const LoopFrame& l) {
+        return l.kind == LoopKind::Local || l.kind == LoopKind::Global;
+      });
+  if (result.isArray() && workgroupLevel) {
+    std::vector<int> dims = spreadDimsOf(r.init());
+    if (!dims.empty()) return applySpreadReduce(r, in, result, dims);
+  }
   ViewPtr init = gen(r.init(), nullptr).view;
   const Type accT = result;
   const ArithExpr n = in->type.size();
@@ -364,6 +394,76 @@ KernelGen::Result KernelGen::applyReduce(const ir::AbstractReduce& r, const Arg&
     return {mem, dest != nullptr};
   }
   return {accView, false};
+}
+
+// reduceSeq(f, mapLocal(d1, .. mapLocal(dk, g) ..) <<: x) at the work-group level: element
+// (i1, .., ik) of the accumulator is work-item (i1, .., ik)'s, in its own private array (the
+// register block of a GEMM tile, LIFT's private memory under mapLocal). The initial value and
+// every step write it through mapLocal loops over those dimensions, each iteration one
+// work-item's (onSpreadIndex checks the indices and fixes the work-group size to the extents).
+// The loop's iterations reuse the local memory allocated in them (the staged tiles): the
+// barrier pass ends the loop's body with a barrier when it needed one, as a work-group loop's.
+KernelGen::Result KernelGen::applySpreadReduce(const ir::AbstractReduce& r, const ViewPtr& in,
+                                               const Type& accT, const std::vector<int>& dims) {
+  if (r.kind() == FunKind::ReduceSeqUnroll)
+    fail(r.loc(), "reduceSeqUnroll with an accumulator spread over the work-items: use reduceSeq");
+  Type inner = accT;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (!inner.isArray() || !inner.size().isConstant())
+      fail(r.loc(), "a work-group reduction's accumulator " + accT.str() +
+                        " spread over mapLocal loops needs constant extents there");
+    inner = inner.element();
+  }
+  if (!inner.isArray())
+    fail(r.loc(), "a work-group reduction's accumulator " + accT.str() +
+                      " spread over the work-items holds a scalar per work-item: block it "
+                      "(registerBlock) so that each holds an array");
+  int64_t count = 1;
+  for (const auto& d : inner.shape()) count *= d.constant().value_or(opt_.privateMaxElements + 1);
+  if (count > opt_.privateMaxElements)
+    fail(r.loc(), "a work-group reduction's accumulator of " + inner.str() +
+                      " a work-item, more than " + std::to_string(opt_.privateMaxElements) +
+                      " elements (CodegenOptions::privateMaxElements): block it smaller");
+  ViewPtr own = allocate(inner, MemSpace::Private);
+  auto mem = std::const_pointer_cast<Memory>(own->mem);
+  mem->type = accT;
+  mem->spreadDims = dims;
+  ViewPtr acc = memView(mem, accT);
+  Result z = gen(r.init(), acc);
+  if (!z.written) fail(r.loc(), "internal: a spread accumulator's initial value was not written");
+  ArithExpr var;
+  traceEvent(TraceEvent::Kind::WorkgroupOpen);
+  auto loop = openLoop(LoopKind::Seq, 0, in->type.size(), "j", var);
+  loops_.back().sharedIterations = true;
+  // Every work-item reads its own block and writes it back: no second array is needed.
+  Result x = apply(*r.f(), {Arg{nullptr, acc}, Arg{nullptr, accessView(in, var)}}, accT, acc);
+  if (!x.written)
+    fail(r.loc(), "the function of a work-group reduction whose accumulator is spread over the "
+                  "work-items must compute it with mapLocal loops over the same dimensions");
+  traceEvent(TraceEvent::Kind::WorkgroupClose, loop);
+  closeLoop();
+  return {acc, false};
+}
+
+void KernelGen::onSpreadIndex(const Memory& m, size_t d, const ArithExpr& index) {
+  const int dim = m.spreadDims.at(d);
+  const auto extent = m.type.shape().at(d).constant();
+  for (const auto& l : loops_) {
+    if (l.kind != LoopKind::Local || l.dim != dim || !(l.var == index)) continue;
+    if (!extent || !(l.extent == ArithExpr(*extent))) break;
+    // the loop runs once per work-item: the work-group's size in `dim` is its extent
+    int64_t& rows = stages_.at(static_cast<size_t>(cur_)).barrierRows[dim];
+    if (rows != 0 && rows != *extent)
+      fail({}, "code generation: mapLocal(" + std::to_string(dim) + ") loops of " +
+                   std::to_string(rows) + " and " + std::to_string(*extent) +
+                   " iterations hold a spread accumulator or a barrier: they need one extent");
+    rows = *extent;
+    return;
+  }
+  fail({}, "code generation: element " + index.str() + " of a work-group reduction's "
+           "accumulator spread over the work-items (dimension " + std::to_string(d) +
+           " of " + m.type.str() + ") is read or written outside the mapLocal(" +
+           std::to_string(dim) + ") loop over it: each work-item holds only its own");
 }
 
 KernelGen::Result KernelGen::applyTo(const ir::AbstractTo& t, const std::vector<Arg>& args,

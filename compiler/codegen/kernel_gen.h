@@ -61,6 +61,11 @@ class KernelGen {
                   const ViewPtr& dest);
   Result applyReduce(const ir::AbstractReduce& r, const Arg& arg, const ir::Type& result,
                      const ViewPtr& dest);
+  // A reduction at the work-group level whose accumulator is spread over the work-items
+  // (its initial value a mapLocal over `dims`: rewrites' stageLocal).
+  Result applySpreadReduce(const ir::AbstractReduce& r, const ViewPtr& in, const ir::Type& accT,
+                           const std::vector<int>& dims);
+  void onSpreadIndex(const Memory& m, size_t d, const ir::ArithExpr& index);
   Result applyScalar(const ir::FunDecl& f, const std::vector<Arg>& args, const ir::Type& result,
                      const ViewPtr& dest);
   Result applyTo(const ir::AbstractTo& t, const std::vector<Arg>& args, const ir::Type& result,

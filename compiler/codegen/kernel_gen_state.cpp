@@ -222,7 +222,9 @@ ViewPtr KernelGen::allocate(const Type& t, std::optional<MemSpace> space) {
     first = static_cast<size_t>(wg) + 1;
   }
   Type full = t;
-  for (size_t k = loops_.size(); k-- > first;) full = Type::array(full, loops_[k].extent);
+  auto sliced = [&](const LoopFrame& l) { return sp != MemSpace::Local || !l.sharedIterations; };
+  for (size_t k = loops_.size(); k-- > first;)
+    if (sliced(loops_[k])) full = Type::array(full, loops_[k].extent);
   ViewPtr v;
   if (sp == MemSpace::Local) {
     auto m = std::make_shared<Memory>();
@@ -257,7 +259,8 @@ ViewPtr KernelGen::allocate(const Type& t, std::optional<MemSpace> space) {
     MemoryPtr m = newBuffer(fresh("t" + std::to_string(tempCount_++)), MemRole::Temp, full);
     v = memView(m, full);
   }
-  for (size_t k = first; k < loops_.size(); ++k) v = accessView(v, loops_[k].var);
+  for (size_t k = first; k < loops_.size(); ++k)
+    if (sliced(loops_[k])) v = accessView(v, loops_[k].var);
   return v;
 }
 

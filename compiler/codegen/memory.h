@@ -48,6 +48,10 @@ struct Memory : std::enable_shared_from_this<Memory> {
   std::optional<BufferLayout> layout;  // inputs/outputs with a strided layout (CodegenOptions)
   int localOrder = -1;     // locals: allocation order
   int storage = -1;        // locals: the allocation order of the array whose storage it uses
+  // privates: the accumulator of a work-group reduction spread over the work-items
+  // (rewrites' stageLocal): leading dimension d is local dimension spreadDims[d], and element i
+  // of it is work-item i's, kept in that work-item's own array of the inner dimensions.
+  std::vector<int> spreadDims;
 };
 
 using MemoryPtr = std::shared_ptr<Memory>;

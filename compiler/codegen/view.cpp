@@ -440,7 +440,14 @@ struct Walker {
     std::vector<ArithExpr> shape = v->type.shape();
     Type elem = v->type.innermost();
     ArithExpr index = 0;
-    for (size_t d = 0; d < shape.size(); ++d) {
+    // A work-group reduction's accumulator spread over the work-items: the outer indices pick
+    // the work-item, whose own private array holds the rest.
+    const size_t spread = std::min(m.spreadDims.size(), shape.size());
+    for (size_t d = 0; d < spread; ++d) {
+      ArithExpr i = pop();
+      if (r.onSpreadIndex) r.onSpreadIndex(m, d, i);
+    }
+    for (size_t d = spread; d < shape.size(); ++d) {
       ArithExpr stride = 1;
       for (size_t e = d + 1; e < shape.size(); ++e) stride = stride * shape[e];
       index = index + pop() * stride;

@@ -93,6 +93,9 @@ struct ViewResolver {
       generator;
   // Called for every memory access: the memory and the simplified linear index.
   std::function<void(const Memory&, const ir::ArithExpr&)> onAccess;
+  // Called with the index into each spread dimension of a memory (Memory::spreadDims), which
+  // takes no room in the address; it must be the mapLocal loop's own variable.
+  std::function<void(const Memory&, size_t dim, const ir::ArithExpr&)> onSpreadIndex;
 };
 
 // Resolves a view of a scalar, complex or tuple value to a C expression (an lvalue when the view

@@ -49,6 +49,12 @@ Elaborator::Elaborator(const ast::Module& module, const ElaborateOptions& option
       defines_[name] = Value::ofList(std::move(l));
     }
   }
+  for (const auto& [name, f] : options.functions) {
+    auto v = std::make_shared<FunValue>();
+    v->kind = FunKind::IR;
+    v->ir = f;
+    defines_[name] = Value::ofFun(std::move(v));
+  }
 }
 
 Program Elaborator::run() {

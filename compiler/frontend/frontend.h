@@ -56,6 +56,12 @@ struct ElaborateOptions {
   // -D bindings. A name fixes a kernel size variable of that name and replaces a `def` of that
   // name (without parameters) everywhere. Names the program does not use are ignored.
   std::map<std::string, DefineValue> defines;
+  // Functions of the embedding program bound to names, as -D binds values: a name here is an
+  // IR function (its arity its own) that replaces a `def` of that name everywhere. The FFT
+  // library passes its C++-built row functions to a .fdl def this way (fftlib/plan/
+  // fft_ops_passes.cpp gives hierarchical.fdl's tile its row FFT), so that the def is the one
+  // definition of what it lays out.
+  std::map<std::string, ir::FunPtr> functions;
   bool typeCheck = true;
   // Elaborate only these kernels (the others are parsed and their names checked, not
   // instantiated: -D bindings meant for one kernel of a library file need not suit the

@@ -261,13 +261,23 @@ ExpandedFftOps expandFftOps(const compiler::frontend::Kernel& original, const Ff
   return out;
 }
 
-compiler::pipeline::Built buildExpanded(const ExpandedFftOps& expanded, std::string_view strategy,
-                                        compiler::pipeline::Target target,
-                                        compiler::codegen::CodegenOptions options) {
+void fftOpsOptions(const ExpandedFftOps& expanded, std::string_view strategy,
+                   compiler::codegen::CodegenOptions& options) {
   options.constantTableMaxBytes = 0;
   const std::string_view s = strategy.empty() ? kFftOpsStrategy : strategy;
   // the shapes are those of lowerFft's kernel (the planner drops them for another strategy)
   if (fftOpsShapesApply(s)) options.stageLocal = expanded.stageLocal;
+  if (!expanded.oneKernel) {
+    options.localRowSkew = options.localRowSkew || expanded.localRowSkew;
+    options.localReuseInPass = options.localReuseInPass || expanded.localReuseInPass;
+  }
+}
+
+compiler::pipeline::Built buildExpanded(const ExpandedFftOps& expanded, std::string_view strategy,
+                                        compiler::pipeline::Target target,
+                                        compiler::codegen::CodegenOptions options) {
+  fftOpsOptions(expanded, strategy, options);
+  const std::string_view s = strategy.empty() ? kFftOpsStrategy : strategy;
   return compiler::pipeline::build(expanded.kernel, s, target, std::move(options));
 }
 

@@ -45,6 +45,13 @@ struct ExpandedFftOps {
   std::vector<std::vector<int64_t>> stageLocal;
   // One line per operation: "fft 1024 f32: radices 16, 16, 4 (one kernel, 1 row per group)".
   std::vector<std::string> operations;
+  // What the multi-pass forms' hierarchical plans ask of code generation, as the planner's own
+  // plans do (PlanChoice::localRowSkew, localReuseInPass): the tiles' rows one element apart in
+  // the banks, each tile's passes in one local array where legal (the planner's tile widths
+  // count one array). Applied when no row map is in the one-kernel form (fftOpsOptions), whose
+  // kernels stay as they were.
+  bool localRowSkew = false;
+  bool localReuseInPass = false;
 };
 
 // Whether the kernel holds fft or ifft operations.
@@ -63,6 +70,12 @@ inline constexpr std::string_view kFftOpsStrategy = "lowerFftFused";
 inline bool fftOpsShapesApply(std::string_view strategy) {
   return strategy == kFftOpsStrategy || strategy == "lowerFft";
 }
+
+// The code generation options of an expanded kernel lowered by `strategy` (empty:
+// kFftOpsStrategy): the expansion's work-group shapes where they apply, twiddle tables as
+// buffers, and the multi-pass forms' layout options above; `options` holds the caller's.
+void fftOpsOptions(const ExpandedFftOps& expanded, std::string_view strategy,
+                   compiler::codegen::CodegenOptions& options);
 
 // An expanded kernel lowered by `strategy` (empty: kFftOpsStrategy) and
 // compiled with the expansion's work-group shapes and, as the planner's plans, twiddle tables

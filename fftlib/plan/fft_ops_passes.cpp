@@ -400,31 +400,55 @@ HierarchicalChoice reversedLevels(const HierarchicalChoice& h) {
   return r;
 }
 
+// hierarchical.fdl's first-stage tile (twiddledTileWith: each row's FFT times its twiddles,
+// stored transposed, the copy-out spread over the F x W work-items where W > F) with
+// `rowFft` as the row FFT: the library's definition, given the C++-built row function by
+// name (ElaborateOptions::functions). A function of a tile [F] of {row, twiddle row}.
+ir::FunPtr twiddledTile(const FftOp& op, int64_t b, int64_t f, int64_t w, int64_t n,
+                        const ir::FunPtr& rowFft) {
+  compiler::frontend::ElaborateOptions opts;
+  opts.precision = op.precision;
+  opts.importReader = libraryImportReader();
+  opts.defines = {{"B", b}};  // the library's defs name the batch (repeated)
+  opts.functions = {{"fftOpsRowFft", rowFft}};
+  opts.kernels = {"tile"};
+  opts.typeCheck = false;  // the tile's element type is the program's; typed with it
+  const std::string text = fmt::format(
+      "import \"hierarchical.fdl\"\n"
+      "kernel tile(t: [complex]1) = twiddledTileWith({}, {}, {}, fftOpsRowFft) <<: t\n",
+      f, w, n);
+  const ir::LambdaPtr k =
+      compiler::frontend::compileSource(text, "fft_op_tile.fdl", opts).kernels.at(0).lambda;
+  auto tile = ir::param("tile");
+  return ir::lambda({tile}, ir::substitute(k->body(), {{k->params().at(0).get(), tile}}));
+}
+
+// Component j of a tile row over `count` arrays (zipped when more than one).
+ir::ExprPtr component(const ir::ExprPtr& e, size_t j, size_t count) {
+  return count == 1 ? e : ir::get(j, e);
+}
+
 // A transform's kernels before its last (hierarchical.fdl: hierarchicalLocal's first,
 // hierarchicalLocal3's first two). The first kernel's tiles read `rows` (B·m1 rows of n_k
-// elements, m1 = n / n_k, n_k the first kernel's size) zipped with the twiddle rows; a tile row
-// e (one row of each, then the twiddles) is transformed as D_{n_k}(input(e)):
+// elements, m1 = n / n_k, n_k the first kernel's size) beside the twiddle rows; a tile row e
+// (one row of each: the row itself when there is one) is transformed as D_{n_k}(input(e)):
 //   Y = ω^{j1·k2} (D_{n_k} input(e_{j1}))[k2], stored transposed
+// in hierarchical.fdl's tile (twiddledTile above) on the planner's F x W work-items (`shape`).
 // The result is the last kernel's columns: B·n/n1 rows of n1 (Y[•][k2], or the middle kernel's).
 ir::ExprPtr firstKernels(const FftOp& op, const HierarchicalChoice& h, int64_t b,
-                         std::vector<ir::ExprPtr> rows,
+                         const std::vector<int64_t>& shape, const std::vector<ir::ExprPtr>& rows,
                          const std::function<ir::ExprPtr(const ir::ParamPtr&)>& input) {
   const int64_t nFirst = product(h.levels.front()), nLast = product(h.levels.back());
   const int64_t m1 = op.n / nLast;
-  const size_t k1 = rows.size();
-  rows.push_back(ir::pad(0, (b - 1) * m1, ir::PadBoundary::Wrap)
-                 << twiddleMatrix(m1, nLast, op.sign, op.precision));
+  const ir::ExprPtr twiddles = ir::pad(0, (b - 1) * m1, ir::PadBoundary::Wrap)
+                               << twiddleMatrix(m1, nLast, op.sign, op.precision);
   auto e = ir::param("e");
   const ir::FunPtr rowFft =
       ir::lambda({e}, ir::FunCall::make(levelFft(op, h.levels.back()), {input(e)}));
-  auto tile = ir::param("tile");
-  auto row = ir::param("row"), t = ir::param("t");
-  const ir::FunPtr twiddled = ir::lambda({row, t}, ir::mapLocal(0, ir::mult()) << ir::zip(row, t));
-  const ir::FunPtr tile1 = ir::lambda(
-      {tile}, ir::mapLocal(1, twiddled) << ir::zip(ir::toLocal(ir::mapLocal(0, rowFft)) << tile,
-                                                   ir::map(ir::get(k1)) << tile));
+  const ir::FunPtr tile = twiddledTile(op, b, h.columns[0], shape.at(1), nLast, rowFft);
+  const ir::ExprPtr in = rows.size() == 1 ? rows[0] : ir::zip(rows);
   const ir::ExprPtr y =
-      ir::join() << (ir::mapWorkgroup(0, tile1) << (ir::split(h.columns[0]) << ir::zip(rows)));
+      ir::join() << (ir::mapWorkgroup(0, tile) << (ir::split(h.columns[0]) << ir::zip(in, twiddles)));
   // Y's columns transposed (two levels), or the middle kernel's (three)
   return h.levels.size() == 2 ? ir::join() << (ir::map(ir::transpose()) << (ir::split(nFirst) << y))
                               : ir::FunCall::make(middleKernel3(op, h, b), {ir::join() << y});
@@ -524,6 +548,8 @@ ir::ExprPtr multiPassForm(const ir::FunCall& call, const FftRequest& limits, Exp
   if (!chain || chain->pre.leaves.empty()) return nullptr;
   for (const Link& link : chain->links)
     if (link.op.precision != first->precision) return nullptr;
+  out.localRowSkew = out.localRowSkew || choice.localRowSkew;
+  out.localReuseInPass = out.localReuseInPass || choice.localReuseInPass;
   const int64_t b = r.batch;
   const size_t k = choice.as<HierarchicalChoice>()->levels.size();
   HierarchicalChoice h = *choice.as<HierarchicalChoice>();
@@ -540,20 +566,21 @@ ir::ExprPtr multiPassForm(const ir::FunCall& call, const FftRequest& limits, Exp
       input = [&pre, m1](const ir::ParamPtr& e) {
         std::vector<ir::ExprPtr> args;
         for (size_t j = 0; j < pre.leaves.size(); ++j)
-          args.push_back(tileValue(pre.leaves[j], m1, ir::get(j, e)));
+          args.push_back(tileValue(pre.leaves[j], m1, component(e, j, pre.leaves.size())));
         return ir::FunCall::make(segmentFun(pre, nullptr), args);
       };
     } else {  // the last kernel of the transform before, then its segment, in this first kernel
       const Link& before = chain->links[i - 1];
       in = {columnsLast};
       for (auto& row : lastKernelLeafRows(before.op, h, b, before.after)) in.push_back(row);
-      input = [&before, &builder, h, i](const ir::ParamPtr& e) {
-        return lastKernelValue(before.op, h, before.after, builder.hole(i - 1), e, true);
+      const bool tuple = in.size() > 1;
+      input = [&before, &builder, h, i, tuple](const ir::ParamPtr& e) {
+        return lastKernelValue(before.op, h, before.after, builder.hole(i - 1), e, tuple);
       };
       h = reversedLevels(h);
       std::reverse(shapes.begin(), shapes.end());
     }
-    columnsLast = firstKernels(link.op, h, b, in, input);
+    columnsLast = firstKernels(link.op, h, b, shapes.front(), in, input);
     std::vector<std::string> levels;  // in the order the kernels transform them
     for (auto it = h.levels.rbegin(); it != h.levels.rend(); ++it)
       levels.push_back(fmt::format("{}", fmt::join(*it, ", ")));

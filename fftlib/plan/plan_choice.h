@@ -148,6 +148,18 @@ inline constexpr int64_t kLargestRadixPrime = 13;
 // 5.4x, 2 x 17 4.0x against 6.4x (f64: 2.3 - 2.8x against 3.3 - 8.0x); 31 was slower in f32
 // (4.1x against 3.3x, 2 x 31 5.7x against 3.4x).
 inline constexpr int64_t kLargestDirectPrime = 29;
+// The largest prime that is a radix by Rader's algorithm (common.fdl's raderDft: the butterfly
+// of a prime p > kLargestDirectPrime in one work-item, two register FFTs of p - 1 over its prime
+// factors and the kernel spectrum as a table), when p - 1 is planned by radices. ptxas for sm_90
+// (stockhamLocal, f32): [2, 31] 155 registers, [16, 37] 168, [8, 61] 255, none spilled; [2, 71]
+// spills 448 bytes, [4, 127] 2900, [2, 257] 33388 (f64: [2, 31] 116 bytes, [8, 61] 2912). A
+// composite size whose prime factors above 29 are all such radices is planned by radices
+// (37 x 16, 43 x 2, 31 x 2^k); a prime is not (raderRadices: raderLocal's work-items share its
+// convolution), and larger prime factors go to Bluestein. On an H200 (2026-11-29) f64 488 =
+// [8, 61] took 2.0 ms for a batch of 68759, its butterfly spilling, where f32 592 = [16, 37]
+// was 0.57x cuFFT's time and 2368 = [8, 8, 37] 0.42x: 43 is the bound (the accuracy sweep's
+// 86, 129, 172, 215 need it; as Bluestein their f64 L2 was 1.7 - 1.8x FFTW's).
+inline constexpr int64_t kLargestRaderRadix = 43;
 // The largest prime factor of Bluestein's convolution size M when it is not a power of two: M
 // is free to choose, and radices 11 and 13 cost more per element than 2, 3, 5, 7.
 inline constexpr int64_t kBluesteinLargestPrime = 7;
@@ -159,10 +171,18 @@ inline constexpr int64_t kBluesteinLargestPrime = 7;
 std::vector<int64_t> chooseRadices(int64_t n);
 bool isSmooth(int64_t n);              // every prime factor in {2, 3, 5, 7, 11, 13}
 // Whether n is planned by its radices (mixed radix), not by Bluestein: its prime factors are
-// at most kLargestDirectPrime. (A radix p beside small ones no longer idles a row's
+// at most kLargestDirectPrime, or n is composite and those above are Rader radices
+// (raderRadix). (A radix p beside small ones no longer idles a row's
 // work-items: workItemsPerRow gives the row those of the wider radix; 34 = [2, 17] with 17
 // work-items took 10.9x cuFFT's time, with 2 4.0x, against Bluestein's 6.4x.)
 bool plannedByRadices(int64_t n);
+// Whether the prime p is a radix by Rader's algorithm: kLargestDirectPrime < p <=
+// kLargestRaderRadix and p - 1 planned by direct radices.
+bool raderRadix(int64_t p);
+bool hasRaderRadix(const Radices& rs);  // one of rs is a Rader radix
+// The most work-items of a block (a one-kernel row's work-group, a hierarchical tile) whose
+// passes hold a Rader radix: 256 x 255 registers is the 64 K of a block.
+inline constexpr int64_t kRaderWorkItems = 256;
 int64_t smoothSizeAtLeast(int64_t n);  // the smallest 2,3,5,7-smooth integer >= n (Bluestein's M)
 // The largest Bluestein convolution size M: its chirp spectrum D_M b is a compile-time table
 // (rewrites::FoldOptions::maxFftElements: the exact DFT of M points in long double, 32·M bytes

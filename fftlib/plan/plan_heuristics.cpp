@@ -30,7 +30,9 @@ bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup, int64
 }
 
 int64_t oneArrayWorkItems(const Radices& rs) {
-  if (rs.empty()) return 0;
+  // a Rader radix's butterfly takes 150-255 registers (kLargestRaderRadix): not one work-item
+  // per butterfly of the widest pass (61 x 128 = [16, 8, 61]: 976)
+  if (rs.empty() || hasRaderRadix(rs)) return 0;
   const int64_t n = product(rs);
   if (rs.size() < 3) return n / *std::min_element(rs.begin(), rs.end());
   const int64_t q = rs[1];  // every pass from local memory to local memory: q
@@ -130,7 +132,8 @@ Radices oneArrayRadicesFor(int64_t n, const FftRequest& request) {
 }
 
 bool oneArrayTile(const Radices& rs) {
-  if (rs.size() < 2) return false;
+  // (a Rader radix's butterfly wants every work-item of its pass: oneArrayWorkItems)
+  if (rs.size() < 2 || hasRaderRadix(rs)) return false;
   return product(rs) / rs[1] <= 1024 &&
          std::all_of(rs.begin() + 1, rs.end(), [&](int64_t q) { return q == rs[1]; });
 }
@@ -145,10 +148,17 @@ int64_t largestFittingDivisor(int64_t n, const FftRequest& request, int64_t rows
   return 1;
 }
 
+namespace {
+int64_t workItemsPerRow(const Radices& rs);
+}  // namespace
+
+// A row with a Rader radix (raderRadix) within kRaderWorkItems work-items: its butterfly's
+// registers (up to 255 at 61) for every work-item of the block.
 bool localKernelFits(const std::vector<int64_t>& rs, const FftRequest& request) {
   const int64_t n = product(rs);
   return !rs.empty() && localFits(n, request) &&
-         n / *std::min_element(rs.begin(), rs.end()) <= 1024;
+         n / *std::min_element(rs.begin(), rs.end()) <= 1024 &&
+         (!hasRaderRadix(rs) || workItemsPerRow(rs) <= kRaderWorkItems);
 }
 
 int64_t HierarchicalChoice::leastColumns() const {
@@ -290,13 +300,15 @@ int64_t tileBytes(int64_t n, int64_t f, int64_t arrays, Precision precision) {
 int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, const FftRequest& r,
                     int64_t arrays) {
   const int64_t workItems = tileWorkItems(rs);
+  // a tile with a Rader radix: its butterfly's registers in every work-item of the block
+  const int64_t items = hasRaderRadix(rs) ? kRaderWorkItems : 1024;
   auto fits = [&](int64_t f, int64_t limit) {
     return rows % f == 0 && n >= 2 && tileBytes(n, f, arrays, r.precision) <= limit &&
-           f * workItems <= 1024;
+           f * workItems <= items;
   };
   if (r.fftsPerGroup > 0)
     return fits(r.fftsPerGroup, localMemoryBudget(r)) ? r.fftsPerGroup : 0;
-  const int64_t most = std::min<int64_t>(128 / complexBytes(r.precision), 1024 / workItems);
+  const int64_t most = std::min<int64_t>(128 / complexBytes(r.precision), items / workItems);
   if (most < 1 || !localFits(n, r, 1)) return 0;
   for (int64_t f = std::min(rows, most); f >= 2; --f)
     if (fits(f, localMemoryFor(r, f))) return f;

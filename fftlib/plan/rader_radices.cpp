@@ -85,7 +85,8 @@ Radices raderConvolutionRadices(int64_t m) {
 }
 
 Radices raderRadices(int64_t n, const FftRequest& request) {
-  if (n < 31 || largestPrimeFactor(n) != n || !plannedByRadices(n - 1)) return {};
+  if (n < 31 || largestPrimeFactor(n) != n || largestPrimeFactor(n - 1) > kLargestDirectPrime)
+    return {};
   const Radices rs = raderConvolutionRadices(n - 1);
   const bool fits =
       localFits(n - 1, request, 1, 3) && (n - 1) / *std::min_element(rs.begin(), rs.end()) <= 1024;

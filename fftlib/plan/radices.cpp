@@ -72,8 +72,27 @@ bool isSmooth(int64_t n) {
   return n >= 1 && largestPrimeFactor(n) <= kLargestRadixPrime;
 }
 
+bool raderRadix(int64_t p) {
+  return p > kLargestDirectPrime && p <= kLargestRaderRadix && largestPrimeFactor(p) == p &&
+         largestPrimeFactor(p - 1) <= kLargestDirectPrime;
+}
+
+bool hasRaderRadix(const Radices& rs) {
+  return std::any_of(rs.begin(), rs.end(), [](int64_t r) { return raderRadix(r); });
+}
+
 bool plannedByRadices(int64_t n) {
-  return n >= 1 && largestPrimeFactor(n) <= kLargestDirectPrime;
+  if (n < 1) return false;
+  const int64_t largest = largestPrimeFactor(n);
+  if (largest <= kLargestDirectPrime) return true;
+  if (largest == n) return false;  // a prime: raderLocal (raderRadices) or Bluestein
+  for (int64_t m = n, p = 2; m > 1; ++p) {
+    if (p * p > m) p = m;  // m is prime
+    if (m % p != 0) continue;
+    if (p > kLargestDirectPrime && !raderRadix(p)) return false;
+    while (m % p == 0) m /= p;
+  }
+  return true;
 }
 
 // Every 2,3,5,7-smooth integer is 2^a·3^b·5^c·7^d: for each 3^b·5^c·7^d below the bound, the

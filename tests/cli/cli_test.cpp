@@ -616,4 +616,24 @@ TEST(Cli, ExploreFindsCoalescedRegisterBlocksAndSkipsOversizedWorkGroups) {
   EXPECT_TRUE(refused) << big.out;
 }
 
+// LIFT's GEMM with its tiles staged in local memory is four steps from the naive program
+// (stageLocal in mapLocal2D's place); explore finds it and it matches the interpreter.
+TEST(Cli, ExploreFindsTheTilesStagedInLocalMemory) {
+  auto r = fftc("explore " + kExamples +
+                "gemm.fdl -D M=32 -D N=32 -D K=8 --depth 4 "
+                "--rules tile2D,registerBlock,mapWorkgroup2D,stageLocal --params 4,16 "
+                "--repeat 1 --warmup 0 --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  int staged = 0;
+  const boost::json::value v = boost::json::parse(r.out);
+  for (const auto& x : v.as_object().at("variants").as_array()) {
+    const auto& o = x.as_object();
+    if (std::string(o.at("strategy").as_string()).find("stageLocal(4)") != std::string::npos) {
+      EXPECT_TRUE(o.at("checked").as_bool() && o.at("ok").as_bool()) << r.out;
+      ++staged;
+    }
+  }
+  EXPECT_EQ(staged, 1) << r.out;
+}
+
 }  // namespace

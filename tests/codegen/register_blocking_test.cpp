@@ -49,6 +49,68 @@ TEST(RegisterBlocking, ArrayAccumulatorsArePrivateAndMatchTheInterpreter) {
   }
 }
 
+// stageLocal: each chunk of the reduction's rows and columns copied into local memory by the
+// work-group, one barrier after the copies and one at the end of the chunk (before the next
+// chunk's copies overwrite what others still read), the blocks' accumulators in their
+// work-items' private arrays across the chunks; the work-group shape is the blocks' grid.
+TEST(RegisterBlocking, StagedTilesInLocalMemoryMatchTheInterpreter) {
+  struct Case {
+    const char* strategy;
+    std::map<std::string, int64_t> sizes;
+  };
+  for (const Case& c :
+       {Case{"tile2D(16); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], registerBlock(4)); "
+             "at([0, 1, 0, 0, 0, 1], stageLocal(4)); lowerDefault",
+             {{"M", 32}, {"N", 48}, {"K", 12}}},
+        Case{"tile2D(8, 16); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], registerBlock(2, 4)); "
+             "at([0, 1, 0, 0, 0, 1], stageLocal(3)); lowerDefault",
+             {{"M", 24}, {"N", 32}, {"K", 9}}},
+        Case{"tile2D(8); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], registerBlock(2, 1)); "
+             "at([0, 1, 0, 0, 0, 1], stageLocal(2)); lowerDefault",
+             {{"M", 16}, {"N", 8}, {"K", 6}}}}) {
+    std::string src;
+    auto check = lowerAndRun(c.strategy, c.sizes, &src);
+    SCOPED_TRACE(c.strategy);
+    EXPECT_MATCHES(check);
+    auto count = [&](const std::string& re) {
+      const std::regex r(re);
+      return std::distance(std::sregex_iterator(src.begin(), src.end(), r),
+                           std::sregex_iterator());
+    };
+    EXPECT_EQ(count(R"(barrier\(CLK_LOCAL_MEM_FENCE\))"), 2) << c.strategy << "\n" << src;
+    EXPECT_EQ(count(R"(__local float l(_\d+)?\[)"), 2) << src;
+    // the accumulators: one private block a work-item (declared outside the chunk loop)
+    EXPECT_GE(count(R"(float p\[)"), 1) << src;
+  }
+}
+
+// A spread accumulator is each work-item's own: its mapLocal loops must run once per
+// work-item, so the blocks' grid is the work-group's shape, and a caller's other shape is
+// refused.
+TEST(RegisterBlocking, StagedTilesFixTheWorkGroupShape) {
+  fe::ElaborateOptions eo;
+  eo.defines = {{"M", int64_t{32}}, {"N", int64_t{32}}, {"K", int64_t{8}}};
+  fe::Program p = fe::compileSource(kGemm, "gemm.fdl", eo);
+  auto lowered = compiler::pipeline::lower(
+      *p.kernel("gemm"),
+      "tile2D(16); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], registerBlock(4)); "
+      "at([0, 1, 0, 0, 0, 1], stageLocal(4)); lowerDefault");
+  cg::CodegenOptions o = options();
+  cg::CompiledKernel ck = cg::compileKernel(lowered.kernel, o);
+  ASSERT_EQ(ck.stages.size(), 1u);
+  EXPECT_EQ(ck.stages[0].local.size(), 2u);
+  EXPECT_EQ(ck.stages[0].local[0].str(), "4");
+  EXPECT_EQ(ck.stages[0].local[1].str(), "4");
+  o.stageLocal = {{8, 2}};
+  try {
+    cg::compileKernel(lowered.kernel, o);
+    FAIL() << "expected an error";
+  } catch (const ir::CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("work-group size 8 in dimension 0"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(RegisterBlocking, AnAccumulatorTooLargeForPrivateMemoryIsAnError) {
   // one interchange on the untiled product: a row of 128 accumulators per work-item
   fe::ElaborateOptions eo;

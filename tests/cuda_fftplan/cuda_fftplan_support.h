@@ -61,6 +61,8 @@ inline std::vector<Case> planSpread() {
   for (int64_t n : {23, 257}) out.push_back(cudaCase(n, 2));  // Bluestein
   for (int64_t n : {17, 19 * 64}) out.push_back(cudaCase(n, 2));  // a prime radix (kLargestDirectPrime)
   for (int64_t n : {1331, 6656}) out.push_back(cudaCase(n, 2));  // radices 11 and 13 (issue 23)
+  out.push_back(cudaCase(31 * 32, 2));  // a Rader radix (common.fdl raderDft, issue 23)
+  out.push_back(cudaCase(61 * 8, 2, Variant::Auto, Precision::F64, Direction::Inverse, true));
   out.push_back(cudaCase(64, 4, Variant::StockhamTwiddle));
   out.push_back(cudaCase(64, 4, Variant::CooleyTukey));
   out.push_back(cudaCase(1024, 2, Variant::Hierarchical));

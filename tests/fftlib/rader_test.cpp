@@ -61,6 +61,77 @@ INSTANTIATE_TEST_SUITE_P(Fft, Rader,
                                   std::to_string(i.param.fftsPerGroup);
                          });
 
+// Rader as a radix step (common.fdl raderDft): the butterfly of a prime p >= 31 in a pass of a
+// mixed-radix FFT, one work-item computing it with two register FFTs of p - 1 (their prime
+// factors) and the spectrum table, in the twiddle-table kernels (stockhamTwiddle over global
+// memory, stockhamLocal through local memory: the first pass, a middle one, the last). Batch 3,
+// both precisions and directions, pyvkfft's tolerance undoubled. 127 and 257 are beyond the
+// planner's kLargestRaderRadix (their butterflies spill) but compute correctly.
+struct RaderRadixCase {
+  std::string kernel;
+  Radices rs;
+  ir::ScalarKind precision;
+  Direction direction;
+};
+
+std::vector<RaderRadixCase> raderRadixCases() {
+  std::vector<RaderRadixCase> cases;
+  for (const char* k : {"stockhamTwiddle", "stockhamLocal"})
+    for (const Radices& rs : {Radices{2, 31}, Radices{8, 4, 31}, Radices{16, 37}, Radices{8, 61},
+                              Radices{31, 2}, Radices{4, 43, 2}})
+      for (auto p : {ir::ScalarKind::Float, ir::ScalarKind::Double})
+        for (auto d : {Direction::Forward, Direction::Inverse}) cases.push_back({k, rs, p, d});
+  for (const Radices& rs : {Radices{4, 127}, Radices{2, 257}})
+    cases.push_back({"stockhamLocal", rs, ir::ScalarKind::Float, Direction::Forward});
+  return cases;
+}
+
+class RaderRadix : public ::testing::TestWithParam<RaderRadixCase> {};
+
+TEST_P(RaderRadix, MatchesFftw) {
+  const RaderRadixCase& p = GetParam();
+  FftCase c{.file = "fft.fdl",
+            .kernel = p.kernel,
+            .defines = {{"rs", p.rs}},
+            .n = product(p.rs),
+            .batch = 3,
+            .precision = p.precision,
+            .direction = p.direction};
+  FftResult r = runFft(c);
+  ASSERT_TRUE(r.ran) << describe(c) << "\n" << r.error;
+  ErrorSummary::get().record("rader radix " + p.kernel, c, r);
+  EXPECT_LT(r.linf, r.tol / 2) << describe(c) << " (l2 " << r.l2 << ")";
+}
+
+INSTANTIATE_TEST_SUITE_P(Fft, RaderRadix, ::testing::ValuesIn(raderRadixCases()),
+                         [](const ::testing::TestParamInfo<RaderRadixCase>& i) {
+                           std::string s = i.param.kernel + "_";
+                           for (int64_t r : i.param.rs) s += std::to_string(r) + "_";
+                           s += precisionName(i.param.precision);
+                           return s + (i.param.direction == Direction::Forward ? "_fwd" : "_inv");
+                         });
+
+// The radix-31 butterfly is Rader's: with its spectrum's sign flipped, or its output gathered
+// by log_g, 62 = [2, 31] is wrong.
+TEST(RaderRadixNegativeControl, TheButterflyIsRaders) {
+  for (auto [from, to] :
+       {std::pair{"fftRaderWithMap(mapSeqUnroll, p, factors(p - 1), s, 0,",
+                  "fftRaderWithMap(mapSeqUnroll, p, factors(p - 1), -s, 0,"},
+        std::pair{"gather(discreteLogs(raderH(p), p))", "gather(discreteLogs(raderG(p), p))"}}) {
+    FftCase c{.file = "fft.fdl",
+              .kernel = "stockhamLocal",
+              .defines = {{"rs", Radices{2, 31}}},
+              .n = 62,
+              .batch = 2,
+              .precision = ir::ScalarKind::Double};
+    c.mutateFrom = from;
+    c.mutateTo = to;
+    FftResult r = runFft(c);
+    ASSERT_TRUE(r.ran) << r.error;
+    EXPECT_GT(r.linf, 1e-2) << from;
+  }
+}
+
 // Each permutation and the X_0 slot matter: the output gathered by log_g instead of log_h, the
 // input by h's powers, or the last slot's mask dropped, and the result is wrong.
 TEST(RaderNegativeControl, PermutationsAndTheFirstOutputMatter) {

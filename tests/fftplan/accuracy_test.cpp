@@ -2,8 +2,8 @@
 // FFTW in long double is at most 1.5x FFTW's own at the same precision (fftwf / fftw on the same
 // input), and its Linf error within pyvkfft's tolerance (fftTolerance, undoubled), for every N in
 // 1..256 and a spread of larger sizes: powers of two, powers of 3, 5 and 7, 11- and 13-smooth
-// sizes and primes by Bluestein, f32 and f64. Sizes that miss 1.5 are listed in
-// kBluesteinL2Misses with their measured ratios. Each measured ratio is printed ([accuracy]).
+// sizes and primes by Rader and Bluestein, f32 and f64. Each measured ratio is printed
+// ([accuracy]).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -30,36 +30,14 @@ namespace {
 const int64_t kLargerSizes[] = {512,  1024, 2048,  4096, 8192, 16384, 32768, 65536, 343,  625,
                                 2187, 3125, 16807, 1331, 6656, 14641, 257,   1009,  4099, 65521};
 
-// The sizes up to 256 that miss kL2Bound (or come within 0.1 of it) in f32 or f64, with the
-// ratios measured on PoCL (2026-11-25, twiddles and chirps exact, the chirp spectrum rounded
-// once). Each is planned by Bluestein (a prime factor above 29: plannedByRadices; the sizes
-// with 17, 19, 23 or 29, radices of their own with the symmetric prime butterfly, are within
-// kL2Bound): its convolution of size
-// M >= 2N - 1 is two FFTs of size M, the products by the chirp before and after and by the
-// chirp spectrum, about 2.7 ulp of L2 error in f64, where FFTW computes these small sizes by
-// a direct O(p^2) DFT of the prime factor (about 1.3 ulp). In f64 the chirp spectrum is also an
-// f64 FFT (folded in f64, no wider type). The primes 31 and 43 are Rader's now (rader.fdl, a
-// cyclic convolution of p - 1 = 30 and 42) and within kL2Bound with its spectrum the exact DFT
-// rounded once (f64 about 1.4 and 1.3, where FFTW's direct DFT of these small primes is about
-// 1.7e-16; with the spectrum an f64 FFT 1.74 and 1.61), as are the other Rader primes up to
-// 256 (37, 41, 53, 61, ...). Larger primes (257, 1009, 4099, 65521), where FFTW
-// too uses a convolution, meet kL2Bound. Each is held to 1.15x its measured ratio, so that a
-// regression still fails.
-struct L2Miss {
-  int64_t size;
-  double f32, f64;  // measured fftc / FFTW L2 ratios
-};
-const L2Miss kBluesteinL2Misses[] = {
-    {62, 1.43, 1.70},  {86, 1.45, 1.73},  {93, 1.51, 1.79},  {124, 1.47, 1.84},
-    {129, 1.38, 1.78}, {155, 1.38, 1.74}, {172, 1.38, 1.77}, {186, 1.37, 1.83},
-    {215, 1.32, 1.73}, {217, 1.37, 1.72}, {248, 1.41, 1.74},
-};
-
-double l2BoundFor(int64_t n, Precision p) {
-  for (const L2Miss& m : kBluesteinL2Misses)
-    if (m.size == n) return std::max(kL2Bound, 1.15 * (p == Precision::F64 ? m.f64 : m.f32));
-  return kL2Bound;
-}
+// Every size up to 256 meets kL2Bound in f32 and f64 (PoCL, 2026-11-29). The sizes with a
+// prime factor 31 .. 61 beside others were Bluestein's until Rader became a radix (common.fdl
+// raderDft): its convolution of M >= 2N - 1 (two FFTs of M and three products by the chirp
+// and its spectrum) missed it in f64 (62 1.70, 86 1.73, 93 1.79, 124 1.84, 129 1.78, 155 1.74,
+// 172 1.77, 186 1.83, 215 1.73, 217 1.72, 248 1.74, where FFTW computes these by a direct DFT
+// of the prime factor); with the Rader radix 1.23 - 1.35. The primes 31 and 43 (raderLocal, its
+// spectrum the exact DFT rounded once) are the closest, f64 about 1.43.
+const int64_t kFormerBluesteinMisses[] = {62, 86, 93, 124, 129, 155, 172, 186, 215, 217, 248};
 
 struct Measured {
   L2Pair l2;
@@ -94,11 +72,10 @@ template <typename T>
 void expectAccurate(int64_t n, Precision p) {
   SCOPED_TRACE(n);
   const Measured m = measure<T>(n, p);
-  const double bound = l2BoundFor(n, p);
   std::printf("[accuracy] %6lld %s  fftc L2 %.3g  FFTW L2 %.3g  ratio %.2f  linf %.3g\n",
               static_cast<long long>(n), p == Precision::F64 ? "f64" : "f32", m.l2.fftc, m.l2.fftw,
               m.l2.ratio(), m.linf);
-  EXPECT_LE(m.l2.fftc, bound * m.l2.fftw) << "bound " << bound << "\n" << m.plan;
+  EXPECT_LE(m.l2.fftc, kL2Bound * m.l2.fftw) << m.plan;
   EXPECT_LE(m.linf, fftTolerance(n, p)) << m.plan;
 }
 
@@ -140,12 +117,12 @@ TEST(Accuracy, FourStepTwiddlesComputedInline) {
   }
 }
 
-// The table lists only sizes that need it: each is planned by Bluestein, and its bound is above
-// kL2Bound only where the measured ratio was near or above it.
-TEST(Accuracy, MissesAreBluesteinSizes) {
-  for (const L2Miss& m : kBluesteinL2Misses) {
-    EXPECT_FALSE(plannedByRadices(m.size)) << m.size;
-    EXPECT_GT(std::max(m.f32, m.f64), kL2Bound - 0.1) << m.size;
+// The sizes that missed kL2Bound by Bluestein are planned by their radices now (the Rader
+// radix 31 or 43), which every N up to 256 above holds to kL2Bound.
+TEST(Accuracy, FormerMissesAreRaderRadixSizes) {
+  for (int64_t n : kFormerBluesteinMisses) {
+    EXPECT_TRUE(plannedByRadices(n)) << n;
+    EXPECT_EQ(choosePlan(shapeRequest({n}, 1, Precision::F64)).kernel, "stockhamLocal") << n;
   }
 }
 

@@ -18,9 +18,12 @@
 #ifdef FFTC_HAVE_CUDA
 #include "compiler/exec/cuda_exec.h"
 #endif
+#include "compiler/exec/exec.h"
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/fft_ops.h"
+#include "fftlib/plan/planner.h"
 #include "tests/fftplan/fft_ops_util.h"
+#include "tests/support/opencl_device.h"
 #include "ir/interpreter.h"
 
 namespace fftc::fftlib::test {
@@ -182,6 +185,78 @@ TEST(FftOpsPasses, PaddingAndCroppingAreViews) {
         check(k, {ir::Value::complexArray(x, ir::ScalarKind::Double, {b, m})}, want, budget);
     EXPECT_TRUE(c.expanded.multiPass);
     EXPECT_EQ(c.stages, stages);
+  }
+}
+
+// The multi-pass conv's first kernels are hierarchical.fdl's tile (twiddledTileWith, given the
+// row function by name), as the plain FFT's plans (FftPlan.TwoLevelTilesSkewedAndSpread), and
+// compile as those plans do (ExpandedFftOps::localRowSkew, localReuseInPass): the tile's rows
+// one element more than their padded length apart (f32 2^17 at an H200's 227 KiB: 8 rows of
+// 512 at 545, not 544: the 8 rows a warp takes at one offset met in one bank), the copy-out
+// spread over the whole launched work-group where a row takes more work-items than the tile
+// has rows (8 x 64: 64 rows of work-items, not 8 of them copying 512 elements a row), one local
+// array (half the bytes). Run on the OpenCL device (PoCL runs a group's work-items one after
+// another between barriers: a write before another's read shows) against FFTW.
+TEST(FftOpsPasses, ConvolutionTilesSkewedAndSpread) {
+  struct Case {
+    int64_t n, localMemory, f, w, row;
+  };
+  // 8192 in 16 KiB: 8 columns of 128 on 8 x 16 work-items; 2^17 in 227 KiB: 8 of 512 on 8 x 64
+  for (const Case c : {Case{8192, 16384, 8, 16, 128}, Case{int64_t{1} << 17, 232448, 8, 64, 512}}) {
+    SCOPED_TRACE(c.n);
+    const int64_t b = 2;
+    const Kernel k = compileKernel(
+        "kernel conv(x: [[complex]N]B, H: [complex]N) = map(fun row => "
+        "map(fun y => y * (1.0 / N)) <<: ifft <<: map(mult) <<: zip(fft(row), H)) <<: x\n",
+        {{"N", c.n}, {"B", b}}, ir::ScalarKind::Float);
+    FftRequest limits;
+    limits.target = compiler::pipeline::Target::OpenCL;
+    limits.localMemoryBytes = c.localMemory;
+    const ExpandedFftOps e = expandFftOps(k, limits);
+    ASSERT_TRUE(e.multiPass);
+    EXPECT_TRUE(e.localRowSkew);
+    EXPECT_TRUE(e.localReuseInPass);
+    ASSERT_EQ(e.stageLocal.size(), 3U);
+    EXPECT_EQ(e.stageLocal[0], (std::vector<int64_t>{c.f, c.w}));
+    const auto built = buildExpanded(e, "", compiler::pipeline::Target::OpenCL);
+    ASSERT_EQ(built.compiled.stages.size(), 3U);
+    const auto& s0 = built.compiled.stages[0];
+    const int64_t padded = c.row + c.row / 16;  // codegen's padding: one element in 16
+    EXPECT_NE(s0.source.find(fmt::format("{} * ", padded + 1)), std::string::npos) << s0.source;
+    EXPECT_EQ(s0.source.find(fmt::format("{} * ", padded)), std::string::npos) << s0.source;
+    // the copy-out: c.w rows of work-items, c.f elements a row of them, not c.row
+    EXPECT_NE(s0.source.find(fmt::format("< {}; ", c.w)), std::string::npos) << s0.source;
+    EXPECT_EQ(s0.source.find(fmt::format("< {}; ", c.row)), std::string::npos) << s0.source;
+    const compiler::codegen::CodegenOptions skewed{.localRowSkew = true};
+    EXPECT_EQ(s0.localMemoryBytes, skewed.skewedLocalCount(c.f * c.row, c.f) * 8);  // one array
+    // the plain FFT's first stage of the same plan is the same kernel (the forward's first
+    // kernel reads the row itself), but for its name: one tile, not two
+    FftRequest plain = limits;
+    plain.size = c.n;
+    plain.batch = b;
+    const auto p = planFft(plain);
+    ASSERT_EQ(p->compiled.stages.size(), 2U);
+    auto unnamed = [](std::string text, const std::string& kernel) {
+      for (size_t at = text.find(kernel); at != std::string::npos; at = text.find(kernel))
+        text.replace(at, kernel.size(), "K");
+      std::erase_if(text, [](char ch) { return ch == ' ' || ch == '\n'; });
+      return text;
+    };
+    EXPECT_EQ(unnamed(s0.source, s0.kernel),
+              unnamed(p->compiled.stages[0].source, p->compiled.stages[0].kernel));
+
+    const auto x = randomVector(static_cast<size_t>(c.n * b), 11);
+    const auto h = dftRows(randomVector(static_cast<size_t>(c.n), 12), c.n, Direction::Forward);
+    std::vector<C> want = dftRows(x, c.n, Direction::Forward);
+    for (size_t i = 0; i < want.size(); ++i) want[i] *= h[i % static_cast<size_t>(c.n)];
+    want = dftRows(want, c.n, Direction::Inverse);
+    for (auto& v : want) v /= static_cast<double>(c.n);
+    const std::vector<ir::Value> args = {ir::Value::complexArray(x, ir::ScalarKind::Float, {b, c.n}),
+                                         ir::Value::complexArray(h, ir::ScalarKind::Float, {c.n})};
+    const auto got =
+        compiler::exec::runCompiled(fftc::testing::openclContext(), built.compiled, args)
+            .output.toComplexVector();
+    EXPECT_LT(maxRelError(got, want), 1e-5);
   }
 }
 

@@ -464,12 +464,14 @@ TEST(FftPlan, LocalVariantShape) {
   EXPECT_THROW(choosePlan(nd), backends::UserError);
   EXPECT_EQ(choosePlan(req(31)).variant, Variant::Bluestein);
   // primes up to 29 are radices of their own (plannedByRadices), beside small radices too (the
-  // row then takes the work-items of the wider radix); 31 and beyond go to Bluestein
-  for (int64_t n : {17, 19, 23, 29, 34, 17 * 64, 19 * 19, 23 * 32, 29 * 3}) {
+  // row then takes the work-items of the wider radix); 31 .. 43 beside others are Rader radices
+  // (common.fdl raderDft); primes from 31 and larger prime factors go to Bluestein's variant
+  // (raderLocal for the primes whose N - 1 is 29-smooth)
+  for (int64_t n : {17, 19, 23, 29, 34, 17 * 64, 19 * 19, 23 * 32, 29 * 3, 2 * 31, 31 * 64}) {
     EXPECT_TRUE(plannedByRadices(n)) << n;
     EXPECT_NE(choosePlan(req(n)).variant, Variant::Bluestein) << n;
   }
-  for (int64_t n : {31, 37, 2 * 31, 31 * 64}) {
+  for (int64_t n : {31, 37, 2 * 67, 127 * 64}) {
     EXPECT_FALSE(plannedByRadices(n)) << n;
     EXPECT_EQ(choosePlan(req(n)).variant, Variant::Bluestein) << n;
   }

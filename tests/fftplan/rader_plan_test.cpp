@@ -6,6 +6,7 @@
 // of a prime radix above 16.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <complex>
 #include <span>
 #include <vector>
@@ -106,6 +107,71 @@ TEST(RaderPlan, MatchFftw47BatchF32) {
 TEST(RaderPlan, MatchFftw631InverseF32) {
   expectPlanWithinFftw<float>(lineRequest(631, 1, Precision::F32, Direction::Inverse), "rader", 11,
                               "raderLocal");
+}
+
+// Rader as a radix step (common.fdl raderDft): a composite size whose prime factors above 29
+// are at most kLargestRaderRadix is planned by its radices, the prime a radix of its own, in one
+// kernel where it fits (stockhamLocal) and in the hierarchical levels beyond; Bluestein kept
+// 31 x 32 (M = 2048), 37 x 16, 43 x 2 before. Larger prime factors (47 .. 61: their f64
+// butterflies spill; 71, 127, 257, 1009) and the primes themselves (raderLocal) are planned as
+// before.
+TEST(RaderRadixPlan, CompositeSizesTakeRaderRadices) {
+  const std::pair<int64_t, Radices> local[] = {
+      {62, {2, 31}}, {992, {8, 4, 31}}, {592, {16, 37}}, {1147, {37, 31}}};
+  for (const auto& [n, rs] : local) {
+    EXPECT_TRUE(plannedByRadices(n)) << n;
+    for (Precision p : {Precision::F32, Precision::F64}) {
+      const PlanChoice c = choosePlan(lineRequest(n, 64, p));
+      EXPECT_EQ(c.variant, Variant::Local) << n;
+      EXPECT_EQ(c.kernel, "stockhamLocal") << n;
+      EXPECT_EQ(c.radices, rs) << n;
+    }
+  }
+  const PlanChoice h = choosePlan(lineRequest(31 << 15, 1, Precision::F32));
+  EXPECT_EQ(h.variant, Variant::Hierarchical);
+  EXPECT_EQ(product(h.radices), 31 << 15);
+  EXPECT_NE(std::find(h.radices.begin(), h.radices.end(), 31), h.radices.end());
+  EXPECT_TRUE(raderRadix(31));
+  EXPECT_TRUE(raderRadix(43));
+  EXPECT_FALSE(raderRadix(29));  // symDft
+  EXPECT_FALSE(raderRadix(47));  // beyond kLargestRaderRadix
+  EXPECT_FALSE(raderRadix(62));  // not prime
+  for (int64_t n : {61 * 8, 71 * 2, 127 * 4, 257 * 2, 1009 * 4}) {
+    EXPECT_FALSE(plannedByRadices(n)) << n;
+    EXPECT_EQ(choosePlan(lineRequest(n, 2, Precision::F32)).file, "bluestein.fdl") << n;
+  }
+  EXPECT_FALSE(plannedByRadices(31));
+  EXPECT_EQ(choosePlan(lineRequest(31, 2, Precision::F32)).kernel, "raderLocal");
+  // 311 - 1 = 2·5·31: raderLocal's convolution keeps radices of at most 29 (Bluestein)
+  EXPECT_TRUE(raderRadices(311, lineRequest(311, 1, Precision::F32)).empty());
+}
+
+// The plans on PoCL against FFTW in long double, L2 within kL2Bound of FFTW's at the same
+// precision: the Rader radix in the first pass (62 = [2, 31]: 2 work-items a row), the last
+// (992 = [8, 4, 31]), beside another (1147 = [37, 31]), f64 inverse scaled, uneven batches.
+TEST(RaderRadixPlan, MatchFftw62BatchF32) {
+  expectPlanWithinFftw<float>(lineRequest(62, 7, Precision::F32), "rader radix", 3, "stockhamLocal");
+}
+TEST(RaderRadixPlan, MatchFftw992F32) {
+  expectPlanWithinFftw<float>(lineRequest(992, 3, Precision::F32), "rader radix", 3, "stockhamLocal");
+}
+TEST(RaderRadixPlan, MatchFftw592InverseScaledF64) {
+  expectPlanWithinFftw<double>(lineRequest(592, 2, Precision::F64, Direction::Inverse, true),
+                               "rader radix", 3, "stockhamLocal");
+}
+TEST(RaderRadixPlan, MatchFftw86F32AndF64) {
+  expectPlanWithinFftw<float>(lineRequest(86, 3, Precision::F32), "rader radix", 3, "stockhamLocal");
+  expectPlanWithinFftw<double>(lineRequest(86, 3, Precision::F64), "rader radix", 3,
+                               "stockhamLocal");
+}
+TEST(RaderRadixPlan, MatchFftw1147F64) {
+  expectPlanWithinFftw<double>(lineRequest(1147, 2, Precision::F64), "rader radix", 3,
+                               "stockhamLocal");
+}
+// beyond one kernel: the hierarchical variant with 31 in a level
+TEST(RaderRadixPlan, MatchFftwHierarchical31x4096F32) {
+  expectPlanWithinFftw<float>(lineRequest(31 * 4096, 1, Precision::F32), "rader radix", 3,
+                              "hierarchicalLocal3");
 }
 
 // Accuracy by construction (issue 23): the Rader primes where FFTW computes a direct DFT (31,

@@ -175,7 +175,10 @@ TEST(Radix11And13, NoSmoothSizeUsesBluestein) {
       if (largestPrimeFactor(n) <= 13) {
         EXPECT_FALSE(bluestein) << n;
       }
-      if (largestPrimeFactor(n) > kLargestDirectPrime) {
+      // a prime factor above kLargestRaderRadix, or a prime above 29 (raderLocal, Bluestein's
+      // variant); 31 .. 61 beside others are Rader radices
+      if (largestPrimeFactor(n) > kLargestRaderRadix ||
+          (largestPrimeFactor(n) == n && n > kLargestDirectPrime)) {
         EXPECT_TRUE(bluestein) << n;
       }
     }

@@ -5,6 +5,7 @@
 
 #include "compiler/frontend/diagnostics.h"
 #include "compiler/frontend/frontend.h"
+#include "ir/builders.h"
 #include "ir/interpreter.h"
 #include "tests/frontend/compile_support.h"
 #include "tests/frontend/test_paths.h"
@@ -127,6 +128,32 @@ TEST(Defines, OnlyTheRequestedKernelsAreElaborated) {
   EXPECT_EQ(p.kernels[0].resultType, arr(arr(F, 3), 3));
   opts.kernels = {"c"};  // an unknown name elaborates nothing (the caller asks for its kernel)
   EXPECT_TRUE(compile(src, opts).kernels.empty());
+}
+
+// ElaborateOptions::functions: an IR function of the embedding program bound to a name, used
+// by a def that takes a function (as fft_ops_passes gives hierarchical.fdl's tile its row FFT),
+// and replacing a def of that name like a -D binding. The interpreter checks the values.
+TEST(Defines, FunctionsBoundByTheEmbeddingProgram) {
+  auto v = ir::param("v");
+  const ir::FunPtr triple = ir::lambda({v}, v * ir::litF(3.0));
+  const char* src = "def twice(f) = f o f\n"
+                    "def g = fun v => v\n"
+                    "kernel k(x: [float]3) = map(twice(g)) <<: x\n";
+  fe::ElaborateOptions opts;
+  opts.functions["g"] = triple;
+  fe::Program p = compile(src, opts);
+  const ir::Value x = ir::Value::realArray(std::vector<double>{1, 2, -1}, ir::ScalarKind::Float);
+  EXPECT_EQ(ir::interpretCall(p.kernels.at(0).lambda, {x}).toRealVector(),
+            (std::vector<double>{9, 18, -9}));
+  EXPECT_EQ(ir::interpretCall(compile(src).kernels.at(0).lambda, {x}).toRealVector(),
+            (std::vector<double>{1, 2, -1}));  // the def's own g without the binding
+  // a bound name needs no def
+  EXPECT_EQ(resultOf("kernel k(x: [float]3) = map(h) <<: x", [&] {
+              fe::ElaborateOptions o;
+              o.functions["h"] = triple;
+              return o;
+            }()),
+            arr(F, 3));
 }
 
 TEST(Defines, ParseDefineValue) {

@@ -251,10 +251,80 @@ TEST(TilingRules, RegisterBlockedOnTheGridKeepsTheResult) {
   EXPECT_EQ(checked, 40);
 }
 
+// stageLocal(k) on a work-group's register-blocked tile of random generalized matrix products
+// (folds that are order-sensitive, zips in either order, the strided or the contiguous
+// tiling): the chunked fold over local copies gives exactly the interpreter's result, as
+// written and lowered; where K has no proper divisor k, or the tile is not in a work-group,
+// it does not apply.
+TEST(TilingRules, StageLocalKeepsTheResultExactly) {
+  std::mt19937_64 rng(2612);
+  const char* folds[] = {
+      "reduce(add, 0.0f) <<: map(mult) <<: zip(x, y)",
+      "reduce(λ((a, p) => a * 0.5f + p._0 - 2.0f * p._1), 1.0f) <<: zip(x, y)",
+      "reduceSeq(λ((a, p) => a + p._1 * p._0), 0.25f) <<: zip(y, x)",
+      "reduce(λ((a, p) => a * p._1 + p._0), 1.0f) <<: zip(y, x)"};
+  int staged = 0, refused = 0;
+  for (int i = 0; i < 40; ++i) {
+    const int r = 1 + static_cast<int>(rng() % 3), c = 1 + static_cast<int>(rng() % 3);
+    // a work-group's tile holds two blocks in a row, so that the blocks tile it properly
+    const int m = 2 * r * (1 + static_cast<int>(rng() % 2)), n = 4 * c;
+    const int k = 1 + static_cast<int>(rng() % 3), K = k * (1 + static_cast<int>(rng() % 3));
+    const std::string text = "kernel k(A: [[float]" + std::to_string(K) + "]" + std::to_string(m) +
+                             ", B: [[float]" + std::to_string(n) + "]" + std::to_string(K) +
+                             ") =\n  map(λ(x => map(λ(y => " + folds[rng() % 4] +
+                             ")) <<: transpose <<: B)) <<: A\n";
+    const std::string block = "(" + std::to_string(r) + ", " + std::to_string(c) + ")";
+    const std::string tiling = i % 2 == 0 ? "registerBlock" : "tile2D";  // strided, contiguous
+    const std::string s = "tile2D(" + std::to_string(m / 2) + ", " + std::to_string(n / 2) +
+                          "); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], " +
+                          (i % 2 == 0 ? "registerBlock" + block
+                                      : "tile2D" + block + "); at([0, 1, 0, 0, 0, 1, 0, 0, 0], "
+                                                           "mapReduceInterchange); at([0, 1, 0, "
+                                                           "0, 0, 1, 0, 0], mapReduceInterchange") +
+                          ")";
+    fe::Program p = fe::compileSource(text, "stage.fdl", {});
+    const ir::LambdaPtr kernel = p.kernels.at(0).lambda;
+    ExprPtr typed = ir::inferTypes(kernel->body());
+    RewriteResult blocked = rewrite(typed, parseStrategy(s));
+    ASSERT_TRUE(blocked.success) << s << "\n" << text;
+    const Path at = {0, 1, 0, 0, 0, 1};
+    Applied a = applyAt(rules::stageLocal(k), blocked.program, at);
+    if (k == K) {  // one chunk: nothing to stage
+      EXPECT_FALSE(a.changed);
+      EXPECT_EQ(a.program, blocked.program);
+      ++refused;
+      continue;
+    }
+    ASSERT_TRUE(a.changed) << tiling << " " << s << "\n"
+                           << text << ir::print(blocked.program, {false, 2});
+    ASSERT_NE(a.program, blocked.program);
+    // outside the work-group (the same blocks on the grid) it does not apply
+    RewriteResult grid = rewrite(typed, parseStrategy("registerBlock" + block));
+    ASSERT_TRUE(grid.success);
+    EXPECT_FALSE(applyAt(rules::stageLocal(k), grid.program, {0, 1}).changed);
+    RewriteResult low = rewrite(a.program, lowerDefault());
+    ASSERT_TRUE(low.success);
+    for (int trial = 0; trial < 2; ++trial) {
+      auto in = inputs(kernel, rng);
+      const ir::Value want = run(typed, kernel, in);
+      std::string why;
+      ASSERT_TRUE(valuesClose(want, run(a.program, kernel, in), 0.0, &why))
+          << why << "\n" << s << "; stageLocal(" << k << ") of\n" << text;
+      ASSERT_TRUE(valuesClose(want, run(low.program, kernel, in), 0.0, &why))
+          << why << "\n" << s << "; stageLocal(" << k << "); lowerDefault of\n" << text
+          << ir::print(low.program, {false, 2});
+    }
+    ++staged;
+  }
+  EXPECT_GE(staged, 20);
+  EXPECT_GE(refused, 3);
+}
+
 TEST(TilingRules, SucceedIffTheyChangeTheProgram) {
   for (const Rule& rule : {rules::tile2D(2, 2), rules::mapReduceInterchange(),
                            rules::tile2DStride(2, 2), rules::registerBlock(2, 2),
-                           rules::mapGlobal2D(), rules::mapWorkgroup2D(), rules::mapLocal2D()}) {
+                           rules::mapGlobal2D(), rules::mapWorkgroup2D(), rules::mapLocal2D(),
+                           rules::stageLocal(2)}) {
     for (size_t i = 0; i < 150; ++i) {
       testing::ProgramGenerator gen(i * 131 + 1, 3);
       auto prog = gen.generate();
