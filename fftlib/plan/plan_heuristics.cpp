@@ -75,10 +75,10 @@ Radices oneArrayRadicesFor(int64_t n, const FftRequest& request) {
   constexpr int64_t kMostRadix = 32;
   if (n < 2 || localFits(n, request) || !localFits(n, request, 1, 1)) return {};
   // [first, q x k, last] whose butterflies stay in registers: radices of at most 16 where they
-  // can (wider ones need fewer work-items, so fewer warps: f32 8192 [16, 32, 16] takes 256 of
-  // 175 registers), then the fewest passes, the smallest largest radix, the widest middle radix
-  // (the fewest work-items), the widest first pass (a narrow last pass loops over its
-  // butterflies). On an H200
+  // can (wider ones need fewer work-items, so fewer warps: f32 8192 [16, 32, 16] takes 256
+  // work-items of 175 registers), then the fewest passes, the smallest largest radix, the
+  // widest middle radix (the fewest work-items), the widest first pass (a narrow last pass
+  // loops over its butterflies). On an H200
   // (bench/results/2026-11-29-nvidia-h200-one_array_shapes.csv) f32 16384 [16, 16, 16, 4]
   // 0.376 ms ([4, 16, 16, 16] 0.503, [32, 16, 32] 0.897), f64 8192 [16, 16, 16, 2] 0.381
   // ([2, 16, 16, 16] 0.562, [16, 8, 8, 8] 0.538), f32 8192 [16, 16, 16, 2] 0.298 ([16, 8, 8, 8]
