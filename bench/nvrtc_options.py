@@ -125,6 +125,45 @@ def find_cuobjdump(explicit):
     return None
 
 
+def bench_batch(prec, n):
+    """fft_bench's batch: 2^26 (f32) or 2^25 (f64) elements in all."""
+    return max(1, (1 << (26 if prec == "f32" else 25)) // n)
+
+
+def emit(fftc, n, prec, work, tag="", extra=()):
+    """The CUDA module `fftc fft` emits for fft_bench's request of N (bytes); RuntimeError when
+    fftc fails."""
+    d = os.path.join(work, f"{tag}{prec}-{n}")
+    gen = subprocess.run([fftc, "fft", "--size", str(n), "--batch", str(bench_batch(prec, n)),
+                          "--precision", prec, "--target", "cuda", "--local-memory", str(BUDGET),
+                          "-o", d] + list(extra), capture_output=True, text=True)
+    if gen.returncode != 0:
+        raise RuntimeError(f"{prec} {n}: {fftc} failed: {gen.stderr.strip()[-200:]}")
+    cu = [f for f in os.listdir(d) if f.endswith(".cu")][0]
+    with open(os.path.join(d, cu), "rb") as f:
+        source = f.read()
+    shutil.rmtree(d)
+    return source
+
+
+def add_tool_args(ap):
+    """--cuobjdump and --nvrtc, as every script of this family takes them."""
+    ap.add_argument("--cuobjdump", default=None)
+    ap.add_argument("--nvrtc", default=os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"),
+                                                    "lib64", "libnvrtc.so.13"))
+
+
+def open_tools(args, script, options):
+    """(cuobjdump, Nvrtc) from add_tool_args' arguments, NVRTC warmed up with `options`; exits
+    with a one-line reason when there is no cuobjdump."""
+    cuobjdump = find_cuobjdump(args.cuobjdump)
+    if cuobjdump is None:
+        sys.exit(f"{script}: no cuobjdump (set --cuobjdump or CUDA_HOME)")
+    nvrtc = Nvrtc(args.nvrtc)
+    nvrtc.compile(b'extern "C" __global__ void f(float* x) { x[0] = 1.0f; }', options)
+    return cuobjdump, nvrtc
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--fftc", default="build/fftc")
@@ -134,20 +173,14 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--set", action="append", default=[],
                     help="NAME=OPTIONS (white-space separated NVRTC options)")
-    ap.add_argument("--cuobjdump", default=None)
     ap.add_argument("--fft-options", default="",
                     help="more `fftc fft` options for every size, e.g. '--variant hierarchical'")
-    ap.add_argument("--nvrtc", default=os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"),
-                                                    "lib64", "libnvrtc.so.13"))
+    add_tool_args(ap)
     args = ap.parse_args()
     sets = [s.split("=", 1) for s in args.set] or [["none", ""], ["minimal", "-minimal"]]
     sets = [(name, opts.split()) for name, opts in sets]
-    cuobjdump = find_cuobjdump(args.cuobjdump)
-    if cuobjdump is None:
-        sys.exit("nvrtc_options.py: no cuobjdump (set --cuobjdump or CUDA_HOME)")
-    nvrtc = Nvrtc(args.nvrtc)
     base = ["--gpu-architecture=sm_90", "-no-cache", "--time=-"]
-    nvrtc.compile(b'extern "C" __global__ void f(float* x) { x[0] = 1.0f; }', base)
+    cuobjdump, nvrtc = open_tools(args, "nvrtc_options.py", base)
     work = tempfile.mkdtemp(prefix="nvrtc_options.")
     with open(args.out, "w") as out:
         out.write("precision,N,batch,kernels,source_bytes,options,rounds,median_ms,min_ms,cpu_median_ms,"
@@ -155,19 +188,12 @@ def main():
                   "sass_as_first,fft_options\n")
         for prec in args.precision.split(","):
             for n in [int(s) for s in args.sizes.split(",")]:
-                batch = max(1, (1 << (26 if prec == "f32" else 25)) // n)
-                d = os.path.join(work, f"{prec}-{n}")
-                gen = subprocess.run([args.fftc, "fft", "--size", str(n), "--batch", str(batch),
-                                      "--precision", prec, "--target", "cuda", "--local-memory",
-                                      str(BUDGET), "-o", d] + args.fft_options.split(),
-                                     capture_output=True, text=True)
-                if gen.returncode != 0:
-                    print(f"{prec} {n}: fftc failed: {gen.stderr.strip()[-200:]}", file=sys.stderr)
+                batch = bench_batch(prec, n)
+                try:
+                    source = emit(args.fftc, n, prec, work, extra=args.fft_options.split())
+                except RuntimeError as e:
+                    print(e, file=sys.stderr)
                     continue
-                cu = [f for f in os.listdir(d) if f.endswith(".cu")][0]
-                with open(os.path.join(d, cu), "rb") as f:
-                    source = f.read()
-                shutil.rmtree(d)
                 ms = {name: [] for name, _ in sets}
                 cpu = {name: [] for name, _ in sets}
                 ph = {name: [] for name, _ in sets}

@@ -17,7 +17,6 @@ import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 
@@ -41,16 +40,10 @@ def main():
     ap.add_argument("--sizes", default=",".join(map(str, nv.pow2_sizes() + [65521, 999983])))
     ap.add_argument("--precision", default="f32,f64")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--cuobjdump", default=None)
-    ap.add_argument("--nvrtc", default=os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"),
-                                                    "lib64", "libnvrtc.so.13"))
+    nv.add_tool_args(ap)
     args = ap.parse_args()
-    cuobjdump = nv.find_cuobjdump(args.cuobjdump)
-    if cuobjdump is None:
-        sys.exit("zero_adds.py: no cuobjdump (set --cuobjdump or CUDA_HOME)")
-    nvrtc = nv.Nvrtc(args.nvrtc)
     options = ["--gpu-architecture=sm_90", "-no-cache", "-minimal"]
-    nvrtc.compile(b'extern "C" __global__ void f(float* x) { x[0] = 1.0f; }', options)
+    cuobjdump, nvrtc = nv.open_tools(args, "zero_adds.py", options)
     work = tempfile.mkdtemp(prefix="zero_adds.")
     zero_add = re.compile(r"^[DF]ADD \S+, RZ, ")
     with open(args.out, "w") as out:
@@ -59,18 +52,12 @@ def main():
                   "registers_without,stack_bytes_without\n")
         for prec in args.precision.split(","):
             for n in [int(s) for s in args.sizes.split(",")]:
-                batch = max(1, (1 << (26 if prec == "f32" else 25)) // n)
-                d = os.path.join(work, f"{prec}-{n}")
-                gen = subprocess.run([args.fftc, "fft", "--size", str(n), "--batch", str(batch),
-                                      "--precision", prec, "--target", "cuda", "--local-memory",
-                                      str(nv.BUDGET), "-o", d], capture_output=True, text=True)
-                if gen.returncode != 0:
-                    print(f"{prec} {n}: fftc failed: {gen.stderr.strip()[-200:]}", file=sys.stderr)
+                batch = nv.bench_batch(prec, n)
+                try:
+                    source = nv.emit(args.fftc, n, prec, work).decode()
+                except RuntimeError as e:
+                    print(e, file=sys.stderr)
                     continue
-                cu = [f for f in os.listdir(d) if f.endswith(".cu")][0]
-                with open(os.path.join(d, cu)) as f:
-                    source = f.read()
-                shutil.rmtree(d)
                 rewritten, count = without_zero_adds(source)
                 cpu = {0: [], 1: []}
                 cubin = {}

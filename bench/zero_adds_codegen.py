@@ -13,7 +13,6 @@ import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 
@@ -24,20 +23,6 @@ ZERO_ACC = re.compile(r"(float2|double2|float|double) acc\w* = make_\w+\(0\.0f?,
                       r"(float|double) acc\w* = -?0\.0f?;")
 
 
-def emit(fftc, n, batch, prec, work, tag):
-    d = os.path.join(work, f"{tag}-{prec}-{n}")
-    gen = subprocess.run([fftc, "fft", "--size", str(n), "--batch", str(batch), "--precision",
-                          prec, "--target", "cuda", "--local-memory", str(nv.BUDGET), "-o", d],
-                         capture_output=True, text=True)
-    if gen.returncode != 0:
-        raise RuntimeError(f"{prec} {n}: {fftc} failed: {gen.stderr.strip()[-200:]}")
-    cu = [f for f in os.listdir(d) if f.endswith(".cu")][0]
-    with open(os.path.join(d, cu)) as f:
-        source = f.read()
-    shutil.rmtree(d)
-    return source
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--before", required=True)
@@ -46,16 +31,10 @@ def main():
     ap.add_argument("--sizes", default=",".join(map(str, nv.pow2_sizes())))
     ap.add_argument("--precision", default="f32,f64")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--cuobjdump", default=None)
-    ap.add_argument("--nvrtc", default=os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"),
-                                                    "lib64", "libnvrtc.so.13"))
+    nv.add_tool_args(ap)
     args = ap.parse_args()
-    cuobjdump = nv.find_cuobjdump(args.cuobjdump)
-    if cuobjdump is None:
-        sys.exit("zero_adds_codegen.py: no cuobjdump (set --cuobjdump or CUDA_HOME)")
-    nvrtc = nv.Nvrtc(args.nvrtc)
     options = ["--gpu-architecture=sm_90", "-no-cache", "-minimal"]
-    nvrtc.compile(b'extern "C" __global__ void f(float* x) { x[0] = 1.0f; }', options)
+    cuobjdump, nvrtc = nv.open_tools(args, "zero_adds_codegen.py", options)
     work = tempfile.mkdtemp(prefix="zero_adds_codegen.")
     zero_add = re.compile(r"^[DF]ADD \S+, RZ, ")
     with open(args.out, "w") as out:
@@ -65,9 +44,9 @@ def main():
                   "stack_bytes_before,stack_bytes_after,kernels_moved\n")
         for prec in args.precision.split(","):
             for n in [int(s) for s in args.sizes.split(",")]:
-                batch = max(1, (1 << (26 if prec == "f32" else 25)) // n)
-                src = [emit(args.before, n, batch, prec, work, "before"),
-                       emit(args.after, n, batch, prec, work, "after")]
+                batch = nv.bench_batch(prec, n)
+                src = [nv.emit(args.before, n, prec, work, "before-").decode(),
+                       nv.emit(args.after, n, prec, work, "after-").decode()]
                 cpu = {0: [], 1: []}
                 cubin = {}
                 for r in range(args.rounds):
