@@ -34,6 +34,17 @@ using Radices = std::vector<int64_t>;
 
 cl::Context& context() { return fftc::testing::openclContext(); }
 
+// Whether the device lacks `bytes` of local memory, so that the test is to be skipped: a GPU's
+// OpenCL (NVIDIA's: 48 KiB, scripts/gpu-tests) may; PoCL, where this suite runs everywhere
+// else, has it, so there a shortfall is a failure.
+bool lacksLocalMemory(int64_t bytes) {
+  const auto& d = context().device();
+  if (static_cast<int64_t>(d.localMemBytes) >= bytes) return false;
+  EXPECT_TRUE(d.isGpu()) << d.name << " (not a GPU) has only " << d.localMemBytes
+                         << " bytes of local memory";
+  return true;
+}
+
 // The typed parts of a choice (an empty or zero value when the choice is of another variant):
 // a hierarchical choice's level i (rs1, rs2, rs3), its least tile columns, Bluestein's M, the
 // Local variant's work-group shape.
@@ -883,13 +894,9 @@ TEST(FftPlan, OneLocalArrayMatchesFftw) {
   r.batch = 2;
   r.localMemoryBytes = 232448;
   const int64_t array = compiler::codegen::CodegenOptions{}.paddedLocalCount(16384) * 8;
-  if (static_cast<int64_t>(context().device().localMemBytes) < array) {
-    ASSERT_TRUE(context().device().isGpu())
-        << context().device().name << " (not a GPU) has only " << context().device().localMemBytes
-        << " bytes of local memory";
-    GTEST_SKIP() << "the OpenCL GPU has " << context().device().localMemBytes
+  if (lacksLocalMemory(array))
+    GTEST_SKIP() << "the OpenCL device has " << context().device().localMemBytes
                  << " bytes of local memory";
-  }
   auto p = planFft(r);
   ASSERT_EQ(p->stages.size(), 1u);
   EXPECT_EQ(p->compiled.stages.at(0).localMemoryBytes, array);
@@ -946,16 +953,9 @@ TEST(FftPlan, LocalVariantBeyond48KiB) {
     auto r = req(n);
     r.batch = 2;
     r.localMemoryBytes = 232448;
-    // A GPU's OpenCL (NVIDIA's: 48 KiB, scripts/gpu-tests) may lack the local memory; PoCL,
-    // where this suite runs everywhere else, has it, so there a shortfall fails.
-    if (static_cast<int64_t>(context().device().localMemBytes) <
-        2 * compiler::codegen::CodegenOptions{}.paddedLocalCount(n) * 8) {
-      ASSERT_TRUE(context().device().isGpu())
-          << context().device().name << " (not a GPU) has only "
-          << context().device().localMemBytes << " bytes of local memory";
-      GTEST_SKIP() << "the OpenCL GPU has " << context().device().localMemBytes
+    if (lacksLocalMemory(2 * compiler::codegen::CodegenOptions{}.paddedLocalCount(n) * 8))
+      GTEST_SKIP() << "the OpenCL device has " << context().device().localMemBytes
                    << " bytes of local memory";
-    }
     ASSERT_EQ(choosePlan(r).variant, Variant::Local);
     expectAccurate(r);
     r.direction = Direction::Inverse;
@@ -1188,13 +1188,9 @@ TEST(FftPlan, WideTilesMatchFftw) {
   auto r = req(int64_t{1} << 19);
   r.localMemoryBytes = 232448;
   const int64_t tile = o.skewedLocalCount(8 * 1024, 8) * 8;
-  if (static_cast<int64_t>(context().device().localMemBytes) < tile) {
-    ASSERT_TRUE(context().device().isGpu())
-        << context().device().name << " (not a GPU) has only " << context().device().localMemBytes
-        << " bytes of local memory";
-    GTEST_SKIP() << "the OpenCL GPU has " << context().device().localMemBytes
+  if (lacksLocalMemory(tile))
+    GTEST_SKIP() << "the OpenCL device has " << context().device().localMemBytes
                  << " bytes of local memory";
-  }
   auto p = planFft(r);
   ASSERT_EQ(p->compiled.stages.size(), 2u);
   EXPECT_EQ(p->compiled.stages[0].localMemoryBytes, tile);
