@@ -154,8 +154,9 @@ inline constexpr int64_t kLargestDirectPrime = 29;
 // (stockhamLocal, f32): [2, 31] 155 registers, [16, 37] 168, [8, 61] 255, none spilled; [2, 71]
 // spills 448 bytes, [4, 127] 2900, [2, 257] 33388 (f64: [2, 31] 116 bytes, [8, 61] 2912). A
 // composite size whose prime factors above 29 are all such radices is planned by radices
-// (37 x 16, 43 x 2, 31 x 2^k); a prime is not (raderRadices: raderLocal's work-items share its
-// convolution), and larger prime factors go to Bluestein. On an H200 (2026-11-29) f64 488 =
+// (37 x 16, 43 x 2, 31 x 2^k); a prime is one radix where its butterfly fits a work-item
+// (primeInOneWorkItem), else raderLocal's work-items share its convolution (raderRadices), and
+// larger prime factors go to Bluestein. On an H200 (2026-11-29) f64 488 =
 // [8, 61] took 2.0 ms for a batch of 68759, its butterfly spilling, where f32 592 = [16, 37]
 // was 0.57x cuFFT's time and 2368 = [8, 8, 37] 0.42x: 43 is the bound (the accuracy sweep's
 // 86, 129, 172, 215 need it; as Bluestein their f64 L2 was 1.7 - 1.8x FFTW's).
@@ -179,6 +180,15 @@ bool plannedByRadices(int64_t n);
 // Whether the prime p is a radix by Rader's algorithm: kLargestDirectPrime < p <=
 // kLargestRaderRadix and p - 1 planned by direct radices.
 bool raderRadix(int64_t p);
+// Whether the prime n is planned as one radix, common.fdl's raderDft in one work-item a row (the
+// Local variant, radices [n]), not raderLocal's rows of (n - 1) / min(rs) work-items: n is a
+// Rader radix whose n complex values take at most half of a thread's 255 registers (f32 31 ..
+// 43, f64 31). On an H200 (bench/results/2026-11-29-nvidia-h200-rader_prime_probes.csv) f32
+// 31 took 0.337 ms against raderLocal's 0.957 (3.47x -> 1.22x cuFFT's time), 37 0.469 / 0.739,
+// 41 0.451 / 0.833, 43 0.532 / 0.722, f64 31 0.355 / 0.692 (ptxas sm_90: 255 registers, 148
+// bytes of spill); f64 37 and 43 spill 852 and 1152 bytes and took 0.846 and 1.145 ms against
+// raderLocal's 0.624 and 0.672.
+bool primeInOneWorkItem(int64_t n, Precision precision);
 bool hasRaderRadix(const Radices& rs);  // one of rs is a Rader radix
 // The most work-items of a block (a one-kernel row's work-group, a hierarchical tile) whose
 // passes hold a Rader radix: 256 x 255 registers is the 64 K of a block.

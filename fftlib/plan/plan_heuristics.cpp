@@ -482,11 +482,12 @@ bool hierarchicalFits(const FftRequest& r) {
 // Auto: the first that applies of Stockham (N = 1: a copy), Local (one kernel through local
 // memory), Hierarchical (one pass per level, each through local memory), the twiddle variant
 // (the butterflies as small FFTs: r loads, not r^2), Bluestein (N not planned by
-// radices: plannedByRadices).
+// radices: plannedByRadices, unless a prime whose Rader butterfly fits a work-item:
+// primeInOneWorkItem).
 Variant chooseVariant(const FftRequest& r) {
   if (r.variant != Variant::Auto) return r.variant;
   if (r.size == 1) return Variant::Stockham;
-  const bool smooth = plannedByRadices(r.size);
+  const bool smooth = plannedByRadices(r.size) || primeInOneWorkItem(r.size, r.precision);
   if (smooth && (r.radices.empty() || product(r.radices) == r.size) &&
       (localKernelFits(r.radices.empty() ? chooseRadices(r.size) : r.radices, r) ||
        (r.radices.empty() ? !oneArrayRadicesFor(r.size, r).empty()

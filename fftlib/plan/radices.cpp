@@ -77,6 +77,11 @@ bool raderRadix(int64_t p) {
          largestPrimeFactor(p - 1) <= kLargestDirectPrime;
 }
 
+bool primeInOneWorkItem(int64_t n, Precision precision) {
+  const int64_t registersPerValue = precision == Precision::F64 ? 4 : 2;
+  return raderRadix(n) && 2 * n * registersPerValue <= 255;
+}
+
 bool hasRaderRadix(const Radices& rs) {
   return std::any_of(rs.begin(), rs.end(), [](int64_t r) { return raderRadix(r); });
 }

@@ -22,12 +22,13 @@
 namespace fftc::fftlib::test {
 namespace {
 
-// Primes from 31 whose N - 1 is 29-smooth and whose three local arrays of N - 1 fit 48 KiB
-// (f32: N - 1 <= 1927, f64: 963) go to Rader, in one kernel; the others stay with Bluestein
+// Primes from 47 (31 .. 43 where their butterfly fits a work-item: below) whose N - 1 is
+// 29-smooth and whose three local arrays of N - 1 fit 48 KiB (f32: N - 1 <= 1927, f64: 963) go
+// to Rader, in one kernel; the others stay with Bluestein
 // (83: 82 = 2·41; 4099: 4098 = 2·3·683; 2017 f32: 2016 does not fit three times); so does a
 // request that names the variant.
 TEST(RaderPlan, ThePlannerTakesRaderWhereNMinusOneFits) {
-  for (int64_t n : {31, 37, 47, 59, 61, 79, 127, 257, 1009}) {
+  for (int64_t n : {47, 59, 61, 79, 127, 257, 1009}) {
     const PlanChoice c = choosePlan(lineRequest(n, 2, Precision::F32));
     EXPECT_EQ(c.kernel, "raderLocal") << n;
     EXPECT_EQ(c.variant, Variant::Bluestein) << n;
@@ -39,7 +40,7 @@ TEST(RaderPlan, ThePlannerTakesRaderWhereNMinusOneFits) {
     EXPECT_EQ(c.stageLocal.size(), 1u);
   }
   EXPECT_EQ(raderRadices(257, lineRequest(257, 1, Precision::F32)), (Radices{16, 16}));
-  EXPECT_EQ(choosePlan(lineRequest(401, 1, Precision::F64)).kernel, "raderLocal");
+  for (int64_t n : {37, 43, 401}) EXPECT_EQ(choosePlan(lineRequest(n, 1, Precision::F64)).kernel, "raderLocal");
   for (int64_t n : {83, 4099, 2017}) {
     const PlanChoice c = choosePlan(lineRequest(n, 1, Precision::F32));
     EXPECT_NE(c.kernel, "raderLocal") << n;
@@ -68,9 +69,9 @@ TEST(RaderPlan, ConvolutionRadicesKeepTheRowBusy) {
     EXPECT_EQ(product(rs), n - 1) << n;
     for (int64_t r : rs) EXPECT_TRUE(r <= 16 || largestPrimeFactor(r) == r) << n;
   }
-  const PlanChoice c = choosePlan(lineRequest(31, 4096, Precision::F32));
-  EXPECT_EQ(c.radices, (Radices{6, 5}));
-  EXPECT_EQ(c.stageLocal.front().at(0), 6);  // work-items per row: 30 / min(rs)
+  const PlanChoice c = choosePlan(lineRequest(61, 4096, Precision::F32));
+  EXPECT_EQ(c.radices, (Radices{10, 6}));
+  EXPECT_EQ(c.stageLocal.front().at(0), 10);  // work-items per row: 60 / min(rs)
 }
 
 // An N - 1 none of whose radix lists keeps a row within 1024 work-items (8190 = 2·3²·5·7·13:
@@ -85,6 +86,37 @@ TEST(RaderPlan, NoRadixListWithinTheWorkItemsIsBluestein) {
   const PlanChoice c = choosePlan(r);
   EXPECT_EQ(c.variant, Variant::Bluestein);
   EXPECT_NE(c.kernel, "raderLocal");
+}
+
+// A Rader radix prime whose values take at most half of a thread's registers is one radix,
+// raderDft in a work-item a row (primeInOneWorkItem: f32 31 .. 43, f64 31; on an H200 f32 31
+// took 0.34 ms where raderLocal's rows of 6 work-items took 0.96); beyond (f64 37: 148
+// registers of values, ptxas spills 852 bytes) raderLocal, and a named variant keeps its own.
+TEST(RaderPlan, APrimeRadixThatFitsAWorkItemIsOneLocalPass) {
+  for (auto [n, p] : {std::pair{31, Precision::F32}, {37, Precision::F32}, {41, Precision::F32},
+                      {43, Precision::F32}, {31, Precision::F64}}) {
+    EXPECT_TRUE(primeInOneWorkItem(n, p)) << n;
+    const PlanChoice c = choosePlan(lineRequest(n, 4096, p));
+    EXPECT_EQ(c.variant, Variant::Local) << n;
+    EXPECT_EQ(c.kernel, "stockhamLocalCopy") << n;  // one pass: stockhamLocal's copy form
+    EXPECT_EQ(c.radices, (Radices{n})) << n;
+  }
+  EXPECT_FALSE(primeInOneWorkItem(37, Precision::F64));
+  EXPECT_FALSE(primeInOneWorkItem(47, Precision::F32));  // beyond kLargestRaderRadix
+  EXPECT_FALSE(primeInOneWorkItem(29, Precision::F32));  // a direct radix (symDft)
+  FftRequest named = lineRequest(31, 2, Precision::F32);
+  named.variant = Variant::Bluestein;
+  EXPECT_EQ(choosePlan(named).kernel, "bluesteinLocal");
+  named.radices = {6, 5};  // Rader's convolution radices name raderLocal
+  EXPECT_EQ(choosePlan(named).kernel, "raderLocal");
+}
+TEST(RaderPlan, MatchFftwPrimesInOneWorkItem) {
+  expectPlanWithinFftw<float>(lineRequest(31, 9, Precision::F32), "rader radix", 3,
+                              "stockhamLocalCopy");
+  expectPlanWithinFftw<float>(lineRequest(43, 5, Precision::F32, Direction::Inverse, true),
+                              "rader radix", 3, "stockhamLocalCopy");
+  expectPlanWithinFftw<double>(lineRequest(31, 7, Precision::F64, Direction::Inverse), "rader radix",
+                               3, "stockhamLocalCopy");
 }
 
 // Larger primes than accuracy_test.cpp's (p - 1 with radices 16, 7, 9, 5), batches that fill
@@ -140,8 +172,7 @@ TEST(RaderRadixPlan, CompositeSizesTakeRaderRadices) {
     EXPECT_FALSE(plannedByRadices(n)) << n;
     EXPECT_EQ(choosePlan(lineRequest(n, 2, Precision::F32)).file, "bluestein.fdl") << n;
   }
-  EXPECT_FALSE(plannedByRadices(31));
-  EXPECT_EQ(choosePlan(lineRequest(31, 2, Precision::F32)).kernel, "raderLocal");
+  EXPECT_FALSE(plannedByRadices(31));  // a prime: primeInOneWorkItem or raderLocal
   // 311 - 1 = 2·5·31: raderLocal's convolution keeps radices of at most 29 (Bluestein)
   EXPECT_TRUE(raderRadices(311, lineRequest(311, 1, Precision::F32)).empty());
 }
@@ -186,8 +217,10 @@ TEST_P(RaderAccuracy, InverseWithinFftw) {
   const Precision p = GetParam();
   for (int64_t n : {31, 43, 61}) {
     const FftRequest r = lineRequest(n, 4096 / n, p, Direction::Inverse);
-    p == Precision::F64 ? expectPlanWithinFftw<double>(r, "rader accuracy", 5, "raderLocal")
-                        : expectPlanWithinFftw<float>(r, "rader accuracy", 5, "raderLocal");
+    // f32 31 and 43, f64 31: raderDft in a work-item (primeInOneWorkItem)
+    const char* kernel = primeInOneWorkItem(n, p) ? "stockhamLocalCopy" : "raderLocal";
+    p == Precision::F64 ? expectPlanWithinFftw<double>(r, "rader accuracy", 5, kernel)
+                        : expectPlanWithinFftw<float>(r, "rader accuracy", 5, kernel);
   }
 }
 

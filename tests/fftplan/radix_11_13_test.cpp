@@ -171,14 +171,15 @@ TEST(Radix11And13, NoSmoothSizeUsesBluestein) {
   for (auto p : {Precision::F32, Precision::F64})
     for (int64_t n = 2; n <= (1 << 15); ++n) {
       const bool bluestein = choosePlan(shapeRequest({n}, 1, p)).variant == Variant::Bluestein;
-      EXPECT_EQ(bluestein, !plannedByRadices(n)) << n;
+      EXPECT_EQ(bluestein, !plannedByRadices(n) && !primeInOneWorkItem(n, p)) << n;
       if (largestPrimeFactor(n) <= 13) {
         EXPECT_FALSE(bluestein) << n;
       }
-      // a prime factor above kLargestRaderRadix, or a prime above 29 (raderLocal, Bluestein's
-      // variant); 31 .. 61 beside others are Rader radices
+      // a prime factor above kLargestRaderRadix, or a prime above 29 whose butterfly does not
+      // fit a work-item (raderLocal, Bluestein's variant); 31 .. 43 beside others are Rader
+      // radices, and alone where they fit a work-item (primeInOneWorkItem)
       if (largestPrimeFactor(n) > kLargestRaderRadix ||
-          (largestPrimeFactor(n) == n && n > kLargestDirectPrime)) {
+          (largestPrimeFactor(n) == n && n > kLargestDirectPrime && !primeInOneWorkItem(n, p))) {
         EXPECT_TRUE(bluestein) << n;
       }
     }
