@@ -110,6 +110,9 @@ struct PlanChoice {
   bool localReuseInPass = false;
   // Local rows skewed by one element (CodegenOptions::localRowSkew): hierarchical tiles.
   bool localRowSkew = false;
+  // One unused element after every this many of a local array (CodegenOptions::localPadding);
+  // 0: code generation's own (16). Local plans with a radix not a power of two: localPaddingFor.
+  int64_t localPadding = 0;
 
   // The typed choice when it is a T, else null.
   template <typename T>
@@ -190,6 +193,15 @@ bool raderRadix(int64_t p);
 // raderLocal's 0.624 and 0.672.
 bool primeInOneWorkItem(int64_t n, Precision precision);
 bool hasRaderRadix(const Radices& rs);  // one of rs is a Rader radix
+// The padding period of a Local plan's local arrays (local_banks.cpp): each pass of radix r
+// stores a butterfly's r outputs together, so a warp's stores are r elements apart; padded every
+// 16 (code generation's default, right for powers of two), stride 10 put 4 - 8 of a warp's 32
+// stores in each bank used. Here the period among 8 .. 32 whose padded strides meet the fewest
+// wavefronts in the passes' stores (a model of 32 banks of 4 bytes, the first warp), 16 on a tie
+// and for radices that are all powers of two. By the bank model of the emitted CUDA
+// (bench/local_bank_wavefronts.py, wavefronts against the least): f32 1000 [10, 10, 10] 187/60
+// -> 70/80, 100 110/40 -> 50/40, 70 [10, 7] 92/34 -> 41/34.
+int64_t localPaddingFor(const Radices& rs, Precision precision);
 // The most work-items of a block (a one-kernel row's work-group, a hierarchical tile) whose
 // passes hold a Rader radix: 256 x 255 registers is the 64 K of a block.
 inline constexpr int64_t kRaderWorkItems = 256;

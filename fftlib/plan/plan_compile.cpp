@@ -87,6 +87,7 @@ std::shared_ptr<const CompiledFft> compileChoice(const FftRequest& r, const Plan
   options.stageLocal = p->choice.stageLocal;  // the plan's work-group shapes
   options.localReuseInPass = p->choice.localReuseInPass;
   options.localRowSkew = p->choice.localRowSkew;
+  if (p->choice.localPadding > 0) options.localPadding = p->choice.localPadding;
   options.minBlocksPerMultiprocessor = r.minBlocksPerSm;
   try {
     p->strategy = r.strategy.empty() ? "lowerFft" : r.strategy;

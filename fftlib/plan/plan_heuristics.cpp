@@ -561,6 +561,16 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
     c.kernel = "stockhamLocalCopy";                         // the coalescing copies
     c.stageLocal = {{shape.fftsPerGroup, 1}};
   }
+  // the padding period the passes' stores meet the fewest banks with, where the arrays still
+  // fit padded so
+  const int64_t every = localPaddingFor(c.radices, r.precision);
+  const int64_t count = r.size * shape.fftsPerGroup;
+  const int64_t padded =
+      compiler::codegen::CodegenOptions{.localPadding = every}.paddedLocalCount(count, r.size);
+  if (every != compiler::codegen::CodegenOptions{}.localPadding &&
+      (oneArray ? 1 : 2) * padded * complexBytes(r.precision) <=
+          localMemoryFor(r, shape.fftsPerGroup))
+    c.localPadding = every;
   c.detail = LocalChoice{c.radices, shape, oneArray};
   return c;
 }
