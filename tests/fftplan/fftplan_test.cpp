@@ -12,8 +12,10 @@
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <sys/wait.h>
 #include <tuple>
@@ -426,6 +428,30 @@ TEST(FftPlan, PlanRecordsStagesAndBytes) {
 
 // The Local variant: the whole FFT in one kernel (one pass over the array), its work-group
 // shape chosen or given, and what it cannot do refused.
+// A Local plan with a radix not a power of two pads its local arrays for its passes' stores
+// (localPaddingFor): a warp's 32 stores of radix 10, 10 elements apart, padded every 16 met
+// 4 - 8 a bank; with the plan's period each bank serves at most the two words of one float2
+// pair (counted here from the addresses, not by the planner's model). Powers of two keep code
+// generation's 16, and the padded kernel still matches FFTW.
+TEST(FftPlan, LocalPaddingForTheRadices) {
+  const PlanChoice c = choosePlan(req(1000));
+  ASSERT_EQ(c.variant, Variant::Local);
+  ASSERT_EQ(c.radices, (Radices{10, 10, 10}));
+  const int64_t every = c.localPadding;
+  ASSERT_GE(every, 8);
+  std::map<int64_t, std::set<int64_t>> banks;
+  for (int64_t t = 0; t < 32; ++t) {
+    const int64_t i = 10 * t, word = 2 * (i + i / every);
+    for (int64_t w : {word, word + 1}) banks[w % 32].insert(w);
+  }
+  for (const auto& [bank, words] : banks) EXPECT_LE(words.size(), 2u) << "bank " << bank;
+  EXPECT_EQ(choosePlan(req(4096)).localPadding, 0);
+  EXPECT_EQ(localPaddingFor({16, 16, 16}, Precision::F32), 16);
+  EXPECT_EQ(localPaddingFor({8, 9}, Precision::F32), 16);  // less than half: kept
+  expectAccurate(req(1000));
+  expectAccurate(req(60));
+}
+
 TEST(FftPlan, LocalVariantShape) {
   auto r = req(1024);
   r.batch = 4;
