@@ -52,6 +52,9 @@ struct ExpandedFftOps {
   // kernels stay as they were.
   bool localRowSkew = false;
   bool localReuseInPass = false;
+  // A one-kernel form keeps its rows in one local array, as the planner's Local plan of its
+  // transforms (LocalChoice::oneArray): its passes share it (CodegenOptions::localReuseInPass).
+  bool oneArray = false;
 };
 
 // Whether the kernel holds fft or ifft operations.
