@@ -321,7 +321,7 @@ int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, con
 // a third of the budget (three blocks a multiprocessor of an H100/H200: 227 KiB of 228 a
 // block) and at most 512 work-items (two blocks by threads, and by registers up to 64 a
 // work-item); 0 when none does. f32 1024 x 8 columns (64 KiB) lets 2^19 and 2^20 run in two
-// levels, f64 1024 x 4 likewise.
+// levels, f64 1024 x 4 2^19 (2^20, both levels wide at 512 threads an SM: wideSplitPays).
 int64_t wideTileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows,
                         const FftRequest& r) {
   const int64_t budget = localMemoryBudget(r);
@@ -345,8 +345,8 @@ int64_t wideTileResidentThreads(const Radices& rs, int64_t columns, Precision p)
   const int64_t threads = columns * tileWorkItems(rs);
   const int64_t r = *std::max_element(rs.begin(), rs.end());
   const int64_t perThread = (r <= 16 ? 2 : 3) * r * (p == Precision::F64 ? 4 : 2);
-  const int64_t blocks = std::min({kRegisters / (perThread * threads), kBlocksBySharedMemory,
-                                   kThreads / threads});
+  const int64_t blocks =
+      std::min({kRegisters / (perThread * threads), kBlocksBySharedMemory, kThreads / threads});
   return blocks * threads;
 }
 
@@ -462,6 +462,8 @@ HierarchicalChoice chooseHierarchical(const FftRequest& r) {
   // Two levels when every stage's tile is at least 64 bytes wide (two memory sectors), else
   // three; the widest tiles of the two when neither is. (On an H100, f32 2^17 and 2^18 with
   // two levels of 4-column tiles took 1.9x and 2.2x cuFFT's time, with three levels 1.5x.)
+  // Wide tiles (beyond 48 KiB) count as 64 bytes wide, but two levels of them only where
+  // wideSplitPays; else three levels when they fit, else the two.
   const int64_t minWidth = kTileMinBytes / complexBytes(r.precision);
   std::vector<std::vector<int64_t>> best;
   std::vector<int64_t> bestF;

@@ -287,10 +287,11 @@ TEST(FftOpsPasses, ConvolutionOfLongRowsCompilesForCuda) {
   // take: the hierarchical plan, not a pass over global memory per radix
   opts.defines = {{"N", 16384}, {"B", 2}};
   const auto expand = [&](const char* text) {
-    return expandFftOps(
-        compiler::frontend::compileSource(text, "f.fdl", opts).kernels.at(0), limits);
+    return expandFftOps(compiler::frontend::compileSource(text, "f.fdl", opts).kernels.at(0),
+                        limits);
   };
-  const ExpandedFftOps one = expand("kernel f(x: [[complex]N]B) = map(fun row => fft(row)) <<: x\n");
+  const ExpandedFftOps one =
+      expand("kernel f(x: [[complex]N]B) = map(fun row => fft(row)) <<: x\n");
   EXPECT_TRUE(one.oneKernel);
   EXPECT_TRUE(one.oneArray);
   ASSERT_EQ(one.operations.size(), 1U);
@@ -302,9 +303,9 @@ TEST(FftOpsPasses, ConvolutionOfLongRowsCompilesForCuda) {
   EXPECT_FALSE(e16.oneKernel);
   ASSERT_EQ(e16.operations.size(), 3U);
   EXPECT_NE(e16.operations[0].find("hierarchical"), std::string::npos) << e16.operations[0];
-  EXPECT_FALSE(compiler::exec::compileCuda(buildExpanded(e16, "", compiler::pipeline::Target::Cuda)
-                                               .compiled)
-                   .binary.empty());
+  EXPECT_FALSE(
+      compiler::exec::compileCuda(buildExpanded(e16, "", compiler::pipeline::Target::Cuda).compiled)
+          .binary.empty());
 }
 #endif
 

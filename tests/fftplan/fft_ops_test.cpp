@@ -276,12 +276,10 @@ TEST(FftOps, ConvolutionInThePlannersOneLocalArrayIsOneKernel) {
     int64_t workItems;
     bool run;  // on the OpenCL device (PoCL: seconds a case)
   };
-  for (const Case c : {Case{8192, 2, 232448, ir::ScalarKind::Float, "2, 16, 16, 16",
-                            "16, 16, 16, 2", 512, true},
-                       Case{4096, 2, 232448, ir::ScalarKind::Double, "16, 16, 16", "16, 16, 16",
-                            256, true},
-                       Case{4096, 3, 0, ir::ScalarKind::Float, "16, 16, 16", "16, 16, 16", 256,
-                            false}}) {
+  for (const Case c :
+       {Case{8192, 2, 232448, ir::ScalarKind::Float, "2, 16, 16, 16", "16, 16, 16, 2", 512, true},
+        Case{4096, 2, 232448, ir::ScalarKind::Double, "16, 16, 16", "16, 16, 16", 256, true},
+        Case{4096, 3, 0, ir::ScalarKind::Float, "16, 16, 16", "16, 16, 16", 256, false}}) {
     SCOPED_TRACE(fmt::format("N = {}, {} bytes", c.n, c.localMemory));
     const Kernel k = compileKernel(kConv, {{"N", c.n}, {"B", c.b}}, c.kind);
     FftRequest limits;
@@ -318,9 +316,9 @@ TEST(FftOps, ConvolutionInThePlannersOneLocalArrayIsOneKernel) {
     want = dftRows(want, c.n, Direction::Inverse);
     const std::vector<ir::Value> args = {ir::Value::complexArray(x, c.kind, {c.b, c.n}),
                                          ir::Value::complexArray(hSpec, c.kind, {c.n})};
-    const auto got = compiler::exec::runCompiled(fftc::testing::openclContext(), built.compiled,
-                                                 args)
-                         .output.toComplexVector();
+    const auto got =
+        compiler::exec::runCompiled(fftc::testing::openclContext(), built.compiled, args)
+            .output.toComplexVector();
     EXPECT_LT(maxRelError(got, want), c.kind == ir::ScalarKind::Double ? 1e-12 : 1e-5);
   }
 }
