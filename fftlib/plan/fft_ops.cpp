@@ -164,6 +164,29 @@ compiler::frontend::Kernel etaOps(const compiler::frontend::Kernel& k) {
 
 namespace {
 
+// The radices of the first of a row's transforms in one local array (LocalChoice::oneArray:
+// the planner's where two arrays take more than half of the budget or do not fit), `rs` the
+// planner's (oneArrayRadices), false where the row has no such form. Every pass from local
+// memory to local memory must keep the work-group's n / q work-items busy, each reading its
+// elements, waiting, writing (CodegenOptions::localReuseInPass); only the first pass (from
+// global memory) and the last (to it) may loop over their butterflies. One transform takes rs;
+// a transform of another's result (depth 2, the convolution) shares its first pass with the
+// other's last (mapZipFusion), a pass between local arrays: the first transform takes the
+// order of rs whose passes after the first have one radix, the second the reverse (8192 f32
+// [16, 16, 16, 2]: [2, 16, 16, 16], then [16, 16, 16, 2]); a longer chain, one radix. Not for
+// transforms side by side (the multi-pass form's hierarchical plan, or passes over global
+// memory).
+bool oneArrayChain(size_t transforms, const ir::ExprPtr& body, Radices& rs) {
+  const int depth = transformDepth(body);
+  if (static_cast<size_t>(depth) != transforms) return false;
+  if (depth == 1) return true;
+  auto uniformTail = [](const Radices& c) {
+    return std::all_of(c.begin() + 1, c.end(), [&](int64_t q) { return q == c[1]; });
+  };
+  if (!uniformTail(rs)) std::reverse(rs.begin(), rs.end());
+  return uniformTail(rs) && (depth == 2 || rs.front() == rs[1]);
+}
+
 // The one-kernel form of a row map (fft_ops.h): map(g) <<: rows, every operation in g, all of
 // one size n, rows of a constant count B, when the planner plans B transforms of n as
 // stockhamLocal: rowsInGroups(F, B, mapWorkgroup(0, mapLocal(1, g'))) <<: rows (common.fdl),
@@ -193,15 +216,17 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, Exp
   r.real = false;
   const PlanChoice choice = choosePlan(withLimits(r, PlanLimits{}));
   const auto* local = choice.as<LocalChoice>();
-  if (choice.kernel != "stockhamLocal" || !local || local->oneArray) return nullptr;
+  if (choice.kernel != "stockhamLocal" || !local) return nullptr;
   const int64_t f = local->shape.fftsPerGroup, b = r.batch;
   // A transform of another's result takes the radices in the other order: its first pass then
   // has the radix of the other's last, the two butterflies read and write the same elements
   // ({j + k·n/r}), and lowerFftFused's mapZipFusion makes them one pass, the work between
   // them (a product with a spectrum) in registers: no local exchange, no barrier between.
-  const Radices reversed(local->radices.rbegin(), local->radices.rend());
+  Radices first = local->radices;
+  if (local->oneArray && !oneArrayChain(ops.size(), g->body(), first)) return nullptr;
+  const Radices reversed(first.rbegin(), first.rend());
   ReplaceOps replace([&](const Op& op, int depth) {
-    const Radices& rs = depth % 2 ? reversed : local->radices;
+    const Radices& rs = depth % 2 ? reversed : first;
     out.operations.push_back(fmt::format(
         "{} {} {}: radices {} (one kernel, {} work-items x {} rows per group)",
         op.sign < 0 ? "fft" : "ifft", op.n, precisionName(r.precision), fmt::join(rs, ", "),
@@ -217,6 +242,7 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, Exp
   e = ir::FunCall::make(ir::Join::make(), {ir::FunCall::make(perGroup, {e})});
   if (extra) e = ir::FunCall::make(ir::Crop::make(0, extra), {e});
   out.stageLocal.insert(out.stageLocal.end(), choice.stageLocal.begin(), choice.stageLocal.end());
+  out.oneArray = out.oneArray || local->oneArray;
   return e;
 }
 
@@ -271,6 +297,8 @@ void fftOpsOptions(const ExpandedFftOps& expanded, std::string_view strategy,
     options.localRowSkew = options.localRowSkew || expanded.localRowSkew;
     options.localReuseInPass = options.localReuseInPass || expanded.localReuseInPass;
   }
+  // a one-kernel form in one local array: its passes share it as the plain FFT's do
+  if (expanded.oneArray) options.localReuseInPass = true;
 }
 
 compiler::pipeline::Built buildExpanded(const ExpandedFftOps& expanded, std::string_view strategy,

@@ -11,7 +11,9 @@
 // stockhamLocal), the whole row function runs in that kernel's form: a work-group per F rows,
 // rowsInGroups(F, B, mapWorkgroup(0, mapLocal(1, row function))), each fft the twiddle-table
 // Stockham FFT with the planner's radices (reversed for a transform of another's result: an
-// odd count of transforms before it), so the maps before, between and after the
+// odd count of transforms before it; in the order whose passes between local arrays keep every
+// work-item busy where the plan keeps one local array, oneArrayChain), so the maps before,
+// between and after the
 // transforms fuse into the transforms' first and last passes (one stage; the maps after a
 // pass by lowerFftFused's mapIntoProducer, so the kernel has the passes of its transforms and
 // no others; a transform's last pass and the next one's first, of the same radix then, are
@@ -52,6 +54,9 @@ struct ExpandedFftOps {
   // kernels stay as they were.
   bool localRowSkew = false;
   bool localReuseInPass = false;
+  // A one-kernel form keeps its rows in one local array, as the planner's Local plan of its
+  // transforms (LocalChoice::oneArray): its passes share it (CodegenOptions::localReuseInPass).
+  bool oneArray = false;
 };
 
 // Whether the kernel holds fft or ifft operations.

@@ -531,9 +531,10 @@ ir::ExprPtr multiPassForm(const ir::FunCall& call, const FftRequest& limits, Exp
   PlanChoice choice = choosePlan(withLimits(r, PlanLimits{}));
   const auto* local = choice.as<LocalChoice>();
   if (local && local->oneArray) {
-    // one local array of a whole row (16384 f32 in an H100's 227 KiB): the one-kernel form
-    // takes two (fft_ops.cpp), so the hierarchical plan of the row, when there is one, rather
-    // than a pass over global memory per radix
+    // one local array of a whole row (16384 f32 in an H100's 227 KiB) that the one-kernel form
+    // declined (fft_ops.cpp oneArrayChain: transforms side by side, or a chain of three whose
+    // radices differ), so the hierarchical plan of the row, when there is one, rather than a
+    // pass over global memory per radix
     r.variant = Variant::Hierarchical;
     try {
       choice = choosePlan(withLimits(r, PlanLimits{}));

@@ -321,7 +321,7 @@ int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, con
 // a third of the budget (three blocks a multiprocessor of an H100/H200: 227 KiB of 228 a
 // block) and at most 512 work-items (two blocks by threads, and by registers up to 64 a
 // work-item); 0 when none does. f32 1024 x 8 columns (64 KiB) lets 2^19 and 2^20 run in two
-// levels, f64 1024 x 4 likewise.
+// levels, f64 1024 x 4 2^19 (2^20, both levels wide at 512 threads an SM: wideSplitPays).
 int64_t wideTileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows,
                         const FftRequest& r) {
   const int64_t budget = localMemoryBudget(r);
@@ -331,6 +331,41 @@ int64_t wideTileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows,
   for (int64_t f = minWidth; f <= most && f * tileWorkItems(rs) <= 512; ++f)
     if (rows % f == 0 && tileBytes(n, f, 1, r.precision) <= budget / 3) return f;
   return 0;
+}
+
+// The threads of a multiprocessor that a wide tile (wideTileColumns) keeps resident: its
+// blocks of F x tileWorkItems(rs) work-items that the registers hold, each work-item keeping
+// its widest butterfly (butterflyInRegisters' measure: 2 registers a complex value in f32, 4
+// in f64, twice over for the temporaries), at most three (a third of the shared memory each)
+// and 2048 threads (sm_90). f32 [4, 16, 16] x 8: 512 threads of 64 registers, two blocks,
+// 1024; f64 x 4: 256 of 128, two, 512 (ptxas sm_90: 51 and 98 registers, two blocks each,
+// bench/results/2026-11-29-sm90-wide_tiles.csv).
+int64_t wideTileResidentThreads(const Radices& rs, int64_t columns, Precision p) {
+  constexpr int64_t kRegisters = 65536, kThreads = 2048, kBlocksBySharedMemory = 3;
+  const int64_t threads = columns * tileWorkItems(rs);
+  const int64_t r = *std::max_element(rs.begin(), rs.end());
+  const int64_t perThread = (r <= 16 ? 2 : 3) * r * (p == Precision::F64 ? 4 : 2);
+  const int64_t blocks =
+      std::min({kRegisters / (perThread * threads), kBlocksBySharedMemory, kThreads / threads});
+  return blocks * threads;
+}
+
+// Whether a split whose every level is a wide tile (`wide`, `fs` their columns) is worth a
+// level: a wide tile's pass, two or three blocks a multiprocessor whose first pass loops over
+// its loads (a radix-4 pass: four loads a work-item at a time), ran at two thirds of a plain
+// tile's bandwidth share on an H200, 1.45x a three-level pass's time with 1024 threads
+// resident (f32 2^20: 0.406 against 0.282 ms a pass), 1.6x with 512 (f64 2^20: 0.429 against
+// 0.268); so two such passes beat three plain ones at half of a multiprocessor's threads (f32
+// 2^20 0.813 ms against 0.845) and not at a quarter (f64 2^20 0.857 against 0.805;
+// bench/results/2026-11-29-nvidia-h200-wide_tiles_ab.csv). A split with a plain level gains
+// either way (f64 2^19: one wide level, 0.755 against 0.788).
+bool wideSplitPays(const std::vector<std::vector<int64_t>>& levels, const std::vector<int64_t>& fs,
+                   const std::vector<bool>& wide, Precision p) {
+  const size_t k = levels.size();
+  if (!std::all_of(wide.begin(), wide.end(), [](bool w) { return w; })) return true;
+  for (size_t s = 0; s < k; ++s)  // stage s transforms level k-1-s
+    if (wideTileResidentThreads(levels[k - 1 - s], fs[s], p) < 1024) return false;
+  return true;
 }
 
 // The radices of a wide tile of n (wideTileColumns): [r0, R, ..., R], the largest R <= 16 of
@@ -427,6 +462,8 @@ HierarchicalChoice chooseHierarchical(const FftRequest& r) {
   // Two levels when every stage's tile is at least 64 bytes wide (two memory sectors), else
   // three; the widest tiles of the two when neither is. (On an H100, f32 2^17 and 2^18 with
   // two levels of 4-column tiles took 1.9x and 2.2x cuFFT's time, with three levels 1.5x.)
+  // Wide tiles (beyond 48 KiB) count as 64 bytes wide, but two levels of them only where
+  // wideSplitPays; else three levels when they fit, else the two.
   const int64_t minWidth = kTileMinBytes / complexBytes(r.precision);
   std::vector<std::vector<int64_t>> best;
   std::vector<int64_t> bestF;
@@ -438,25 +475,33 @@ HierarchicalChoice chooseHierarchical(const FftRequest& r) {
     if (levels.empty()) continue;
     // stage s transforms level k-1-s; its rows are the batch times the other levels' sizes
     std::vector<int64_t> fs;
+    std::vector<bool> wideStages;
     for (int s = 0; s < k; ++s) {
       auto& rs = levels[static_cast<size_t>(k - 1 - s)];
       const int64_t n = product(rs), rows = r.batch * (r.size / n);
       int64_t f = tileColumns(n, rs, rows, r, oneArrayTile(rs) ? 1 : 2);
+      bool isWide = false;
       if (f < minWidth) {  // beyond 48 KiB, with the wide tile's radices unless the request's
         Radices wide = r.radices.empty() ? wideTileRadices(n) : rs;
         if (const int64_t g = wide.empty() ? 0 : wideTileColumns(n, wide, rows, r); g > 0) {
           rs = std::move(wide);
           f = g;
+          isWide = true;
         }
       }
       fs.push_back(f);
+      wideStages.push_back(isWide);
     }
     const int64_t least = *std::min_element(fs.begin(), fs.end());
     if (least >= minWidth ||
         (least > 0 && (bestF.empty() || least > *std::min_element(bestF.begin(), bestF.end())))) {
       best = levels;
       bestF = fs;
-      if (least >= minWidth) break;
+      // every level wide at a low occupancy: the next count's plain levels when they fit
+      // (wideSplitPays), else these
+      if (least >= minWidth &&
+          (k == counts.back() || wideSplitPays(levels, fs, wideStages, r.precision)))
+        break;
     }
   }
   if (best.empty())

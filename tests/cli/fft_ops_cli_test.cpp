@@ -29,6 +29,16 @@ TEST(FftOpsCli, ConvolutionIsOneStageAndChecks) {
   EXPECT_EQ(o.at("stages").as_array().size(), 1U) << boost::json::serialize(o);
 }
 
+// 4096 f32 fits 48 KiB only as one local array: the convolution is still one kernel (three,
+// the multi-pass form, before session 18), the forward and the inverse sharing the array
+TEST(FftOpsCli, ConvolutionInOneLocalArrayIsOneStageAndChecks) {
+  auto o = execJson(kExamples + "convolution.fdl --kernel conv -D N=4096 -D B=2");
+  if (o.empty()) return;
+  EXPECT_EQ(o.at("stages").as_array().size(), 1U) << boost::json::serialize(o);
+  EXPECT_EQ(o.at("stages").as_array().at(0).at("local").as_array().at(0).as_int64(), 256)
+      << boost::json::serialize(o);
+}
+
 TEST(FftOpsCli, ConvolutionOfAPartialWorkGroupChecks) {
   // 64-point rows: several rows per work-group, the last group partial
   auto o = execJson(kExamples + "convolution.fdl --kernel conv -D N=64 -D B=7 --precision f64");

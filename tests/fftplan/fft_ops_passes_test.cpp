@@ -281,17 +281,31 @@ TEST(FftOpsPasses, ConvolutionOfLongRowsCompilesForCuda) {
   EXPECT_EQ(built.compiled.stages.size(), 3U);  // two levels 256 x 256, one kernel shared
   EXPECT_FALSE(compiler::exec::compileCuda(built.compiled).binary.empty());
 
-  // 16384 fits 227 KiB only as one local array, which the one-kernel form does not take: the
-  // hierarchical plan, not a pass over global memory per radix
+  // 16384 fits 227 KiB only as one local array: one transform, or a chain of two, is one
+  // kernel in it ([16, 16, 16, 4]; the convolution's forward [4, 16, 16, 16]); a chain of three
+  // would loop over radix-4 butterflies between local arrays, which the one-kernel form does not
+  // take: the hierarchical plan, not a pass over global memory per radix
   opts.defines = {{"N", 16384}, {"B", 2}};
-  const Kernel k16 = compiler::frontend::compileSource(
-                         "kernel f(x: [[complex]N]B) = map(fun row => fft(row)) <<: x\n", "f.fdl",
-                         opts)
-                         .kernels.at(0);
-  const ExpandedFftOps e16 = expandFftOps(k16, limits);
+  const auto expand = [&](const char* text) {
+    return expandFftOps(compiler::frontend::compileSource(text, "f.fdl", opts).kernels.at(0),
+                        limits);
+  };
+  const ExpandedFftOps one =
+      expand("kernel f(x: [[complex]N]B) = map(fun row => fft(row)) <<: x\n");
+  EXPECT_TRUE(one.oneKernel);
+  EXPECT_TRUE(one.oneArray);
+  ASSERT_EQ(one.operations.size(), 1U);
+  EXPECT_NE(one.operations[0].find("radices 16, 16, 16, 4 (one kernel"), std::string::npos)
+      << one.operations[0];
+  const ExpandedFftOps e16 =
+      expand("kernel f(x: [[complex]N]B) = map(fun row => fft <<: ifft <<: fft(row)) <<: x\n");
   EXPECT_TRUE(e16.multiPass);
-  ASSERT_EQ(e16.operations.size(), 1U);
+  EXPECT_FALSE(e16.oneKernel);
+  ASSERT_EQ(e16.operations.size(), 3U);
   EXPECT_NE(e16.operations[0].find("hierarchical"), std::string::npos) << e16.operations[0];
+  EXPECT_FALSE(
+      compiler::exec::compileCuda(buildExpanded(e16, "", compiler::pipeline::Target::Cuda).compiled)
+          .binary.empty());
 }
 #endif
 

@@ -260,6 +260,69 @@ TEST(FftOps, ConvolutionCompilesForCuda) {
 }
 #endif
 
+// Where the planner keeps a row in one local array (two would take more than half of the
+// budget, or do not fit it: 8192 f32 and 4096 f64 under an H100's 227 KiB, 4096 f32 in 48 KiB),
+// the convolution is still one kernel (it was three, a multi-pass form, since session 16's
+// one-array rule): the forward takes the planner's radices in the order whose passes after the
+// first have one radix, the inverse the reverse, so that only the first pass (from global
+// memory) and the last (to it) loop over their butterflies, and every pass shares the one
+// array. Its bytes are one row's, its result the direct sum's on the OpenCL device; for CUDA it
+// compiles with NVRTC.
+TEST(FftOps, ConvolutionInThePlannersOneLocalArrayIsOneKernel) {
+  struct Case {
+    int64_t n, b, localMemory;
+    ir::ScalarKind kind;
+    const char *fwd, *inv;
+    int64_t workItems;
+    bool run;  // on the OpenCL device (PoCL: seconds a case)
+  };
+  for (const Case c :
+       {Case{8192, 2, 232448, ir::ScalarKind::Float, "2, 16, 16, 16", "16, 16, 16, 2", 512, true},
+        Case{4096, 2, 232448, ir::ScalarKind::Double, "16, 16, 16", "16, 16, 16", 256, true},
+        Case{4096, 3, 0, ir::ScalarKind::Float, "16, 16, 16", "16, 16, 16", 256, false}}) {
+    SCOPED_TRACE(fmt::format("N = {}, {} bytes", c.n, c.localMemory));
+    const Kernel k = compileKernel(kConv, {{"N", c.n}, {"B", c.b}}, c.kind);
+    FftRequest limits;
+    limits.target = compiler::pipeline::Target::OpenCL;
+    limits.localMemoryBytes = c.localMemory;
+    const ExpandedFftOps e = expandFftOps(k, limits);
+    ASSERT_TRUE(e.oneKernel);
+    EXPECT_FALSE(e.multiPass);
+    EXPECT_TRUE(e.oneArray);
+    ASSERT_EQ(e.operations.size(), 2U);
+    EXPECT_NE(e.operations[0].find(fmt::format("radices {} (", c.fwd)), std::string::npos)
+        << e.operations[0];
+    EXPECT_NE(e.operations[1].find(fmt::format("radices {} (", c.inv)), std::string::npos)
+        << e.operations[1];
+    EXPECT_EQ(e.stageLocal, (std::vector<std::vector<int64_t>>{{c.workItems, 1}}));
+    const auto built = buildExpanded(e, "", compiler::pipeline::Target::OpenCL);
+    ASSERT_EQ(built.compiled.stages.size(), 1U);
+    const int64_t elem = c.kind == ir::ScalarKind::Double ? 16 : 8;
+    const int64_t row = compiler::codegen::CodegenOptions{}.paddedLocalCount(c.n, c.n) * elem;
+    EXPECT_EQ(built.compiled.stages[0].localMemoryBytes, row);
+#ifdef FFTC_HAVE_CUDA
+    const auto cuda = buildExpanded(e, "", compiler::pipeline::Target::Cuda);
+    ASSERT_EQ(cuda.compiled.stages.size(), 1U);
+    EXPECT_EQ(cuda.compiled.stages[0].localMemoryBytes, row);
+    EXPECT_FALSE(compiler::exec::compileCuda(cuda.compiled).binary.empty());
+#endif
+    if (!c.run) continue;
+    // x ⊛ h = IDFT(DFT(x) .* H) / N, by FFTW in long double
+    const auto x = randomVector(static_cast<size_t>(c.n * c.b), 9);
+    const auto hSpec = dftRows(randomVector(static_cast<size_t>(c.n), 10), c.n, Direction::Forward);
+    std::vector<C> want = dftRows(x, c.n, Direction::Forward);
+    for (size_t i = 0; i < want.size(); ++i)
+      want[i] *= hSpec[i % static_cast<size_t>(c.n)] / static_cast<double>(c.n);
+    want = dftRows(want, c.n, Direction::Inverse);
+    const std::vector<ir::Value> args = {ir::Value::complexArray(x, c.kind, {c.b, c.n}),
+                                         ir::Value::complexArray(hSpec, c.kind, {c.n})};
+    const auto got =
+        compiler::exec::runCompiled(fftc::testing::openclContext(), built.compiled, args)
+            .output.toComplexVector();
+    EXPECT_LT(maxRelError(got, want), c.kind == ir::ScalarKind::Double ? 1e-12 : 1e-5);
+  }
+}
+
 // ---- the global form: transforms that are not the row function of the outermost map
 
 TEST(FftOps, TransformsOfColumnsArePassesOverGlobalMemory) {

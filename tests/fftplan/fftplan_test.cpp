@@ -1123,10 +1123,12 @@ TEST(FftPlan, TwoLevelTilesSkewedAndSpread) {
 // where the tiles within 48 KiB are narrower than 64 bytes, a level takes the fewest columns
 // of at least 64 bytes in one local array of at most a third of the budget and 512
 // work-items, its radices [r0, 16, ..., 16] (n / 16 work-items a row): f32 2^19 and 2^20 in
-// two levels of 8 columns of 1024 = [4, 16, 16] (64 KiB, 64 x 8 work-items), f64 in 4
-// columns, instead of three levels. At 48 KiB (OpenCL's default), under a budget whose third
-// is below the tile, and where the tile would take more work-items (2^21: 2048 points a row),
-// the plans are those of before; so are the two-level plans whose tiles were wide enough.
+// two levels of 8 columns of 1024 = [4, 16, 16] (64 KiB, 64 x 8 work-items), f64 2^19 in 4
+// columns, instead of three levels. Not where every level would be wide at fewer than half of
+// a multiprocessor's threads (f64 2^20 and 10^6: below). At 48 KiB (OpenCL's default), under a
+// budget whose third is below the tile, and where the tile would take more work-items (2^21:
+// 2048 points a row), the plans are those of before; so are the two-level plans whose tiles
+// were wide enough.
 TEST(Planner, WideTilesBeyond48KiB) {
   constexpr int64_t kH100 = 232448;
   const compiler::codegen::CodegenOptions o{.localRowSkew = true};
@@ -1139,8 +1141,7 @@ TEST(Planner, WideTilesBeyond48KiB) {
   for (const auto& [n, p, rs1, rs2, columns] :
        {Case{int64_t{1} << 19, Precision::F32, {8, 8, 8}, {4, 16, 16}, 8},
         Case{int64_t{1} << 20, Precision::F32, {4, 16, 16}, {4, 16, 16}, 8},
-        Case{int64_t{1} << 19, Precision::F64, {8, 8, 8}, {4, 16, 16}, 4},
-        Case{int64_t{1} << 20, Precision::F64, {4, 16, 16}, {4, 16, 16}, 4}}) {
+        Case{int64_t{1} << 19, Precision::F64, {8, 8, 8}, {4, 16, 16}, 4}}) {
     auto r = req(n);
     r.precision = p;
     r.batch = (int64_t{1} << 26) / n;
@@ -1173,6 +1174,35 @@ TEST(Planner, WideTilesBeyond48KiB) {
     cl.localMemoryBytes = 100000;
     EXPECT_EQ(choosePlan(cl).detail, three.detail) << n;
   }
+  // Every level wide, at a quarter of a multiprocessor's threads: f64 2^20's two levels of
+  // [4, 16, 16] x 4 (256 work-items of 98 registers, two blocks an SM by registers; ptxas sm_90)
+  // took 0.857 ms on an H200 against 0.805 for three levels (f32's, 1024 threads resident,
+  // 0.813 against 0.845): f64 2^20 keeps the three levels of 48 KiB, as does 10^6 f64 ([10, 10,
+  // 10] x 4: 400 work-items, two blocks, 800 threads). Asked for two levels, the wide tiles.
+  for (const auto& [n, wide] : {std::pair{int64_t{1} << 20, Radices{4, 16, 16}},
+                                std::pair{int64_t{1000000}, Radices{10, 10, 10}}}) {
+    auto r = req(n);
+    r.precision = Precision::F64;
+    r.batch = (int64_t{1} << 25) / n;
+    r.target = compiler::pipeline::Target::Cuda;
+    const auto three = choosePlan(r);  // 48 KiB
+    ASSERT_EQ(three.kernel, "hierarchicalLocal3") << n;
+    r.localMemoryBytes = kH100;
+    const auto c = choosePlan(r);
+    EXPECT_EQ(c.kernel, "hierarchicalLocal3") << n;
+    EXPECT_EQ(c.detail, three.detail) << n;
+    EXPECT_EQ(c.stageLocal, three.stageLocal) << n;
+    auto back = r;  // its radices given back: the same plan
+    back.radices = c.radices;
+    EXPECT_EQ(choosePlan(back).detail, c.detail) << n;
+    r.levels = 2;
+    const auto two = choosePlan(r);
+    EXPECT_EQ(two.kernel, "hierarchicalLocal") << n;
+    EXPECT_EQ(level(two, 0), wide) << n;
+    EXPECT_EQ(level(two, 1), wide) << n;
+    EXPECT_EQ(two.as<HierarchicalChoice>()->columns, (std::vector<int64_t>{4, 4})) << n;
+  }
+
   EXPECT_TRUE(oneArrayTile({4, 16, 16}));
   EXPECT_EQ(tileWorkItems({4, 16, 16}), 64);
   EXPECT_EQ(tileWorkItems({16, 8, 8}), 128);
@@ -1210,7 +1240,8 @@ TEST(Planner, WideTilesBeyond48KiB) {
 // The wide tiles through the whole pipeline on PoCL (1 MiB of local memory), against FFTW:
 // f32 2^19's first stage keeps its 8 columns of [4, 16, 16] in one local array of 69680 bytes,
 // beyond 48 KiB, on 8 x 64 work-items (the first pass of radix 4 loops over 256 butterflies a
-// row); f64 2^20 inverse and scaled, both stages wide.
+// row); f64 2^20 inverse and scaled in two levels (asked for: automatically three, the wide
+// tiles' occupancy), both stages wide.
 TEST(FftPlan, WideTilesMatchFftw) {
   const compiler::codegen::CodegenOptions o{.localRowSkew = true};
   auto r = req(int64_t{1} << 19);
@@ -1231,6 +1262,7 @@ TEST(FftPlan, WideTilesMatchFftw) {
   r.precision = Precision::F64;
   r.direction = Direction::Inverse;
   r.scale = true;
+  r.levels = 2;
   auto p64 = planFft(r);
   ASSERT_EQ(p64->compiled.stages.size(), 2u);
   for (const auto& st : p64->compiled.stages)
