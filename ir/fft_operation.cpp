@@ -91,8 +91,7 @@ std::vector<std::complex<double>> dftInDouble(std::span<const std::complex<doubl
     auto* in = reinterpret_cast<fftw_complex*>(const_cast<std::complex<double>*>(x.data()));
     runFftw(
         [&] {
-          return fftw_plan_many_dft(1, &len, static_cast<int>(batch),
-                                    in, nullptr, 1, len,
+          return fftw_plan_many_dft(1, &len, static_cast<int>(batch), in, nullptr, 1, len,
                                     reinterpret_cast<fftw_complex*>(out.data()), nullptr, 1, len,
                                     sign < 0 ? FFTW_FORWARD : FFTW_BACKWARD,
                                     FFTW_ESTIMATE | FFTW_NO_SIMD | FFTW_PRESERVE_INPUT);
