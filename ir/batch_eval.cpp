@@ -127,6 +127,7 @@ void binaryLoop(BuiltinOp op, const Arr& a, const Arr& b, bool complexResult,
 
 class Batched {
  public:
+  explicit Batched(ScalarKind use) : use_(use) {}
   BV eval(const ExprPtr& e);
 
  private:
@@ -134,7 +135,7 @@ class Batched {
   BV builtin(const Builtin& b, std::vector<BV> args, const Type& result);
   BV pattern(const FunDecl& f, BV x, const Type& result);
   BV map(const AbstractMap& m, BV x, const Type& result);
-  static BV fftRows(int sign, const BV& x);
+  BV fftRows(int sign, const BV& x) const;
   BV reduce(const AbstractReduce& r, BV x);
   std::optional<BV> foldAdd(const AbstractReduce& r, const BV& init, const BV& x,
                             const Type& accType) const;
@@ -148,6 +149,7 @@ class Batched {
   template <class F>
   static BV eachArray(BV v, F f);
 
+  ScalarKind use_;  // the precision the values are rounded to afterwards (fftRows)
   std::vector<std::pair<const Param*, BV>> env_;
   std::vector<int64_t> batchSizes_;  // the enclosing maps' sizes, outermost first
   interp::CisPiMemo cisPi_;
@@ -362,7 +364,7 @@ BV Batched::builtin(const Builtin& b, std::vector<BV> args, const Type& result) 
 }
 
 // fft(x) (fft_operation.h): the exact DFT of each row, rounded once to the elements' precision.
-BV Batched::fftRows(int sign, const BV& x) {
+BV Batched::fftRows(int sign, const BV& x) const {
   const Arr& a = x.arr;
   if (x.tuple || a.shape.size() != static_cast<size_t>(x.batch) + 1 || isReal(a.kind))
     throw Unsupported{};
@@ -370,7 +372,8 @@ BV Batched::fftRows(int sign, const BV& x) {
   const auto values = gather(a);  // (the array itself when dense: no copy)
   if (n == 0 || values->empty()) return x;
   std::vector<Cx> out = exactDftRounded(
-      *values, n, sign, a.kind == ValueKind::ComplexFloat ? ScalarKind::Float : ScalarKind::Double);
+      *values, n, sign, a.kind == ValueKind::ComplexFloat ? ScalarKind::Float : ScalarKind::Double,
+      use_);
   BV v;
   v.batch = x.batch;
   v.arr = denseArr(std::move(out), a.shape, a.kind);
@@ -562,9 +565,10 @@ BV Batched::pattern(const FunDecl& f, BV x, const Type& result) {
 
 }  // namespace
 
-std::optional<std::vector<std::complex<double>>> evaluateBatched(const ExprPtr& typedExpr) {
+std::optional<std::vector<std::complex<double>>> evaluateBatched(const ExprPtr& typedExpr,
+                                                                ScalarKind use) {
   try {
-    Batched b;
+    Batched b(use);
     BV v = b.eval(typedExpr);
     if (v.tuple || v.batch != 0 || v.arr.shape.empty()) return std::nullopt;
     return *gather(v.arr);

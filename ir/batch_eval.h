@@ -25,6 +25,8 @@ namespace fftc::ir {
 // nullopt when the expression uses what this evaluator does not do (integer arrays, pad,
 // slide, userfuns, a generator whose element function is not a scalar formula, symbolic
 // sizes): the caller then interprets it. Throws InterpreterError where the interpreter would.
-std::optional<std::vector<std::complex<double>>> evaluateBatched(const ExprPtr& typedExpr);
+// `use`: the precision the caller rounds the values to (InterpreterOptions::use).
+std::optional<std::vector<std::complex<double>>> evaluateBatched(
+    const ExprPtr& typedExpr, ScalarKind use = ScalarKind::Double);
 
 }  // namespace fftc::ir

@@ -77,10 +77,41 @@ std::vector<std::complex<long double>> exactDft(std::span<const std::complex<lon
   return out;
 }
 
+namespace {
+
+// exactDftRounded for an f32 use: FFTW in double, scalar codelets (FFTW_NO_SIMD: the same plan,
+// so the same bits, whatever the host's vector units and the arrays' alignment).
+std::vector<std::complex<double>> dftInDouble(std::span<const std::complex<double>> x, int64_t n,
+                                              int64_t batch, int sign, ScalarKind precision) {
+  std::vector<std::complex<double>> out(x.size());
+  if (batch > 0) {
+    const int len = static_cast<int>(n);
+    // std::complex<double> is layout-compatible with double[2] (fftw_complex); FFTW reads x
+    // (FFTW_PRESERVE_INPUT) and planning with FFTW_ESTIMATE touches neither array
+    auto* in = reinterpret_cast<fftw_complex*>(const_cast<std::complex<double>*>(x.data()));
+    runFftw(
+        [&] {
+          return fftw_plan_many_dft(1, &len, static_cast<int>(batch), in, nullptr, 1, len,
+                                    reinterpret_cast<fftw_complex*>(out.data()), nullptr, 1, len,
+                                    sign < 0 ? FFTW_FORWARD : FFTW_BACKWARD,
+                                    FFTW_ESTIMATE | FFTW_NO_SIMD | FFTW_PRESERVE_INPUT);
+        },
+        "exactDft");
+  }
+  if (precision == ScalarKind::Float)
+    for (auto& v : out) v = {static_cast<float>(v.real()), static_cast<float>(v.imag())};
+  return out;
+}
+
+}  // namespace
+
 std::vector<std::complex<double>> exactDftRounded(std::span<const std::complex<double>> x,
-                                                  int64_t n, int sign, ScalarKind precision) {
+                                                  int64_t n, int sign, ScalarKind precision,
+                                                  ScalarKind use) {
   const int64_t batch = n == 0 ? 0 : static_cast<int64_t>(x.size()) / n;
   checkShape(x.size(), n, batch);
+  if (precision == ScalarKind::Float || use == ScalarKind::Float)
+    return dftInDouble(x, n, batch, sign, precision);
   // FFTW's two arrays in storage that is not cleared first: for a chirp spectrum of 2^21 points
   // they are 64 MB each, and clearing them and the result took a third of the transform's time
   const size_t count = x.size();
@@ -93,13 +124,8 @@ std::vector<std::complex<double>> exactDftRounded(std::span<const std::complex<d
   runExactDft(in.get(), out.get(), n, batch, sign);
   std::vector<std::complex<double>> rounded;
   rounded.reserve(count);
-  for (size_t i = 0; i < count; ++i) {
-    const long double re = out[2 * i], im = out[2 * i + 1];
-    if (precision == ScalarKind::Float)
-      rounded.emplace_back(static_cast<float>(re), static_cast<float>(im));
-    else
-      rounded.emplace_back(static_cast<double>(re), static_cast<double>(im));
-  }
+  for (size_t i = 0; i < count; ++i)
+    rounded.emplace_back(static_cast<double>(out[2 * i]), static_cast<double>(out[2 * i + 1]));
   return rounded;
 }
 

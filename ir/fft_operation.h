@@ -36,9 +36,20 @@ bool containsFftOperation(const ExprPtr& e);
 std::vector<std::complex<long double>> exactDft(std::span<const std::complex<long double>> x,
                                                 int64_t n, int64_t batch, int sign);
 
-// The operation's value as the interpreter holds it: exactDft of values held in double, rounded
-// once to `precision` (a Float result is a float value held in a double).
+// The operation's value as the interpreter holds it, the DFT of values held in double rounded
+// once to `precision` (a Float result is a float value held in a double), computed precisely
+// enough for the precision of the value's final use, `use` (the lower of the two counts:
+// foldClosed evaluates an f32 table in f64 and rounds it to f32 afterwards):
+// - f64: exactDft (FFTW in long double), exact to about 1e-19 of the values;
+// - f32: FFTW's DFT in double (no SIMD codelets: the same plan and bits on every host), at a
+//   sixth of long double's time; its error, about 1e-16 of the row's largest value, 1e-8 of
+//   that value's float rounding step, makes a float differ from the exact value correctly
+//   rounded only where that lies this close to a rounding boundary (tests/ir/
+//   fft_operation_test.cpp). Of scripts/emitted-snapshot's f32 tables, 65521's has 2 values of
+//   262144 one step away (-4.78e-7 in a table reaching 518) and 1009's two exact zeros are
+//   4e-18 and -7e-19 (of a table reaching 0.03); 999983's 4M values are those of long double.
 std::vector<std::complex<double>> exactDftRounded(std::span<const std::complex<double>> x,
-                                                  int64_t n, int sign, ScalarKind precision);
+                                                  int64_t n, int sign, ScalarKind precision,
+                                                  ScalarKind use = ScalarKind::Double);
 
 }  // namespace fftc::ir

@@ -371,7 +371,7 @@ Value Interp::generate(const ArrayGen& g, const Type& result) {
 }
 
 // fft(x) (fft_operation.h): the exact DFT, rounded once to the elements' precision.
-Value fftOperationValue(int sign, const Value& x) {
+Value fftOperationValue(int sign, const Value& x, ScalarKind use) {
   if (!x.isArray()) error("fft of a scalar");
   std::vector<std::complex<double>> in;
   in.reserve(x.size());
@@ -385,13 +385,13 @@ Value fftOperationValue(int sign, const Value& x) {
   if (in.empty()) return x;
   std::vector<Value> out;
   out.reserve(in.size());
-  for (const auto& c : exactDftRounded(in, static_cast<int64_t>(in.size()), sign, precision))
+  for (const auto& c : exactDftRounded(in, static_cast<int64_t>(in.size()), sign, precision, use))
     out.push_back(Value::ofComplex(c, precision));
   return Value::array(std::move(out));
 }
 
 Value Interp::pattern(const FunDecl& f, const Value& x, const Type& result) {
-  if (const int sign = fftOperationSign(f)) return fftOperationValue(sign, x);
+  if (const int sign = fftOperationSign(f)) return fftOperationValue(sign, x, opt_.use);
   if (const auto* m = f.as<AbstractMap>()) {
     Type elem = result ? result.element() : Type();
     std::vector<Value> out;

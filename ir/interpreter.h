@@ -22,6 +22,10 @@ struct InterpreterOptions {
   // Size variable bindings by ArithExpr::varId(). interpretCall also binds a variable that is
   // a parameter's whole array size (the N of [T]N) from the argument value.
   std::unordered_map<uint64_t, int64_t> sizes;
+  // The precision the caller rounds the result to (rewrites::foldClosed evaluates an f32
+  // expression in f64, then rounds it to f32): fft operations are computed precisely enough
+  // for it (ir::exactDftRounded's `use`).
+  ScalarKind use = ScalarKind::Double;
 };
 
 // Semantics. Low-level patterns evaluate like their high-level forms (mapGlobal = map,

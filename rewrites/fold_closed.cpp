@@ -44,13 +44,18 @@ class ToDouble : public IRGraphMutator {
 // The value of closed `e` by the interpreter: an f32 expression is evaluated in f64 (its
 // literals and every operation, twiddles included) and rounded to f32 once, so that a table
 // (Bluestein's chirp spectrum D_M b, an FFT) carries the rounding of one value instead of the
-// error of an f32 FFT; where the f64 copy does not type, in f32.
+// error of an f32 FFT; where the f64 copy does not type, in f32. Its fft operations are then
+// FFTW's in double, not long double (exactDftRounded's `use`: ample for a float).
 std::vector<std::complex<double>> evaluate(const ExprPtr& e, const Type& elem) {
   // a whole array at a time (ir::evaluateBatched, the interpreter's bits), else element by
   // element by the interpreter itself
+  const ScalarKind use = elem.scalarKind() == ScalarKind::Float ? ScalarKind::Float
+                                                                 : ScalarKind::Double;
   auto values = [&](const ExprPtr& x) {
-    if (auto batched = evaluateBatched(x)) return std::move(*batched);
-    const Value v = interpret(x, {});
+    if (auto batched = evaluateBatched(x, use)) return std::move(*batched);
+    InterpreterOptions options;
+    options.use = use;
+    const Value v = interpret(x, {}, options);
     if (elem.isComplex()) return v.toComplexVector();
     std::vector<double> r = v.toRealVector();
     return std::vector<std::complex<double>>(r.begin(), r.end());

@@ -32,7 +32,8 @@ struct FoldOptions {
 // whose value is an array of reals or complex numbers with constant sizes, at most
 // maxElements in all, by an ir::Table of its value, computed with the reference interpreter's
 // semantics in the expression's own precision, except that an f32 expression is computed in f64
-// and rounded once (a compile-time table as accurate as f32 holds it): a whole array at a time
+// and rounded once (a compile-time table as accurate as f32 holds it; its fft operations by
+// FFTW in double rather than long double, ir::exactDftRounded's `use`): a whole array at a time
 // (ir::evaluateBatched, the same bits) where it can, else by the interpreter itself. An expression
 // the interpreter cannot evaluate (a userfun, which has no C++ implementation) stays as it is.
 // Returns the program untyped where it changed (re-type it), else `typed` itself.

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/pipeline/phase_times.h"
 #include "fftlib/plan/planner.h"
 
 namespace fftc::fftlib {
@@ -73,12 +74,19 @@ class PlanBuffers {
   using Allocate = std::function<std::unique_ptr<Buffer>(std::size_t bytes)>;
   using Upload = std::function<void(Buffer&, std::span<const std::uint8_t>)>;
 
-  // Allocates the temporaries and tables and uploads the tables.
+  // Allocates the temporaries and tables and uploads the tables (FFTC_TIMINGS: the phases
+  // "device buffers: allocate" and "device buffers: upload tables", the part of a warm plan
+  // that grows with the batch and the tables).
   PlanBuffers(const PlanLayout& layout, Allocate allocate, const Upload& upload)
       : layout_(&layout), allocate_(std::move(allocate)) {
     for (const auto& o : layout.owned()) {
-      owned_.push_back(allocate_(o.bytes));
-      if (!o.table.empty()) upload(*owned_.back(), o.table);
+      {
+        compiler::pipeline::PhaseTimer timer("device buffers: allocate");
+        owned_.push_back(allocate_(o.bytes));
+      }
+      if (o.table.empty()) continue;
+      compiler::pipeline::PhaseTimer timer("device buffers: upload tables");
+      upload(*owned_.back(), o.table);
     }
   }
 
