@@ -357,14 +357,16 @@ int64_t wideTileResidentThreads(const Radices& rs, int64_t columns, Precision p)
 // resident (f32 2^20: 0.406 against 0.282 ms a pass), 1.6x with 512 (f64 2^20: 0.429 against
 // 0.268); so two such passes beat three plain ones at half of a multiprocessor's threads (f32
 // 2^20 0.813 ms against 0.845) and not at a quarter (f64 2^20 0.857 against 0.805;
-// bench/results/2026-11-29-nvidia-h200-wide_tiles_ab.csv). A split with a plain level gains
-// either way (f64 2^19: one wide level, 0.755 against 0.788).
+// bench/results/2026-11-29-nvidia-h200-wide_tiles_ab.csv); at 800 they did (f64 10^6, [10, 10,
+// 10] x 4: 0.866 ms against 0.943, bench/results/2026-11-29-nvidia-h200-fft_bench-session18.csv),
+// so the bound is 768, three eighths. A split with a plain level gains either way (f64 2^19:
+// one wide level, 0.755 against 0.788).
 bool wideSplitPays(const std::vector<std::vector<int64_t>>& levels, const std::vector<int64_t>& fs,
                    const std::vector<bool>& wide, Precision p) {
   const size_t k = levels.size();
   if (!std::all_of(wide.begin(), wide.end(), [](bool w) { return w; })) return true;
   for (size_t s = 0; s < k; ++s)  // stage s transforms level k-1-s
-    if (wideTileResidentThreads(levels[k - 1 - s], fs[s], p) < 1024) return false;
+    if (wideTileResidentThreads(levels[k - 1 - s], fs[s], p) < 768) return false;
   return true;
 }
 
