@@ -68,8 +68,11 @@ LambdaPtr fun1(const std::string& name, const std::function<ExprPtr(const ExprPt
 // a copy into local memory spread over a 2D work-group, its rows on dimension 1 and their
 // elements on dimension 0 (consecutive work-items, consecutive elements of a row);
 // `transposed` stores it column by column (written through the transpose).
-// With w > 0 the rows are copied w elements at a time (vectorize(w)).
-FunPtr localCopy(bool transposed, int64_t w) {
+// With w > 0 the rows are copied w elements at a time (vectorize(w)); with flat > 0 the
+// copy's rows are the tile's rows of `row` elements regrouped into rows of `flat` (split(flat)
+// o join, undone after the copy): a tile of short rows (A's chunk, k elements) spread over the
+// whole work-group instead of w-th of its dimension 0.
+FunPtr localCopy(bool transposed, int64_t w, int64_t flat = 0, int64_t rowLen = 0) {
   FunPtr elem = fun1("v", [](const ExprPtr& v) { return v; });
   FunPtr row = fun1("row", [&](const ExprPtr& r) {
     if (w > 0)
@@ -79,7 +82,11 @@ FunPtr localCopy(bool transposed, int64_t w) {
     return FunCall::make(MapLocal::make(0, elem), {r});
   });
   FunPtr copy = fun1("t", [&](const ExprPtr& t) {
-    ExprPtr c = FunCall::make(MapLocal::make(1, row), {t});
+    ExprPtr in = t;
+    if (flat > 0)
+      in = FunCall::make(Split::make(flat), {FunCall::make(Join::make(), {in})});
+    ExprPtr c = FunCall::make(MapLocal::make(1, row), {in});
+    if (flat > 0) c = FunCall::make(Split::make(rowLen), {FunCall::make(Join::make(), {c})});
     return transposed ? FunCall::make(Transpose::make(), {c}) : c;
   });
   return ToLocal::make(copy);
@@ -167,7 +174,17 @@ ExprPtr stageResult(const Match& m, const ArithExpr& k, int64_t w = 0) {
   ExprPtr init = FunCall::make(MapLocal::make(1, initRow), {m.e("X")});
   // one chunk: copies to local memory, then every block's fold over the chunk
   ParamPtr acc = Param::make("acc"), ch = Param::make("ch");
-  ExprPtr la = FunCall::make(localCopy(true, w), {get(0, ch)});
+  // A's chunk [[t]k]m: with vectors, rows of k/w vectors would leave most of dimension 0 idle
+  // (4 of 16 work-items at k = 16), so its m k elements are copied as rows of W w, W the
+  // work-group's extent in dimension 0 (the blocks' columns), when that divides them
+  int64_t flat = 0;
+  const int64_t kc = k.constant().value_or(0);
+  const int64_t W = m.e("Y")->type() ? m.e("Y")->type().size().constant().value_or(0) : 0;
+  const int64_t rows = m.e("xs")->type().size().constant().value_or(0);
+  if (w > 0 && kc > 0 && W > 0 && rows > 0 && kc % w == 0 && (rows * kc) % (W * w) == 0 &&
+      W * w > kc)
+    flat = W * w;
+  ExprPtr la = FunCall::make(localCopy(true, w, flat, kc), {get(0, ch)});
   ExprPtr lb = FunCall::make(localCopy(false, w),
                              {FunCall::make(Transpose::make(), {get(1, ch)})});
   ExprPtr xrows = xv->view(FunCall::make(Transpose::make(), {la}));
