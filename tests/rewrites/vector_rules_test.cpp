@@ -54,11 +54,21 @@ std::string randomCopy(std::mt19937_64& rng) {
   const std::string copy = pick(2) ? "map(λ(v => v))" : "map(id)";
   std::string body;
   switch (pick(5)) {
-    case 0: body = "map(λ(row => " + copy + " <<: row)) <<: x"; break;
-    case 1: body = copy + " <<: join <<: x"; break;
-    case 2: body = "map(λ(col => " + copy + " <<: col)) <<: transpose <<: x"; break;
-    case 3: body = "map(λ(row => map(λ(v => v * 2.0f - 1.0f)) <<: " + copy + " <<: row)) <<: x"; break;
-    default: body = "split(" + std::to_string(c) + ") <<: " + copy + " <<: join <<: x"; break;
+    case 0:
+      body = "map(λ(row => " + copy + " <<: row)) <<: x";
+      break;
+    case 1:
+      body = copy + " <<: join <<: x";
+      break;
+    case 2:
+      body = "map(λ(col => " + copy + " <<: col)) <<: transpose <<: x";
+      break;
+    case 3:
+      body = "map(λ(row => map(λ(v => v * 2.0f - 1.0f)) <<: " + copy + " <<: row)) <<: x";
+      break;
+    default:
+      body = "split(" + std::to_string(c) + ") <<: " + copy + " <<: join <<: x";
+      break;
   }
   return "kernel k(x: [[float]" + std::to_string(c) + "]" + std::to_string(r) + ") =\n  " + body +
          "\n";
@@ -77,8 +87,8 @@ TEST(VectorRules, VectorizeKeepsTheResultExactlyAndAppliesIffTheWidthDivides) {
         Applied a = applyAt(rule, typed, at);
         const ExprPtr here = exprAt(typed, at);
         const auto* call = here->as<ir::FunCall>();
-        const bool copyMap = call && call->f()->as<ir::AbstractMap>() &&
-                             here->type().isArray() && here->type().element().isScalar();
+        const bool copyMap = call && call->f()->as<ir::AbstractMap>() && here->type().isArray() &&
+                             here->type().element().isScalar();
         if (!a.changed) {
           ASSERT_EQ(a.program, typed);
           if (copyMap && isCopy(call->f()->as<ir::AbstractMap>()->f())) {
@@ -92,7 +102,8 @@ TEST(VectorRules, VectorizeKeepsTheResultExactlyAndAppliesIffTheWidthDivides) {
         EXPECT_EQ(*here->type().size().constant() % n, 0);
         // the vectors are typed as such, and the whole program keeps its type
         const std::string printed = ir::print(a.program, {false, 2});
-        EXPECT_NE(printed.find("asVector(" + std::to_string(n) + ")"), std::string::npos) << printed;
+        EXPECT_NE(printed.find("asVector(" + std::to_string(n) + ")"), std::string::npos)
+            << printed;
         EXPECT_NE(printed.find("asScalar"), std::string::npos) << printed;
         EXPECT_EQ(a.program->type(), typed->type());
         RewriteResult low = rewrite(a.program, lowerDefault());
@@ -102,7 +113,8 @@ TEST(VectorRules, VectorizeKeepsTheResultExactlyAndAppliesIffTheWidthDivides) {
           const ir::Value want = runProgram(typed, k->params(), in);
           std::string why;
           ASSERT_TRUE(valuesClose(want, runProgram(a.program, k->params(), in), 0.0, &why))
-              << why << "\nvectorize(" << n << ") at " << pathStr(at) << " of\n" << text;
+              << why << "\nvectorize(" << n << ") at " << pathStr(at) << " of\n"
+              << text;
           ASSERT_TRUE(valuesClose(want, runProgram(low.program, k->params(), in), 0.0, &why))
               << why << "\nvectorize(" << n << ") at " << pathStr(at) << "; lowerDefault of\n"
               << text << ir::print(low.program, {false, 2});
@@ -141,8 +153,8 @@ TEST(VectorRules, SucceedIffTheyChangeTheProgram) {
 // The vector patterns in the language: asVector(n) is split(n) typed as vectors, asScalar
 // joins vectors only; widths beyond 16 bytes and joins that mix them up are type errors.
 TEST(VectorRules, TheVectorTypesAreChecked) {
-  const ir::LambdaPtr k = kernelOf(
-      "kernel k(x: [float]8) = asScalar <<: map(λ(v => v)) <<: asVector(4) <<: x\n");
+  const ir::LambdaPtr k =
+      kernelOf("kernel k(x: [float]8) = asScalar <<: map(λ(v => v)) <<: asVector(4) <<: x\n");
   ExprPtr typed = ir::inferTypes(k->body());
   EXPECT_EQ(typed->type().str(), "[float]8");
   const auto* outer = typed->as<ir::FunCall>();
@@ -181,9 +193,9 @@ TEST(VectorRules, VectorizedStagedTilesKeepTheResultExactly) {
       " <<: transpose <<: B)) <<: A\n";
   const ir::LambdaPtr k = kernelOf(text);
   ExprPtr typed = ir::inferTypes(k->body());
-  RewriteResult staged = rewrite(
-      typed, parseStrategy("tile2D(8); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], "
-                           "registerBlock(2)); at([0, 1, 0, 0, 0, 1], stageLocal(4))"));
+  RewriteResult staged =
+      rewrite(typed, parseStrategy("tile2D(8); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], "
+                                   "registerBlock(2)); at([0, 1, 0, 0, 0, 1], stageLocal(4))"));
   ASSERT_TRUE(staged.success);
   for (int n : {2, 4}) {
     const std::vector<Path> copies = matchPositions(rules::vectorize(n), staged.program);
@@ -215,16 +227,16 @@ TEST(VectorRules, VectorizedStagedTilesKeepTheResultExactly) {
 // interpreter's result exactly, as written and lowered.
 TEST(VectorRules, VectorizedOperandsAndStagingKeepTheResultExactly) {
   std::mt19937_64 rng(2628);
-  const char* folds[] = {
-      "reduce(add, 0.0f) <<: map(mult) <<: zip(x, y)",
-      "reduce(λ((a, p) => a * 0.5f + p._0 - 2.0f * p._1), 1.0f) <<: zip(x, y)",
-      "reduceSeq(λ((a, p) => a + p._1 * p._0), 0.25f) <<: zip(y, x)",
-      "reduce(λ((a, p) => a * p._1 + p._0), 1.0f) <<: zip(y, x)"};
+  const char* folds[] = {"reduce(add, 0.0f) <<: map(mult) <<: zip(x, y)",
+                         "reduce(λ((a, p) => a * 0.5f + p._0 - 2.0f * p._1), 1.0f) <<: zip(x, y)",
+                         "reduceSeq(λ((a, p) => a + p._1 * p._0), 0.25f) <<: zip(y, x)",
+                         "reduce(λ((a, p) => a * p._1 + p._0), 1.0f) <<: zip(y, x)"};
   int operands = 0, staged = 0, refused = 0;
   for (int i = 0; i < 30; ++i) {
     const int r = 2 * (1 + static_cast<int>(rng() % 2)), c = 2 * (1 + static_cast<int>(rng() % 2));
     const int m = 2 * r * 2, n = 4 * c;
-    const int kk = 2 * (1 + static_cast<int>(rng() % 3)), K = kk * (1 + static_cast<int>(rng() % 3));
+    const int kk = 2 * (1 + static_cast<int>(rng() % 3)),
+              K = kk * (1 + static_cast<int>(rng() % 3));
     const std::string text = "kernel k(A: [[float]" + std::to_string(K) + "]" + std::to_string(m) +
                              ", B: [[float]" + std::to_string(n) + "]" + std::to_string(K) +
                              ") =\n  map(λ(x => map(λ(y => " + folds[rng() % 4] +
@@ -250,7 +262,8 @@ TEST(VectorRules, VectorizedOperandsAndStagingKeepTheResultExactly) {
     Applied vec = applyAt(rules::stageLocalVector(kk), blocked.program, at);
     // the copies' rows: A's chunk rows of kk, B's of the tile's n / 2 columns
     const bool fits = kk % 4 == 0 && (n / 2) % 4 == 0;
-    EXPECT_EQ(vec.changed, plain.changed && fits) << s << "; stageLocalVector(" << kk << ")\n" << text;
+    EXPECT_EQ(vec.changed, plain.changed && fits) << s << "; stageLocalVector(" << kk << ")\n"
+                                                  << text;
     if (vec.changed) {
       const std::string printed = ir::print(vec.program, {false, 2});
       // the two copies, and the blocks' columns of A and B where 4 divides them
@@ -267,9 +280,13 @@ TEST(VectorRules, VectorizedOperandsAndStagingKeepTheResultExactly) {
       const ir::Value want = runProgram(typed, k->params(), in);
       std::string why;
       ASSERT_TRUE(valuesClose(want, runProgram(v, k->params(), in), 0.0, &why))
-          << why << "\n" << s << "\n" << text << ir::print(v, {false, 2});
+          << why << "\n"
+          << s << "\n"
+          << text << ir::print(v, {false, 2});
       ASSERT_TRUE(valuesClose(want, runProgram(low.program, k->params(), in), 0.0, &why))
-          << why << "\n" << s << "; lowerDefault\n" << text << ir::print(low.program, {false, 2});
+          << why << "\n"
+          << s << "; lowerDefault\n"
+          << text << ir::print(low.program, {false, 2});
     }
   }
   EXPECT_GE(operands, 30);
