@@ -320,8 +320,18 @@ std::shared_ptr<const Split> Split::make(ArithExpr chunk, SourceLoc loc) {
   return std::make_shared<const Split>(std::move(chunk), std::move(loc));
 }
 
+std::shared_ptr<const Split> Split::makeVector(ArithExpr width, SourceLoc loc) {
+  auto c = width.constant();
+  if (!c || (*c != 2 && *c != 4))
+    throw CompileError(loc, "asVector(" + width.str() + "): the width must be 2 or 4");
+  return std::make_shared<const Split>(std::move(width), std::move(loc), true);
+}
+
 std::shared_ptr<const Join> Join::make(SourceLoc loc) {
   return std::make_shared<const Join>(std::move(loc));
+}
+std::shared_ptr<const Join> Join::makeScalar(SourceLoc loc) {
+  return std::make_shared<const Join>(std::move(loc), true);
 }
 std::shared_ptr<const Transpose> Transpose::make(SourceLoc loc) {
   return std::make_shared<const Transpose>(std::move(loc));

@@ -380,26 +380,39 @@ class Zip final : public FunDecl {
 };
 
 // split(m): [a]n -> [[a]m](n/m).
+// asVector(m) (vector()): [t]n -> [<t>m](n/m), t a scalar: split whose chunks are vectors
+// (Type::vector), which code generation copies with one vector load or store when they are
+// contiguous and aligned in memory.
 class Split final : public FunDecl {
  public:
   static bool classof(FunKind k) { return k == FunKind::Split; }
   static std::shared_ptr<const Split> make(ArithExpr chunk, SourceLoc loc = {});
+  static std::shared_ptr<const Split> makeVector(ArithExpr width, SourceLoc loc = {});
   const ArithExpr& chunk() const { return chunk_; }
+  bool vector() const { return vector_; }
   size_t arity() const override { return 1; }
-  Split(ArithExpr chunk, SourceLoc loc)
-      : FunDecl(FunKind::Split, std::move(loc)), chunk_(std::move(chunk)) {}
+  Split(ArithExpr chunk, SourceLoc loc, bool vector = false)
+      : FunDecl(FunKind::Split, std::move(loc)), chunk_(std::move(chunk)), vector_(vector) {}
 
  private:
   ArithExpr chunk_;
+  bool vector_;
 };
 
 // join: [[a]m]n -> [a](m*n).
+// asScalar (scalar()): [<t>m]n -> [t](m*n), join of vectors only.
 class Join final : public FunDecl {
  public:
   static bool classof(FunKind k) { return k == FunKind::Join; }
   static std::shared_ptr<const Join> make(SourceLoc loc = {});
+  static std::shared_ptr<const Join> makeScalar(SourceLoc loc = {});
+  bool scalar() const { return scalar_; }
   size_t arity() const override { return 1; }
-  explicit Join(SourceLoc loc) : FunDecl(FunKind::Join, std::move(loc)) {}
+  explicit Join(SourceLoc loc, bool scalar = false)
+      : FunDecl(FunKind::Join, std::move(loc)), scalar_(scalar) {}
+
+ private:
+  bool scalar_;
 };
 
 // transpose: [[a]m]n -> [[a]n]m.

@@ -455,7 +455,13 @@ TypedFun Inferer::applyPattern(const FunDecl& f, const std::vector<Type>& args,
     }
     case FunKind::Split: {
       const ArithExpr& m = f.as<Split>()->chunk();
-      const std::string me = "split(" + m.str() + ")";
+      const bool vec = f.as<Split>()->vector();
+      const std::string me = (vec ? "asVector(" : "split(") + m.str() + ")";
+      if (vec && args[0].isArray() && !args[0].element().isScalar())
+        fail(loc, me + ": expects an array of scalars, got " + args[0].str());
+      if (vec && args[0].isArray() && args[0].element().scalarKind() == ScalarKind::Double &&
+          m.constant() && *m.constant() > 2)
+        fail(loc, me + ": a vector holds at most 16 bytes (double2)");
       if (!args[0].isArray()) fail(loc, me + ": expects an array, got " + args[0].str());
       const ArithExpr& n = args[0].size();
       if (auto mc = m.constant(); mc && *mc <= 0) fail(loc, me + ": the chunk size must be positive");
@@ -463,10 +469,17 @@ TypedFun Inferer::applyPattern(const FunDecl& f, const std::vector<Type>& args,
         auto rem = (n % m).constant();
         if (rem && *rem != 0) fail(loc, me + ": " + m.str() + " does not divide " + n.str());
       }
-      return {f.ptr(), Type::array(Type::array(args[0].element(), m), n / m)};
+      return {f.ptr(), Type::array(vec ? Type::vector(args[0].element(), m)
+                                           : Type::array(args[0].element(), m),
+                                       n / m)};
     }
     case FunKind::Join: {
       twoD(args[0]);
+      if (f.as<Join>()->scalar() != args[0].element().isVector())
+        fail(loc, f.as<Join>()->scalar()
+                      ? "asScalar: expects an array of vectors, got " + args[0].str()
+                      : "join: expects an array of arrays, got an array of vectors " +
+                            args[0].str() + " (asScalar joins vectors)");
       const Type& inner = args[0].element();
       return {f.ptr(), Type::array(inner.element(), inner.size() * args[0].size())};
     }

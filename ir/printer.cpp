@@ -135,7 +135,10 @@ std::string Printer::fun(const FunDecl& f, int indent) {
     return r->name() + "(" + sub(r->f()) + ", " + expr(r->init(), indent) + ")";
   if (const auto* t = f.as<AbstractTo>()) return t->name() + "(" + sub(t->f()) + ")";
   switch (f.kind()) {
-    case FunKind::Split: return "split(" + f.as<Split>()->chunk().str() + ")";
+    case FunKind::Split:
+      return (f.as<Split>()->vector() ? "asVector(" : "split(") + f.as<Split>()->chunk().str() +
+             ")";
+    case FunKind::Join: return f.as<Join>()->scalar() ? "asScalar" : f.name();
     case FunKind::ArrayGen: {
       const auto* g = f.as<ArrayGen>();
       std::string s = g->name() + "(";

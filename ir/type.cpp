@@ -11,6 +11,7 @@ struct TypeNode {
   ScalarKind scalar = ScalarKind::Int;  // Scalar kind or Complex precision
   std::vector<Type> comps;              // Tuple components; Array: {element}
   ArithExpr size;                       // Array
+  bool vector = false;                  // Array: a vector <t>n
 };
 
 Type Type::scalar(ScalarKind k) {
@@ -52,6 +53,19 @@ Type Type::array(Type element, ArithExpr size) {
   n->size = std::move(size);
   return Type(std::move(n));
 }
+
+Type Type::vector(Type element, ArithExpr width) {
+  if (!element || !element.isScalar())
+    throw std::invalid_argument("a vector of a non-scalar type");
+  auto n = std::make_shared<TypeNode>();
+  n->kind = TypeKind::Array;
+  n->comps = {std::move(element)};
+  n->size = std::move(width);
+  n->vector = true;
+  return Type(std::move(n));
+}
+
+bool Type::isVector() const { return isArray() && node_->vector; }
 
 Type Type::nestedArray(Type element, const std::vector<ArithExpr>& sizes) {
   Type t = std::move(element);
@@ -100,7 +114,9 @@ Type Type::substitute(const std::unordered_map<uint64_t, ArithExpr>& byVarId) co
       for (const auto& c : components()) cs.push_back(c.substitute(byVarId));
       return tuple(std::move(cs));
     }
-    case TypeKind::Array: return array(element().substitute(byVarId), size().substitute(byVarId));
+    case TypeKind::Array:
+      return node_->vector ? vector(element(), size().substitute(byVarId))
+                           : array(element().substitute(byVarId), size().substitute(byVarId));
   }
   return *this;
 }
@@ -128,6 +144,7 @@ std::string Type::str() const {
     case TypeKind::Array: {
       std::string n = node_->size.str();
       bool simple = node_->size.isConstant() || node_->size.isVar();
+      if (node_->vector) return "<" + element().str() + ">" + (simple ? n : "(" + n + ")");
       return "[" + element().str() + "]" + (simple ? n : "(" + n + ")");
     }
   }
@@ -148,7 +165,8 @@ bool Type::operator==(const Type& o) const {
     case TypeKind::Complex: return node_->scalar == o.node_->scalar;
     case TypeKind::Tuple: return node_->comps == o.node_->comps;
     case TypeKind::Array:
-      return sizesEqual(node_->size, o.node_->size) && element() == o.element();
+      return node_->vector == o.node_->vector && sizesEqual(node_->size, o.node_->size) &&
+             element() == o.element();
   }
   return false;
 }
@@ -164,7 +182,8 @@ bool sameModuloSizes(const Type& a, const Type& b) {
         if (!sameModuloSizes(a.components()[i], b.components()[i])) return false;
       return true;
     }
-    case TypeKind::Array: return sameModuloSizes(a.element(), b.element());
+    case TypeKind::Array:
+      return a.isVector() == b.isVector() && sameModuloSizes(a.element(), b.element());
   }
   return false;
 }

@@ -34,6 +34,10 @@ class Type {
   static Type complex(ScalarKind precision);                           // Float or Double
   static Type tuple(std::vector<Type> components);
   static Type array(Type element, ArithExpr size);
+  // <t>n: a vector of n scalars (asVector, docs/language.md). It is an array (isArray, element,
+  // size as [t]n) whose copies code generation may emit as one vector load or store (float4);
+  // it differs from [t]n in ==.
+  static Type vector(Type element, ArithExpr width);
   // [[[elem]sizes[k-1]]...]sizes[0]: sizes listed outermost first, as in array2/array3.
   static Type nestedArray(Type element, const std::vector<ArithExpr>& sizes);
 
@@ -46,6 +50,7 @@ class Type {
   bool isComplex() const { return node_ && kind() == TypeKind::Complex; }
   bool isTuple() const { return node_ && kind() == TypeKind::Tuple; }
   bool isArray() const { return node_ && kind() == TypeKind::Array; }
+  bool isVector() const;  // an array made by vector()
 
   ScalarKind scalarKind() const;  // Scalar: its kind; Complex: its precision
   const std::vector<Type>& components() const;  // Tuple

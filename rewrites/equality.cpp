@@ -31,7 +31,9 @@ size_t attrHash(const FunDecl& f) {
     case FunKind::Zip:
       return mix(h, f.arity());
     case FunKind::Split:
-      return mix(h, f.as<Split>()->chunk().hash());
+      return mix(mix(h, f.as<Split>()->chunk().hash()), f.as<Split>()->vector());
+    case FunKind::Join:
+      return mix(h, f.as<Join>()->scalar());
     case FunKind::ArrayGen: {
       for (const auto& s : f.as<ArrayGen>()->sizes()) h = mix(h, s.hash());
       return h;
@@ -74,7 +76,10 @@ bool attrEqual(const FunDecl& a, const FunDecl& b) {
     case FunKind::Zip:
       return a.arity() == b.arity();
     case FunKind::Split:
-      return a.as<Split>()->chunk() == b.as<Split>()->chunk();
+      return a.as<Split>()->chunk() == b.as<Split>()->chunk() &&
+             a.as<Split>()->vector() == b.as<Split>()->vector();
+    case FunKind::Join:
+      return a.as<Join>()->scalar() == b.as<Join>()->scalar();
     case FunKind::ArrayGen:
       return a.as<ArrayGen>()->sizes() == b.as<ArrayGen>()->sizes();
     case FunKind::Table:

@@ -82,9 +82,10 @@ bool outputComputed(const ExprPtr& e) {
   return !ir::isDataLayout(f);
 }
 
-// mapSeq(fun x => copy(x)) nests down to the scalars of `t`.
+// mapSeq(fun x => copy(x)) nests down to the scalars of `t` (or its vectors: code generation
+// copies a vector whole, docs/codegen.md "Vectors").
 ExprPtr copyOf(const ExprPtr& e, const Type& t) {
-  if (!t.isArray()) return e;
+  if (!t.isArray() || t.isVector()) return e;
   Type elem = t.element();
   FunPtr f = lambda1("x", [&](const ExprPtr& x) { return copyOf(x, elem); });
   return FunCall::make(MapSeq::make(f), {e});
@@ -101,7 +102,9 @@ class Materializer : public ir::IRMutator {
     const auto* m = c ? c->f()->as<AbstractMap>() : nullptr;
     if (!m || !m->isLowLevel()) return r;
     const auto* l = m->f()->as<Lambda>();
-    if (!l || !l->body()->type().isArray() || outputComputed(l->body())) return r;
+    if (!l || !l->body()->type().isArray() || l->body()->type().isVector() ||
+        outputComputed(l->body()))
+      return r;
     FunPtr nl = Lambda::make(l->params(), copyOf(l->body(), l->body()->type()), l->loc());
     return c->rebuild(m->withChildren({nl}, {}), c->args(), c->type());
   }

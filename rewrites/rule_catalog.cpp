@@ -110,6 +110,20 @@ std::vector<RuleInfo> buildCatalog() {
     r.group = "memory";
     c.push_back(r);
   }
+  {
+    RuleInfo r = chunked("stageLocalVector", rules::stageLocalVector);
+    r.group = "memory";
+    c.push_back(r);
+  }
+  using Make = Rule (*)(ir::ArithExpr);
+  for (auto [name, make] : {std::pair<std::string, Make>{"vectorize", rules::vectorize},
+                            std::pair<std::string, Make>{"vectorizeOperand",
+                                                         rules::vectorizeOperand}}) {
+    RuleInfo r = chunked(name, make);
+    r.signature = name + "(n)";
+    r.group = "memory";
+    c.push_back(r);
+  }
   c.push_back(withDim("mapGlobal", rules::mapGlobal));
   c.push_back(withDim("mapWorkgroup", rules::mapWorkgroup));
   c.push_back(withDim("mapLocal", rules::mapLocal));
@@ -161,8 +175,13 @@ std::optional<Rule> makeRule(std::string_view name, const std::vector<int64_t>& 
       (full[0] <= 0 || full[1] < 0))
     return fail(info->name + "(r, c): r and c must be positive, got " + std::to_string(full[0]) +
                 ", " + std::to_string(full[1]));
-  if ((info->name == "splitJoin" || info->name == "stageLocal") && full[0] <= 0)
+  if ((info->name == "splitJoin" || info->name == "stageLocal" ||
+       info->name == "stageLocalVector") &&
+      full[0] <= 0)
     return fail(info->name + "(k): k must be positive, got " + std::to_string(full[0]));
+  if ((info->name == "vectorize" || info->name == "vectorizeOperand") && full[0] != 2 &&
+      full[0] != 4)
+    return fail(info->name + "(n): the width n must be 2 or 4, got " + std::to_string(full[0]));
   if (info->group == "lowering" && info->maxParams == 1 && (full[0] < 0 || full[0] > 2))
     return fail(info->name + "(d): the dimension d must be 0, 1 or 2, got " +
                 std::to_string(full[0]));

@@ -72,6 +72,16 @@ Rule registerBlock(ir::ArithExpr r, ir::ArithExpr c);
 // work-group (toLocal o mapLocal2D, stored column by column), the blocks on mapLocal2D with
 // their accumulators kept by their work-items across the chunks (LIFT's GEMM, CGO'17).
 Rule stageLocal(ir::ArithExpr k);
+// mapK(id) <<: x -> asScalar <<: mapK(id) <<: asVector(n) <<: x, x an array of scalars: a copy
+// done n elements at a time, one vector load (and store) each where memory allows (LIFT's
+// asVector/asScalar rewriting of a copy). n of at most 16 bytes (float4, double2).
+Rule vectorize(ir::ArithExpr n);
+// A reduction's step reads its array operands p._i (n | their size) through a copy into
+// private memory made n elements at a time: reduce(fun (acc, p) => e, z) -> reduce(fun (acc,
+// p) => (fun q => e[p._i := q])(asScalar <<: mapSeq(id) <<: asVector(n) <<: p._i), z).
+Rule vectorizeOperand(ir::ArithExpr n);
+// stageLocal(k) with its copies and the blocks' operands vectorized (16-byte vectors).
+Rule stageLocalVector(ir::ArithExpr k);
 
 // ---- lowering
 Rule mapGlobal(int dim = 0);

@@ -153,6 +153,9 @@ Rule splitJoinId() {
                [](const ExprPtr& e) -> std::optional<Match> {
                  const auto* s = unary<Split>(e);
                  if (!s || !isCallOf(arg0(e), FunKind::Join)) return std::nullopt;
+                 // asVector(k) o asScalar, split(k) o join; not asVector(k) o join
+                 if (s->vector() != asCall(arg0(e))->f()->as<Join>()->scalar())
+                   return std::nullopt;
                  Match m;
                  m.exprs = {{"x", arg0(arg0(e))}};
                  m.sizes = {{"k", s->chunk()}};

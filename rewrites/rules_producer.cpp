@@ -25,7 +25,9 @@ namespace {
 bool invertibleView(const FunDecl& f) {
   switch (f.kind()) {
     case FunKind::Join:
+      return !f.as<Join>()->scalar();
     case FunKind::Split:
+      return !f.as<Split>()->vector();
     case FunKind::Transpose:
     case FunKind::Id:
       return true;

@@ -2,7 +2,10 @@
 // tile of a matrix product reads its rows and columns in chunks of k along the reduction, each
 // chunk copied once into local memory by the whole work-group, the blocks' accumulators kept in
 // the work-items' registers across the chunks.
+#include "ir/beta_reduce.h"
 #include "ir/builders.h"
+#include "ir/infer.h"
+#include "rewrites/ir_util.h"
 #include "rewrites/match_util.h"
 #include "rewrites/rules.h"
 
@@ -29,11 +32,13 @@ bool isTransposeOf(const ExprPtr& e, const ParamPtr& p) {
 struct RowView {
   ExprPtr leaf;
   std::function<ExprPtr(const ExprPtr&)> view;
+  ArithExpr rows;  // of a block (r, or m/g of the leaf's m rows)
 };
 std::optional<RowView> rowView(const ExprPtr& e) {
   if (const auto* s = unary<Split>(e)) {
     ArithExpr r = s->chunk();
-    return RowView{arg0(e), [r](const ExprPtr& x) { return FunCall::make(Split::make(r), {x}); }};
+    return RowView{arg0(e), [r](const ExprPtr& x) { return FunCall::make(Split::make(r), {x}); },
+                   r};
   }
   if (unary<Transpose>(e)) {
     if (const auto* s = unary<Split>(arg0(e))) {
@@ -41,7 +46,8 @@ std::optional<RowView> rowView(const ExprPtr& e) {
       return RowView{arg0(arg0(e)), [g](const ExprPtr& x) {
                        return FunCall::make(Transpose::make(),
                                             {FunCall::make(Split::make(g), {x})});
-                     }};
+                     },
+                     arg0(arg0(e))->type() ? arg0(arg0(e))->type().size() / g : ArithExpr(0)};
     }
   }
   return std::nullopt;
@@ -62,13 +68,25 @@ LambdaPtr fun1(const std::string& name, const std::function<ExprPtr(const ExprPt
 // a copy into local memory spread over a 2D work-group, its rows on dimension 1 and their
 // elements on dimension 0 (consecutive work-items, consecutive elements of a row);
 // `transposed` stores it column by column (written through the transpose).
-FunPtr localCopy(bool transposed) {
+// With w > 0 the rows are copied w elements at a time (vectorize(w)); with flat > 0 the
+// copy's rows are the tile's rows of `row` elements regrouped into rows of `flat` (split(flat)
+// o join, undone after the copy): a tile of short rows (A's chunk, k elements) spread over the
+// whole work-group instead of w-th of its dimension 0.
+FunPtr localCopy(bool transposed, int64_t w, int64_t flat = 0, int64_t rowLen = 0) {
   FunPtr elem = fun1("v", [](const ExprPtr& v) { return v; });
   FunPtr row = fun1("row", [&](const ExprPtr& r) {
+    if (w > 0)
+      return FunCall::make(
+          Join::makeScalar(),
+          {FunCall::make(MapLocal::make(0, elem), {FunCall::make(Split::makeVector(w), {r})})});
     return FunCall::make(MapLocal::make(0, elem), {r});
   });
   FunPtr copy = fun1("t", [&](const ExprPtr& t) {
-    ExprPtr c = FunCall::make(MapLocal::make(1, row), {t});
+    ExprPtr in = t;
+    if (flat > 0)
+      in = FunCall::make(Split::make(flat), {FunCall::make(Join::make(), {in})});
+    ExprPtr c = FunCall::make(MapLocal::make(1, row), {in});
+    if (flat > 0) c = FunCall::make(Split::make(rowLen), {FunCall::make(Join::make(), {c})});
     return transposed ? FunCall::make(Transpose::make(), {c}) : c;
   });
   return ToLocal::make(copy);
@@ -78,6 +96,138 @@ FunPtr localCopy(bool transposed) {
 ExprPtr chunksOf(const ExprPtr& rows, const ArithExpr& k) {
   FunPtr splitRow = fun1("r", [&](const ExprPtr& r) { return FunCall::make(Split::make(k), {r}); });
   return FunCall::make(Transpose::make(), {FunCall::make(ir::Map::make(splitRow), {rows})});
+}
+
+}  // namespace
+
+namespace {
+
+// stageLocal's pattern, side condition and result (stageLocalVector builds on them).
+std::optional<Match> stageMatch(const ExprPtr& e) {
+  const auto* outer = unary<ir::Map>(e);
+  if (!outer) return std::nullopt;
+  const auto* lx = outer->f()->as<Lambda>();
+  if (!lx || lx->arity() != 1) return std::nullopt;
+  const auto* inner = unary<ir::Map>(lx->body());
+  if (!inner) return std::nullopt;
+  const auto* ly = inner->f()->as<Lambda>();
+  if (!ly || ly->arity() != 1) return std::nullopt;
+  const ParamPtr& xb = lx->params()[0];
+  const ParamPtr& yb = ly->params()[0];
+  const auto* red = unary<AbstractReduce>(ly->body());
+  if (!red || red->kind() == FunKind::ReduceSeqUnroll) return std::nullopt;
+  const auto* z = asCall(arg0(ly->body()));
+  if (!z || !z->f()->is<Zip>() || z->args().size() != 2) return std::nullopt;
+  size_t xAt = 0;
+  if (isTransposeOf(z->arg(0), xb) && isTransposeOf(z->arg(1), yb))
+    xAt = 0;
+  else if (isTransposeOf(z->arg(0), yb) && isTransposeOf(z->arg(1), xb))
+    xAt = 1;
+  else
+    return std::nullopt;
+  if (uses(red->f(), xb.get()) || uses(red->f(), yb.get())) return std::nullopt;
+  const ExprPtr& ys = arg0(lx->body());
+  if (uses(ys, xb.get())) return std::nullopt;
+  auto xv = rowView(arg0(e));
+  auto yv = rowView(ys);
+  if (!xv || !yv) return std::nullopt;
+  Match m;
+  m.params = {xb, yb};
+  m.index = xAt;
+  m.funs = {{"reduce", red->ptr()}, {"f", red->f()}};
+  m.exprs = {{"z", red->init()}, {"xs", xv->leaf}, {"ys", yv->leaf}, {"X", arg0(e)},
+             {"Y", ys}};
+  return m;
+}
+
+bool stageCondition(const Match& m, const RuleContext& ctx, const ArithExpr& k) {
+  const Type& xs = m.e("xs")->type();
+  const Type& ys = m.e("ys")->type();
+  if (!xs.isArray() || !xs.element().isArray() || !ys.isArray() ||
+      !ys.element().isArray())
+    return false;
+  const ArithExpr K = xs.element().size();
+  if (!sizesEqual(K, ys.element().size()) || !provablyPositive(k) ||
+      !provablyDivisible(K, k) || sizesEqual(K, k))
+    return false;
+  return ctx.inside(FunKind::MapWorkgroup) && !ctx.inside(FunKind::MapLocal) &&
+         !ctx.inside(FunKind::MapGlobal) && !ctx.inside(FunKind::Map) &&
+         !insideReduceFun(ctx);
+}
+
+// (vectorizeOperand's pieces, below)
+std::vector<size_t> vectorOperands(const Lambda& f, const std::vector<Type>& comps,
+                                   const ArithExpr& n);
+FunPtr vectorizedStep(const Lambda& f, const std::vector<size_t>& which, const ArithExpr& n);
+
+// stageLocal's result; with w > 0, its copies and the blocks' operands vectorized (w of the
+// element type: stageLocalVector).
+ExprPtr stageResult(const Match& m, const ArithExpr& k, int64_t w = 0) {
+  auto xv = rowView(m.e("X"));
+  auto yv = rowView(m.e("Y"));
+  const ParamPtr& xb = m.params[0];
+  const ParamPtr& yb = m.params[1];
+  // the blocks' accumulators, spread over the work-items
+  LambdaPtr initCol = Lambda::make({yb}, m.e("z"));
+  LambdaPtr initRow =
+      Lambda::make({xb}, FunCall::make(MapLocal::make(0, initCol), {m.e("Y")}));
+  ExprPtr init = FunCall::make(MapLocal::make(1, initRow), {m.e("X")});
+  // one chunk: copies to local memory, then every block's fold over the chunk
+  ParamPtr acc = Param::make("acc"), ch = Param::make("ch");
+  // A's chunk [[t]k]m: with vectors, rows of k/w vectors would leave most of dimension 0 idle
+  // (4 of 16 work-items at k = 16), so its m k elements are copied as rows of W w, W the
+  // work-group's extent in dimension 0 (the blocks' columns), when that divides them
+  int64_t flat = 0;
+  const int64_t kc = k.constant().value_or(0);
+  const int64_t W = m.e("Y")->type() ? m.e("Y")->type().size().constant().value_or(0) : 0;
+  const int64_t rows = m.e("xs")->type().size().constant().value_or(0);
+  if (w > 0 && kc > 0 && W > 0 && rows > 0 && kc % w == 0 && (rows * kc) % (W * w) == 0 &&
+      W * w > kc)
+    flat = W * w;
+  ExprPtr la = FunCall::make(localCopy(true, w, flat, kc), {get(0, ch)});
+  ExprPtr lb = FunCall::make(localCopy(false, w),
+                             {FunCall::make(Transpose::make(), {get(1, ch)})});
+  ExprPtr xrows = xv->view(FunCall::make(Transpose::make(), {la}));
+  ExprPtr yrows = yv->view(FunCall::make(Transpose::make(), {lb}));
+  // the staged columns bound outside the blocks' loops (copied once a chunk, not once a
+  // row of blocks)
+  ParamPtr ycols = Param::make("ly");
+  const size_t xAt = m.index;
+  FunPtr stepFun = m.f("f");
+  if (w > 0) {
+    const Type t = m.e("xs")->type().element().element();
+    std::vector<Type> comps = {Type::array(t, xv->rows), Type::array(t, yv->rows)};
+    if (xAt == 1) std::swap(comps[0], comps[1]);
+    const auto* f = stepFun->as<Lambda>();
+    if (f && f->arity() == 2) {
+      auto which = vectorOperands(*f, comps, ArithExpr(w));
+      if (!which.empty()) stepFun = vectorizedStep(*f, which, ArithExpr(w));
+    }
+  }
+  FunPtr perRow = fun1("q", [&](const ExprPtr& q) {
+    ExprPtr xrow = get(1, q);
+    FunPtr perBlock = fun1("s", [&](const ExprPtr& s) {
+      ExprPtr tx = FunCall::make(Transpose::make(), {xrow});
+      ExprPtr ty = FunCall::make(Transpose::make(), {get(1, s)});
+      ExprPtr zipped = FunCall::make(Zip::make(2), {xAt == 0 ? tx : ty, xAt == 0 ? ty : tx});
+      return FunCall::make(m.f("reduce")->withChildren({stepFun}, {get(0, s)}), {zipped});
+    });
+    return FunCall::make(MapLocal::make(0, perBlock),
+                         {FunCall::make(Zip::make(2), {get(0, q), ycols})});
+  });
+  ExprPtr blocks = FunCall::make(MapLocal::make(1, perRow),
+                                 {FunCall::make(Zip::make(2), {acc, xrows})});
+  ExprPtr step = FunCall::make(Lambda::make({ycols}, blocks), {yrows});
+  LambdaPtr stepF = Lambda::make({acc, ch}, step);
+  ExprPtr chunks = FunCall::make(
+      Zip::make(2), {chunksOf(m.e("xs"), k), chunksOf(m.e("ys"), k)});
+  ExprPtr folded = FunCall::make(ReduceSeq::make(stepF, init), {chunks});
+  // the blocks written out by the work-items that hold them
+  FunPtr outRow = fun1("ar", [](const ExprPtr& ar) {
+    FunPtr same = fun1("a", [](const ExprPtr& a) { return a; });
+    return FunCall::make(MapLocal::make(0, same), {ar});
+  });
+  return FunCall::make(MapLocal::make(1, outRow), {folded});
 }
 
 }  // namespace
@@ -116,101 +266,183 @@ Rule stageLocal(ArithExpr k) {
        "inside a mapWorkgroup, not inside a mapLocal, mapGlobal, map or reduction; X, Y split(r) "
        "or transpose o split(g) of rows of K; f does not mention xb, yb; 0 < k < K, k provably "
        "divides K",
+       stageMatch, [k](const Match& m, const RuleContext& ctx) { return stageCondition(m, ctx, k); },
+       [k](const Match& m) { return stageResult(m, k); }});
+}
+
+namespace {
+
+// A copy: fun v => v, or id.
+bool isCopyFun(const FunPtr& f) {
+  if (f->is<Id>()) return true;
+  const auto* l = f->as<Lambda>();
+  return l && l->arity() == 1 && sameParam(l->body(), l->params()[0]);
+}
+
+// The vector width of 16 bytes for scalars of type t (float4, double2), 0 for other types.
+int64_t vectorWidth(const Type& t) {
+  if (!t.isScalar()) return 0;
+  return t.scalarKind() == ScalarKind::Double ? 2 : 4;
+}
+
+// asScalar <<: mapSeq(fun v => v) <<: asVector(n) <<: x
+ExprPtr vectorCopy(const ExprPtr& x, const ArithExpr& n) {
+  FunPtr copy = fun1("v", [](const ExprPtr& v) { return v; });
+  ExprPtr vecs = FunCall::make(Split::makeVector(n), {x});
+  return FunCall::make(Join::makeScalar(), {FunCall::make(MapSeq::make(copy), {vecs})});
+}
+
+// get(i, p) in e
+bool isGetOf(const ExprPtr& e, const Param* p, size_t i) {
+  const auto* g = unary<Get>(e);
+  return g && g->index() == i && arg0(e).get() == p;
+}
+bool usesGet(const ExprPtr& e, const Param* p, size_t i) {
+  if (isGetOf(e, p, i)) return true;
+  for (const auto& c : children(e))
+    if (usesGet(c.expr, p, i)) return true;
+  return false;
+}
+// e with every get(i, p) replaced by q
+ExprPtr replaceGets(const ExprPtr& e, const Param* p, size_t i, const ExprPtr& q) {
+  if (isGetOf(e, p, i)) return q;
+  ExprPtr out = e;
+  const std::vector<Child> cs = children(e);
+  for (size_t c = 0; c < cs.size(); ++c) {
+    ExprPtr r = replaceGets(cs[c].expr, p, i, q);
+    if (r != cs[c].expr) out = replaceChild(out, c, r);
+  }
+  return out;
+}
+
+// The components of a reduction's tuple elements (types comps) that vectorizeOperand(n)
+// copies: arrays of scalars whose size n divides, read by the step f as p._i.
+std::vector<size_t> vectorOperands(const Lambda& f, const std::vector<Type>& comps,
+                                   const ArithExpr& n) {
+  std::vector<size_t> out;
+  const auto w = n.constant();
+  if (!w || (*w != 2 && *w != 4)) return out;
+  const Param* p = f.params()[1].get();
+  for (size_t i = 0; i < comps.size(); ++i) {
+    const Type& c = comps[i];
+    if (!c.isArray() || c.isVector() || !c.element().isScalar()) continue;
+    const int64_t bytes = c.element().scalarKind() == ScalarKind::Double ? 8 : 4;
+    if (*w * bytes > 16 || !provablyDivisible(c.size(), n)) continue;
+    if (usesGet(f.body(), p, i)) out.push_back(i);
+  }
+  return out;
+}
+
+// fun (acc, p) => (fun q => e[p._i := q])(asScalar <<: mapSeq(id) <<: asVector(n) <<: p._i),
+// for each i of `which`
+FunPtr vectorizedStep(const Lambda& f, const std::vector<size_t>& which, const ArithExpr& n) {
+  const ParamPtr& p = f.params()[1];
+  ExprPtr body = f.body();
+  for (size_t i : which) {
+    ParamPtr q = Param::make("q");
+    body = applyFun(Lambda::make({q}, replaceGets(body, p.get(), i, q)),
+                    {vectorCopy(get(i, p), n)});
+  }
+  return Lambda::make(f.params(), body);
+}
+
+}  // namespace
+
+// mapK(fun v => v) <<: x -> asScalar <<: mapK(fun v => v) <<: asVector(n) <<: x
+// Why it holds: asVector(n) is split(n) (its chunks typed as vectors) and asScalar is join, so
+// the right side is join o map(id) o split(n) = join o split(n) = id = map(id) (n divides the
+// size); exact for any element type. The map keeps its kind and dimension, so a lowered copy
+// stays where it was, now one work-item (or iteration) per n elements.
+Rule vectorize(ArithExpr n) {
+  std::string name = "vectorize(" + n.str() + ")";
+  return Rule(
+      {name, "memory", "mapK(id) <<: x -> asScalar <<: mapK(id) <<: asVector(n) <<: x",
+       "x: [t]m, t a scalar, n in {2, 4} provably divides m, n elements of t at most 16 bytes "
+       "(float4, double2); mapK a map, mapGlobal, mapWorkgroup, mapLocal, mapSeq or mapSeqUnroll",
        [](const ExprPtr& e) -> std::optional<Match> {
-         const auto* outer = unary<ir::Map>(e);
-         if (!outer) return std::nullopt;
-         const auto* lx = outer->f()->as<Lambda>();
-         if (!lx || lx->arity() != 1) return std::nullopt;
-         const auto* inner = unary<ir::Map>(lx->body());
-         if (!inner) return std::nullopt;
-         const auto* ly = inner->f()->as<Lambda>();
-         if (!ly || ly->arity() != 1) return std::nullopt;
-         const ParamPtr& xb = lx->params()[0];
-         const ParamPtr& yb = ly->params()[0];
-         const auto* red = unary<AbstractReduce>(ly->body());
-         if (!red || red->kind() == FunKind::ReduceSeqUnroll) return std::nullopt;
-         const auto* z = asCall(arg0(ly->body()));
-         if (!z || !z->f()->is<Zip>() || z->args().size() != 2) return std::nullopt;
-         size_t xAt = 0;
-         if (isTransposeOf(z->arg(0), xb) && isTransposeOf(z->arg(1), yb))
-           xAt = 0;
-         else if (isTransposeOf(z->arg(0), yb) && isTransposeOf(z->arg(1), xb))
-           xAt = 1;
-         else
-           return std::nullopt;
-         if (uses(red->f(), xb.get()) || uses(red->f(), yb.get())) return std::nullopt;
-         const ExprPtr& ys = arg0(lx->body());
-         if (uses(ys, xb.get())) return std::nullopt;
-         auto xv = rowView(arg0(e));
-         auto yv = rowView(ys);
-         if (!xv || !yv) return std::nullopt;
-         Match m;
-         m.params = {xb, yb};
-         m.index = xAt;
-         m.funs = {{"reduce", red->ptr()}, {"f", red->f()}};
-         m.exprs = {{"z", red->init()}, {"xs", xv->leaf}, {"ys", yv->leaf}, {"X", arg0(e)},
-                    {"Y", ys}};
-         return m;
+         const auto* m = unary<AbstractMap>(e);
+         if (!m || !isCopyFun(m->f())) return std::nullopt;
+         Match out;
+         out.funs = {{"map", m->ptr()}};
+         out.exprs = {{"x", arg0(e)}};
+         return out;
        },
-       [k](const Match& m, const RuleContext& ctx) {
+       [n](const Match& m, const RuleContext&) {
+         const Type& t = m.e("x")->type();
+         const auto w = n.constant();
+         if (!w || (*w != 2 && *w != 4) || !t.isArray() || !t.element().isScalar()) return false;
+         const int64_t bytes = t.element().scalarKind() == ScalarKind::Double ? 8 : 4;
+         return *w * bytes <= 16 && provablyDivisible(t.size(), n);
+       },
+       [n](const Match& m) -> ExprPtr {
+         FunPtr copy = fun1("v", [](const ExprPtr& v) { return v; });
+         FunPtr map = m.f("map")->withChildren({copy}, {});
+         ExprPtr vecs = FunCall::make(Split::makeVector(n), {m.e("x")});
+         return FunCall::make(Join::makeScalar(), {FunCall::make(map, {vecs})});
+       }});
+}
+
+// reduceK(fun (acc, p) => e, z) <<: xs, xs: [(.., [t]m, ..)]K
+// -> reduceK(fun (acc, p) => (fun q => e[p._i := q])(asScalar <<: mapSeq(fun v => v) <<:
+//      asVector(n) <<: p._i), z) <<: xs         for every such component i that e reads
+// Why it holds: the copy is the identity (vectorize), and binding it to q and reading q where e
+// read p._i is beta reduction backwards. What it is for: the step's operand (a register
+// block's column of A, read from local memory) is read into private memory n elements at a
+// time, each one vector load where it is contiguous and aligned (docs/codegen.md, "Vectors").
+Rule vectorizeOperand(ArithExpr n) {
+  std::string name = "vectorizeOperand(" + n.str() + ")";
+  return Rule(
+      {name, "memory",
+       "reduce(fun (acc, p) => e, z) -> reduce(fun (acc, p) => (fun q => e[p._i := q])("
+       "asScalar <<: mapSeq(id) <<: asVector(n) <<: p._i), z)",
+       "the elements are tuples; for each component i an array of scalars [t]m that e reads as "
+       "p._i, n in {2, 4} provably divides m, n elements of t at most 16 bytes; at least one",
+       [](const ExprPtr& e) -> std::optional<Match> {
+         const auto* r = unary<AbstractReduce>(e);
+         if (!r) return std::nullopt;
+         const auto* f = r->f()->as<Lambda>();
+         if (!f || f->arity() != 2) return std::nullopt;
+         Match out;
+         out.funs = {{"reduce", r->ptr()}, {"f", r->f()}};
+         out.exprs = {{"z", r->init()}, {"xs", arg0(e)}};
+         return out;
+       },
+       [n](const Match& m, const RuleContext&) {
          const Type& xs = m.e("xs")->type();
-         const Type& ys = m.e("ys")->type();
-         if (!xs.isArray() || !xs.element().isArray() || !ys.isArray() ||
-             !ys.element().isArray())
-           return false;
-         const ArithExpr K = xs.element().size();
-         if (!sizesEqual(K, ys.element().size()) || !provablyPositive(k) ||
-             !provablyDivisible(K, k) || sizesEqual(K, k))
-           return false;
-         return ctx.inside(FunKind::MapWorkgroup) && !ctx.inside(FunKind::MapLocal) &&
-                !ctx.inside(FunKind::MapGlobal) && !ctx.inside(FunKind::Map) &&
-                !insideReduceFun(ctx);
+         return xs.isArray() && xs.element().isTuple() &&
+                !vectorOperands(*m.f("f")->as<Lambda>(), xs.element().components(), n).empty();
        },
-       [k](const Match& m) -> ExprPtr {
-         auto xv = rowView(m.e("X"));
-         auto yv = rowView(m.e("Y"));
-         const ParamPtr& xb = m.params[0];
-         const ParamPtr& yb = m.params[1];
-         // the blocks' accumulators, spread over the work-items
-         LambdaPtr initCol = Lambda::make({yb}, m.e("z"));
-         LambdaPtr initRow =
-             Lambda::make({xb}, FunCall::make(MapLocal::make(0, initCol), {m.e("Y")}));
-         ExprPtr init = FunCall::make(MapLocal::make(1, initRow), {m.e("X")});
-         // one chunk: copies to local memory, then every block's fold over the chunk
-         ParamPtr acc = Param::make("acc"), ch = Param::make("ch");
-         ExprPtr la = FunCall::make(localCopy(true), {get(0, ch)});
-         ExprPtr lb = FunCall::make(localCopy(false),
-                                    {FunCall::make(Transpose::make(), {get(1, ch)})});
-         ExprPtr xrows = xv->view(FunCall::make(Transpose::make(), {la}));
-         ExprPtr yrows = yv->view(FunCall::make(Transpose::make(), {lb}));
-         // the staged columns bound outside the blocks' loops (copied once a chunk, not once a
-         // row of blocks)
-         ParamPtr ycols = Param::make("ly");
-         const size_t xAt = m.index;
-         FunPtr perRow = fun1("q", [&](const ExprPtr& q) {
-           ExprPtr xrow = get(1, q);
-           FunPtr perBlock = fun1("s", [&](const ExprPtr& s) {
-             ExprPtr tx = FunCall::make(Transpose::make(), {xrow});
-             ExprPtr ty = FunCall::make(Transpose::make(), {get(1, s)});
-             ExprPtr zipped = FunCall::make(Zip::make(2), {xAt == 0 ? tx : ty, xAt == 0 ? ty : tx});
-             return FunCall::make(m.f("reduce")->withChildren({m.f("f")}, {get(0, s)}), {zipped});
-           });
-           return FunCall::make(MapLocal::make(0, perBlock),
-                                {FunCall::make(Zip::make(2), {get(0, q), ycols})});
-         });
-         ExprPtr blocks = FunCall::make(MapLocal::make(1, perRow),
-                                        {FunCall::make(Zip::make(2), {acc, xrows})});
-         ExprPtr step = FunCall::make(Lambda::make({ycols}, blocks), {yrows});
-         LambdaPtr stepF = Lambda::make({acc, ch}, step);
-         ExprPtr chunks = FunCall::make(
-             Zip::make(2), {chunksOf(m.e("xs"), k), chunksOf(m.e("ys"), k)});
-         ExprPtr folded = FunCall::make(ReduceSeq::make(stepF, init), {chunks});
-         // the blocks written out by the work-items that hold them
-         FunPtr outRow = fun1("ar", [](const ExprPtr& ar) {
-           FunPtr same = fun1("a", [](const ExprPtr& a) { return a; });
-           return FunCall::make(MapLocal::make(0, same), {ar});
-         });
-         return FunCall::make(MapLocal::make(1, outRow), {folded});
+       [n](const Match& m) -> ExprPtr {
+         const auto& f = *m.f("f")->as<Lambda>();
+         FunPtr g = vectorizedStep(
+             f, vectorOperands(f, m.e("xs")->type().element().components(), n), n);
+         return FunCall::make(m.f("reduce")->withChildren({g}, {m.e("z")}), {m.e("xs")});
+       }});
+}
+
+// stageLocal(k), then in its result vectorize(w) on the two copies into local memory and
+// vectorizeOperand(w) on the blocks' reduction, w = 16 bytes of the element type (float4,
+// double2): LIFT's macro-rule style (registerBlock), so that exploration finds the vectorized
+// staging at stageLocal's depth. Applies iff stageLocal(k) does and w divides both copies'
+// rows (k and the tile's widths).
+Rule stageLocalVector(ArithExpr k) {
+  std::string name = "stageLocalVector(" + k.str() + ")";
+  return Rule(
+      {name, "memory",
+       "stageLocal(k) with vectorize(w) at its two copies and vectorizeOperand(w) at the "
+       "blocks' reduction (w: 16 bytes of elements)",
+       "those of stageLocal(k); the elements scalars; their 16-byte vector width w (float4, "
+       "double2) divides k and the tile's columns (the copied rows)",
+       stageMatch,
+       [k](const Match& m, const RuleContext& ctx) {
+         if (!stageCondition(m, ctx, k)) return false;
+         const Type& ys = m.e("ys")->type();
+         const int64_t w = vectorWidth(ys.element().element());
+         return w > 0 && provablyDivisible(k, ArithExpr(w)) &&
+                provablyDivisible(ys.size(), ArithExpr(w));
+       },
+       [k](const Match& m) {
+         return stageResult(m, k, vectorWidth(m.e("ys")->type().element().element()));
        }});
 }
 

@@ -111,6 +111,10 @@ std::string CPrinter::expr(const CExpr& e) const {
     case CExprKind::MakeComplex:
       return d_.makeComplex(d_.typeName(e->type), expr(e->args[0]), expr(e->args[1]));
     case CExprKind::WorkItem: return d_.workItem(e->fn, e->dim);
+    case CExprKind::Vector: {
+      const std::string& base = e->args[0]->name;
+      return d_.vectorLoad(base, e->index.toC(), e->dim, e->type, readOnlyParams_.count(base) > 0);
+    }
   }
   throw std::logic_error("CPrinter: unknown expression kind");
 }
@@ -131,13 +135,21 @@ std::string CPrinter::stmt(const Stmt& s, int indent) const {
       if (s.dynamicOffset)
         return pad + d_.dynamicLocalArray(d_.typeName(s.type), s.name, *s.dynamicOffset) + ";\n";
       std::string q = s.arrayCount ? d_.variableSpace(s.space) : "";
+      if (s.arrayCount && s.align > 0) q += d_.alignPrefix(s.align);
       std::string out = pad + (q.empty() ? "" : q + " ") + (s.isConst ? "const " : "") +
                         d_.typeName(s.type) + " " + s.name;
       if (s.arrayCount) out += "[" + std::to_string(*s.arrayCount) + "]";
+      if (s.arrayCount && s.align > 0) out += d_.alignSuffix(s.align);
       if (s.init) out += " = " + expr(s.init);
       return out + ";\n";
     }
-    case StmtKind::Assign: return pad + expr(s.lhs) + " = " + expr(s.rhs) + ";\n";
+    case StmtKind::Assign:
+      if (s.lhs->kind == CExprKind::Vector)
+        return pad +
+               d_.vectorStore(s.lhs->args[0]->name, s.lhs->index.toC(), s.lhs->dim,
+                              s.lhs->type, expr(s.rhs)) +
+               ";\n";
+      return pad + expr(s.lhs) + " = " + expr(s.rhs) + ";\n";
     case StmtKind::ExprStmt: return pad + expr(s.rhs) + ";\n";
     case StmtKind::For: {
       // A wide loop computes its start and stride in 64 bits too (work-item ids and grid

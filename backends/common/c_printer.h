@@ -71,6 +71,17 @@ class CDialect {
     return pointer + "[" + index + "]";
   }
 
+  // A vector of `width` scalars of `elem` at pointer[index] (index a multiple of width):
+  // OpenCL's vloadN / vstoreN, CUDA's reinterpretation as floatN (with __ldg when read-only).
+  virtual std::string vectorLoad(const std::string& pointer, const std::string& index,
+                                 int width, const CType& elem, bool readOnly) const = 0;
+  virtual std::string vectorStore(const std::string& pointer, const std::string& index,
+                                  int width, const CType& elem,
+                                  const std::string& value) const = 0;
+  // A local array aligned to `bytes`: the words before the type and after the name.
+  virtual std::string alignPrefix(int64_t) const { return {}; }
+  virtual std::string alignSuffix(int64_t) const { return {}; }
+
   // Shared by both dialects.
   std::string typeName(const CType& t) const;
 };

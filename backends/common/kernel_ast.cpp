@@ -97,6 +97,17 @@ CExpr cWorkItem(WorkItemFn fn, int dim) {
   return n;
 }
 
+CExpr cVector(CExpr array, ir::ArithExpr index, int width, CType elem) {
+  auto n = node(CExprKind::Vector, std::move(elem));
+  n->args = {std::move(array)};
+  n->index = std::move(index);
+  n->dim = width;
+  return n;
+}
+CType vectorCType(const CType& elem, int width) {
+  return CType::structType((elem.kind == CType::Kind::Double ? "double" : elem.kind == CType::Kind::Int ? "int" : "float") + std::to_string(width));
+}
+
 bool isTrivial(const CExpr& e) {
   switch (e->kind) {
     case CExprKind::Var:

@@ -46,6 +46,9 @@ enum class CExprKind : uint8_t {
   Cast,       // (type) a
   MakeComplex,// (float2)(a, b) / make_float2(a, b)
   WorkItem,   // get_global_id(d) etc.
+  Vector,     // elements index .. index + dim-1 of array args[0] (a Var) as one vector of `dim`
+              // scalars of `type`: a load, or the target of an Assign (a store); the index a
+              // multiple of dim and the array aligned to the vector (docs/codegen.md, "Vectors")
 };
 
 enum class WorkItemFn : uint8_t { GlobalId, LocalId, GroupId, GlobalSize, LocalSize, NumGroups };
@@ -80,6 +83,10 @@ CExpr cSelect(CExpr c, CExpr a, CExpr b, CType type);
 CExpr cCast(CType type, CExpr a);
 CExpr cMakeComplex(CExpr re, CExpr im, CType type);
 CExpr cWorkItem(WorkItemFn fn, int dim);
+CExpr cVector(CExpr array, ir::ArithExpr index, int width, CType elem);
+// The C type of a vector of `width` scalars of `elem` (float4: the built-in type of both
+// dialects, printed by name).
+CType vectorCType(const CType& elem, int width);
 
 // True for expressions cheap and side-effect free enough to repeat (no temporary needed).
 bool isTrivial(const CExpr& e);
@@ -105,6 +112,7 @@ struct Stmt {
   // printed as a pointer into it (CDialect::dynamicLocalArray).
   std::optional<int64_t> dynamicOffset;
   bool isConst = false;
+  int64_t align = 0;                    // Decl of a local array: its alignment in bytes (vectors)
   CExpr init;                           // Decl init, For start
   // Assign / ExprStmt
   CExpr lhs, rhs;

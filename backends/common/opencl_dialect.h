@@ -23,6 +23,18 @@ class OpenCLDialect final : public CDialect {
                           const std::string& im) const override;
   std::string mathFunction(const std::string& base, bool isDouble) const override;
   std::string prelude(const Module& module) const override;
+  std::string vectorLoad(const std::string& pointer, const std::string& index, int width,
+                         const CType&, bool) const override {
+    return "vload" + std::to_string(width) + "(0, " + pointer + " + " + index + ")";
+  }
+  std::string vectorStore(const std::string& pointer, const std::string& index, int width,
+                          const CType&, const std::string& value) const override {
+    return "vstore" + std::to_string(width) + "(" + value + ", 0, " + pointer + " + " + index +
+           ")";
+  }
+  std::string alignSuffix(int64_t bytes) const override {
+    return " __attribute__((aligned(" + std::to_string(bytes) + ")))";
+  }
 };
 
 // Prints a module as one OpenCL C translation unit.

@@ -161,7 +161,8 @@ KernelGen::Result KernelGen::applyLambda(const ir::Lambda& f, const std::vector<
 ViewPtr KernelGen::layoutView(const ir::FunDecl& f, const std::vector<ViewPtr>& a,
                               const Type& result) {
   switch (f.kind()) {
-    case FunKind::Split: return splitView(a.at(0), f.as<ir::Split>()->chunk());
+    case FunKind::Split:
+      return splitView(a.at(0), f.as<ir::Split>()->chunk(), f.as<ir::Split>()->vector());
     case FunKind::Join: return joinView(a.at(0));
     case FunKind::Transpose: return transposeView(a.at(0));
     case FunKind::Zip: return zipView(a);
@@ -210,7 +211,7 @@ KernelGen::Result KernelGen::applyLayoutPattern(const ir::FunDecl& f, const std:
 ViewPtr KernelGen::inverseDest(const ir::FunDecl& f, const Type& at, const ViewPtr& dest) {
   switch (f.kind()) {
     case FunKind::Split: return joinView(dest);
-    case FunKind::Join: return splitView(dest, at.element().size());
+    case FunKind::Join: return splitView(dest, at.element().size(), at.element().isVector());
     case FunKind::Transpose: return transposeView(dest);
     case FunKind::Id: return dest;
     case FunKind::Gather: return gatherOf(dest, f.as<ir::Gather>()->inverse());
@@ -649,8 +650,73 @@ void KernelGen::store(const ViewPtr& dest, CExpr value) {
   emit(s);
 }
 
+// The n elements of vector view v as one vector access (cVector), when they are n consecutive
+// elements of one global or local array starting at a multiple of n and read or written
+// without a guard; null otherwise (a private array, padding, a gap, an unknown alignment).
+CExpr KernelGen::vectorAccess(const ViewPtr& v, const Type& t, bool write) {
+  const auto n = t.size().constant();
+  if (!n) return nullptr;
+  CExpr first;
+  for (int64_t c = 0; c < *n; ++c) {
+    ViewPtr part = accessView(v, ArithExpr(c));
+    CExpr guard;
+    CExpr e;
+    try {
+      e = write ? lvalue(part, &guard) : readScalar(part).e;
+    } catch (const ir::CompileError&) {
+      return nullptr;
+    }
+    if (guard || e->kind != backends::CExprKind::Subscript ||
+        e->args[0]->kind != backends::CExprKind::Var)
+      return nullptr;
+    if (c == 0) {
+      first = e;
+      if (!ir::provablyDivisible(e->index, ArithExpr(*n)) || !vectorArray(e->args[0]->name))
+        return nullptr;
+    } else if (e->args[0]->name != first->args[0]->name ||
+               !ir::sizesEqual(e->index - first->index, ArithExpr(c))) {
+      return nullptr;
+    }
+  }
+  return backends::cVector(first->args[0], first->index, static_cast<int>(*n), ctype(t.element()));
+}
+
+// Global buffers (aligned by their allocation) and local arrays (declared aligned in a kernel
+// with vectors); private arrays are left to the compiler's registers.
+bool KernelGen::vectorArray(const std::string& name) const {
+  for (const auto& b : buffers_)
+    if (b->name == name) return b->space == backends::MemSpace::Global && !b->layout;
+  for (const auto& l : locals_)
+    if (l->name == name) return l->padEvery == 0 && l->rowSkew == 0;
+  return false;
+}
+
+// A vector copied as one load and one store where both sides allow it; else loaded as one
+// vector into a temporary and stored element by element (a row of A into a transposed local
+// tile), else element by element.
+bool KernelGen::copyVector(const ViewPtr& dest, const ViewPtr& src, const Type& t) {
+  const int64_t n = *t.size().constant();
+  CExpr from = vectorAccess(src, t, false);
+  CExpr to = vectorAccess(dest, t, true);
+  if (!from) return false;  // (a store from scalars: element by element)
+  const backends::CType vt = backends::vectorCType(ctype(t.element()), static_cast<int>(n));
+  static const char* const kLanes[] = {"x", "y", "z", "w"};
+  if (from && to) {
+    emit(backends::sAssign(to, from));
+  } else {
+    if (n > 4) return false;
+    std::string name = fresh("v");
+    emit(backends::sDecl(vt, name, from, true));
+    for (int64_t c = 0; c < n; ++c)
+      store(accessView(dest, ArithExpr(c)),
+            backends::cMember(backends::cVar(name, vt), kLanes[c], ctype(t.element())));
+  }
+  return true;
+}
+
 void KernelGen::copy(const ViewPtr& dest, const ViewPtr& src, const Type& t) {
   if (dest == src) return;
+  if (t.isVector() && copyVector(dest, src, t)) return;
   if (t.isArray()) {
     ArithExpr var;
     openLoop(LoopKind::Seq, 0, t.size(), "k", var);

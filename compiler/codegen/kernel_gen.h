@@ -85,6 +85,10 @@ class KernelGen {
   // dest = value, guarded where dest passes crop's destination (an element crop drops).
   void store(const ViewPtr& dest, backends::CExpr value);
   void copy(const ViewPtr& dest, const ViewPtr& src, const ir::Type& t);
+  // Vectors (asVector): one load or store of n elements where they are contiguous and aligned.
+  backends::CExpr vectorAccess(const ViewPtr& v, const ir::Type& t, bool write);
+  bool vectorArray(const std::string& name) const;
+  bool copyVector(const ViewPtr& dest, const ViewPtr& src, const ir::Type& t);
   void copyTop(const ViewPtr& dest, const ViewPtr& src, const ir::Type& t);
   ViewPtr bindTemp(const ScalarVal& v, const std::string& base);
 
@@ -144,6 +148,7 @@ class KernelGen {
   std::unordered_set<std::string> names_;
   std::map<std::string, int> counters_;
   bool writing_ = false;
+  bool usesVectors_ = false;  // the kernel has an asVector: its local arrays are not padded
   int dryRun_ = 0;  // > 0 while folding a table: no memory accesses are recorded
   std::map<const ir::ArrayGen*, std::optional<ViewPtr>> tables_;
   std::map<const ir::Table*, ViewPtr> foldedTables_;

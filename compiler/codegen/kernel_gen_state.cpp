@@ -7,6 +7,7 @@
 #include "compiler/codegen/address_space.h"
 #include "compiler/codegen/kernel_gen.h"
 #include "ir/diagnostic.h"
+#include "ir/traversal.h"
 
 namespace fftc::compiler::codegen {
 
@@ -103,6 +104,10 @@ GeneratedKernel KernelGen::run(const ir::LambdaPtr& kernel, const std::vector<st
     if (!laidOut.count(n))
       throw ir::CompileError(kernel->loc(), "a layout for '" + n + "', which is not a parameter");
   const Type resultType = kernel->body()->type();
+  usesVectors_ = ir::containsFun(kernel->body(), [](const ir::FunDecl& f) {
+    const auto* s = f.as<ir::Split>();
+    return s && s->vector();
+  });
   MemoryPtr out = newBuffer(fresh("out"), MemRole::Output, resultType);
   if (opt_.outputLayout) applyBufferLayout(*out, *opt_.outputLayout);
   ViewPtr dest = memView(out, resultType);
@@ -252,6 +257,13 @@ ViewPtr KernelGen::allocate(const Type& t, std::optional<MemSpace> space) {
     }
     m->padEvery = opt_.localPadEvery(*c, inner);
     if (opt_.localRowSkew && m->padEvery > 0 && inner > 0 && inner < *c) m->rowSkew = inner;
+    // A kernel with vectors keeps its local arrays dense and aligned, so that a vector of
+    // consecutive elements is one access (padding would split it).
+    if (usesVectors_) {
+      m->padEvery = 0;
+      m->rowSkew = 0;
+      m->align = 16;
+    }
     locals_.push_back(m);
     v = memView(m, full);
   } else {

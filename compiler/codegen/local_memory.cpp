@@ -162,6 +162,7 @@ void allocateLocalMemory(const std::vector<MemoryPtr>& locals, const std::vector
       StageDraft& st = stages.at(static_cast<size_t>(m.stage));
       st.localDecls.push_back(
           backends::sArrayDecl(m.elemC, name, padded, backends::MemSpace::Local));
+      st.localDecls.back()->align = m.align;
       st.localDeclBytes.push_back(padded * deviceBytes(m.element));
       st.localBytes += st.localDeclBytes.back();
     }

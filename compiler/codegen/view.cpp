@@ -60,9 +60,10 @@ ViewPtr accessView(const ViewPtr& parent, ArithExpr index) {
   return v;
 }
 
-ViewPtr splitView(const ViewPtr& parent, ArithExpr chunk) {
+ViewPtr splitView(const ViewPtr& parent, ArithExpr chunk, bool vector) {
   const Type& t = arrayType(parent, "split");
-  auto v = mk(ViewKind::Split, Type::array(Type::array(t.element(), chunk), t.size() / chunk));
+  Type inner = vector ? Type::vector(t.element(), chunk) : Type::array(t.element(), chunk);
+  auto v = mk(ViewKind::Split, Type::array(inner, t.size() / chunk));
   v->parent = parent;
   v->a = std::move(chunk);
   return v;

@@ -62,7 +62,8 @@ class View {
 
 ViewPtr memView(std::shared_ptr<Memory> mem, ir::Type type);
 ViewPtr accessView(const ViewPtr& parent, ir::ArithExpr index);
-ViewPtr splitView(const ViewPtr& parent, ir::ArithExpr chunk);
+// vector: the chunks are vectors (asVector, ir::Type::vector)
+ViewPtr splitView(const ViewPtr& parent, ir::ArithExpr chunk, bool vector = false);
 ViewPtr joinView(const ViewPtr& parent);
 ViewPtr transposeView(const ViewPtr& parent);
 ViewPtr slideView(const ViewPtr& parent, ir::ArithExpr size, ir::ArithExpr step);

@@ -29,6 +29,7 @@ const BuiltinInfo kBuiltins[] = {
     {"reduceSeqUnroll", BuiltinId::ReduceSeqUnroll, 2, 1},
     {"zip", BuiltinId::Zip, 0, -1},               {"split", BuiltinId::Split, 1, 1},
     {"join", BuiltinId::Join, 0, 1},              {"transpose", BuiltinId::Transpose, 0, 1},
+    {"asVector", BuiltinId::AsVector, 1, 1},      {"asScalar", BuiltinId::AsScalar, 0, 1},
     {"array", BuiltinId::Array, 2, 0},            {"array2", BuiltinId::Array2, 3, 0},
     {"array3", BuiltinId::Array3, 4, 0},          {"pad", BuiltinId::Pad, 3, 1},
     {"slide", BuiltinId::Slide, 2, 1},            {"crop", BuiltinId::Crop, 2, 1},
@@ -360,6 +361,8 @@ ir::FunPtr Elaborator::builtinFun(BuiltinId id, const std::vector<Value>& s, con
     }
     case BuiltinId::Split: return ir::Split::make(intArg(0), loc);
     case BuiltinId::Join: return ir::Join::make(loc);
+    case BuiltinId::AsVector: return ir::Split::makeVector(intArg(0), loc);
+    case BuiltinId::AsScalar: return ir::Join::makeScalar(loc);
     case BuiltinId::Transpose: return ir::Transpose::make(loc);
     case BuiltinId::Id: return ir::Id::make(loc);
     case BuiltinId::Pad: {

@@ -81,7 +81,7 @@ const char* describe(const Value& v);
 enum class BuiltinId {
   Map, MapSeq, MapSeqUnroll, MapGlobal, MapWorkgroup, MapLocal,
   Reduce, ReduceSeq, ReduceSeqUnroll,
-  Zip, Split, Join, Transpose, Array, Array2, Array3, Pad, Crop, Slide, Iterate, Id, Get, Gather,
+  Zip, Split, Join, AsVector, AsScalar, Transpose, Array, Array2, Array3, Pad, Crop, Slide, Iterate, Id, Get, Gather,
   ToGlobal, ToLocal, ToPrivate,
   Add, Sub, Mult, Div, Mod, Neg, Cos, Sin, Exp, Sqrt, Conj, Re, Im, CisPi, CisPiRatio, Complex,
   Len, Prod, Factors, PrimitiveRoot, PowMods, DiscreteLogs,

@@ -84,6 +84,56 @@ TEST(RegisterBlocking, StagedTilesInLocalMemoryMatchTheInterpreter) {
   }
 }
 
+// vectorize on stageLocal's two copies: B's chunk rows copied a float4 at a time (vload4 from
+// global memory, vstore4 into the local array), A's rows loaded as float4 and stored column by
+// column element by element; the local arrays unpadded and aligned; the same results. And
+// stageLocalVector, which also reads the blocks' rows of A into registers as vectors.
+TEST(RegisterBlocking, VectorizedStagedCopiesMatchTheInterpreter) {
+  for (const char* strategy :
+       {"tile2D(16); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], registerBlock(4)); "
+        "at([0, 1, 0, 0, 0, 1], stageLocal(4)); normalize(vectorize(4)); lowerDefault",
+        "tile2D(8, 16); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], registerBlock(2, 4)); "
+        "at([0, 1, 0, 0, 0, 1], stageLocal(8)); normalize(vectorize(2)); lowerDefault",
+        "tile2D(16); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], registerBlock(4)); "
+        "at([0, 1, 0, 0, 0, 1], stageLocalVector(4)); lowerDefault"}) {
+    std::string src;
+    auto check = lowerAndRun(strategy, {{"M", 32}, {"N", 48}, {"K", 24}}, &src);
+    SCOPED_TRACE(strategy);
+    EXPECT_MATCHES(check);
+    const bool macro = std::string(strategy).find("stageLocalVector") != std::string::npos;
+    const bool four = macro || std::string(strategy).find("vectorize(4)") != std::string::npos;
+    // stageLocalVector: the blocks' 4 rows of A also read from local memory as one vector
+    if (macro) {
+      EXPECT_EQ(count(src, "vload4(0, l"), 1u) << src;
+    }
+    const std::string w = four ? "4" : "2";
+    // B: one vector load and one vector store; A: one vector load, stored element by element
+    EXPECT_EQ(count(src, "vload" + w + "(0, B + "), 1u) << src;
+    EXPECT_EQ(count(src, "vload" + w + "(0, A + "), 1u) << src;
+    EXPECT_EQ(count(src, "vstore" + w + "("), 1u) << src;
+    EXPECT_EQ(count(src, "__attribute__((aligned(16)))"), 2u) << src;
+    EXPECT_EQ(count(src, ">> 4"), 0u) << src;  // no padding
+  }
+}
+
+// A vector copy where memory does not allow one access: a crop shifts the elements off the
+// vector's alignment, so the copy is element by element (and still right); the same copy
+// without the crop is one vector load and one vector store a work-item.
+TEST(RegisterBlocking, UnalignedVectorsAreCopiedElementByElement) {
+  const char* text =
+      "kernel k(x: [float]N) = asScalar <<: mapGlobal(λ(v => v)) <<: asVector(4) <<: crop(1, 3) "
+      "<<: x\n"
+      "kernel c(x: [float]N) = asScalar <<: mapGlobal(λ(v => v)) <<: asVector(4) <<: x\n";
+  auto shifted = checkText(text, "k", {{"N", 36}});
+  EXPECT_MATCHES(shifted);
+  EXPECT_EQ(count(shifted.compiled.source, "vload"), 0u) << shifted.compiled.source;
+  EXPECT_EQ(count(shifted.compiled.source, "vstore"), 0u) << shifted.compiled.source;
+  auto aligned = checkText(text, "c", {{"N", 36}});
+  EXPECT_MATCHES(aligned);
+  EXPECT_EQ(count(aligned.compiled.source, "vload4(0, x + "), 1u) << aligned.compiled.source;
+  EXPECT_EQ(count(aligned.compiled.source, "vstore4("), 1u) << aligned.compiled.source;
+}
+
 // A spread accumulator is each work-item's own: its mapLocal loops must run once per
 // work-item, so the blocks' grid is the work-group's shape, and a caller's other shape is
 // refused.

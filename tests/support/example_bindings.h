@@ -35,6 +35,7 @@ inline const std::vector<ExampleBinding>& exampleBindings() {
       {"stencil1d.fdl", {{"N", 37}}},
       {"stencil2d.fdl", {{"H", 9}, {"W", 13}}},
       {"transpose_local.fdl", {{"H", 8}, {"W", 12}}},
+      {"vectors.fdl", {{"N", 64}, {"H", 4}, {"W", 16}}},
       {"stockham_pass_lowlevel.fdl", {{"R", 2}, {"L", 8}, {"N", 64}}},
       {"stockham_pass.fdl", {{"R", 4}, {"L", 16}, {"N", 64}}, {"pass"}},
       {"stockham_lowlevel.fdl", {}},
