@@ -736,6 +736,19 @@ PlanChoice chooseBluesteinPlan(const FftRequest& r) {
 
 }  // namespace
 
+// The narrowest tiles first (fewest columns, the most work-groups): two 32-byte sectors, as
+// the hierarchical tiles (kTileMinBytes), else one sector.
+int64_t columnTileLines(int64_t n, int64_t workItems, int64_t rows, const FftRequest& r) {
+  const int64_t elem = complexBytes(r.precision);
+  for (const int64_t bytes : {kTileMinBytes, kTileMinBytes / 2}) {
+    const int64_t f = bytes / elem;
+    if (f >= 2 && f <= rows && f * workItems <= 1024 &&
+        tileBytes(n, f, 2, r.precision) <= localMemoryBudget(r))
+      return f;
+  }
+  return 0;
+}
+
 std::vector<int64_t> levelSizes(const PlanChoice& c) {
   std::vector<int64_t> sizes;
   if (const auto* h = c.as<HierarchicalChoice>())
