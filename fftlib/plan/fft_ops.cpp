@@ -327,6 +327,8 @@ void fftOpsOptions(const ExpandedFftOps& expanded, std::string_view strategy,
   if (fftOpsShapesApply(s)) options.stageLocal = expanded.stageLocal;
   if (!expanded.oneKernel || expanded.columnTiles)
     options.localRowSkew = options.localRowSkew || expanded.localRowSkew;
+  // a column tile's rows spread over the banks (CodegenOptions::localRowSkewSpread)
+  if (expanded.columnTiles) options.localRowSkewSpread = true;
   if (!expanded.oneKernel) {
     options.localReuseInPass = options.localReuseInPass || expanded.localReuseInPass;
   }

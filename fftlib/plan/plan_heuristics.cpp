@@ -742,9 +742,11 @@ int64_t columnTileLines(int64_t n, int64_t workItems, int64_t rows, const FftReq
   const int64_t elem = complexBytes(r.precision);
   for (const int64_t bytes : {kTileMinBytes, kTileMinBytes / 2}) {
     const int64_t f = bytes / elem;
-    if (f >= 2 && f <= rows && f * workItems <= 1024 &&
-        tileBytes(n, f, 2, r.precision) <= localMemoryBudget(r))
-      return f;
+    if (f < 2 || f > rows || f * workItems > 1024) continue;
+    // two arrays, padded, each row skewed over the banks (CodegenOptions::localRowSkewSpread)
+    const compiler::codegen::CodegenOptions o{.localRowSkew = true, .localRowSkewSpread = true};
+    const int64_t skew = o.localPadEvery(n * f) > 0 ? (f - 1) * std::max<int64_t>(1, 128 / (f * elem)) : 0;
+    if (2 * (o.paddedLocalCount(n * f) + skew) * elem <= localMemoryBudget(r)) return f;
   }
   return 0;
 }
