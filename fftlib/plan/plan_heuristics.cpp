@@ -745,7 +745,8 @@ int64_t columnTileLines(int64_t n, int64_t workItems, int64_t rows, const FftReq
     if (f < 2 || f > rows || f * workItems > 1024) continue;
     // two arrays, padded, each row skewed over the banks (CodegenOptions::localRowSkewSpread)
     const compiler::codegen::CodegenOptions o{.localRowSkew = true, .localRowSkewSpread = true};
-    const int64_t skew = o.localPadEvery(n * f) > 0 ? (f - 1) * std::max<int64_t>(1, 128 / (f * elem)) : 0;
+    const int64_t skew =
+        o.localPadEvery(n * f) > 0 ? (f - 1) * std::max<int64_t>(1, 128 / (f * elem)) : 0;
     if (2 * (o.paddedLocalCount(n * f) + skew) * elem <= localMemoryBudget(r)) return f;
   }
   return 0;

@@ -321,7 +321,8 @@ TEST(FftOps, ColumnsAreATileOfAdjacentColumnsReadAndWrittenContiguously) {
     ir::ScalarKind precision;
     int64_t tile;
   };
-  for (const Case c : {Case{64, 32, ir::ScalarKind::Float, 8}, Case{32, 12, ir::ScalarKind::Double, 4}}) {
+  for (const Case c :
+       {Case{64, 32, ir::ScalarKind::Float, 8}, Case{32, 12, ir::ScalarKind::Double, 4}}) {
     const Kernel k = compileKernel(kColumns, {{"M", c.m}, {"N", c.n}}, c.precision);
     const ExpandedFftOps e = expandFftOps(k);
     ASSERT_TRUE(e.oneKernel && e.columnTiles) << c.m;
@@ -352,8 +353,9 @@ TEST(FftOps, ColumnsAreATileOfAdjacentColumnsReadAndWrittenContiguously) {
     const auto want = transposed(dftRows(y, c.m, Direction::Inverse), c.n, c.m);
     const std::vector<ir::Value> args = {ir::Value::complexArray(x, c.precision, {c.m, c.n}),
                                          ir::Value::complexArray(h, c.precision, {c.m, c.n})};
-    const auto got = compiler::exec::runCompiled(fftc::testing::openclContext(), built.compiled, args)
-                         .output.toComplexVector();
+    const auto got =
+        compiler::exec::runCompiled(fftc::testing::openclContext(), built.compiled, args)
+            .output.toComplexVector();
     EXPECT_LT(maxRelError(got, want), c.precision == ir::ScalarKind::Float ? 1e-5 : 1e-12) << c.m;
   }
 }
