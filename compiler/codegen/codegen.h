@@ -70,6 +70,15 @@ struct CodegenOptions {
   // conflicts on every access of f32 2^17's two-level tiles, 16 wavefronts a warp instead of 2).
   // Off by default; the FFT planner sets it for hierarchical plans (PlanChoice::localRowSkew).
   bool localRowSkew = false;
+  // With localRowSkew, a row of an array of F rows skips max(1, 128 / (F x element bytes))
+  // elements instead of one, so that the F rows' starts spread over the 32 banks: a column tile
+  // of the FFT operations (fftlib/plan/fft_ops.cpp) has F = 4 f32 columns whose work-items take
+  // 17 elements apart in a row (a radix-16 pass's padded butterflies) and 8 rows of work-items
+  // a warp: one element a row put the warp's 4 columns in 11 of the 16 bank pairs, 2x the least
+  // wavefronts (bench/local_bank_wavefronts.py), four elements in all 16. Off by default (the
+  // hierarchical tiles keep one element: their work-items take adjacent elements). Arrays whose
+  // rows are not local dimension 0's (a warp within one row) are then not skewed at all.
+  bool localRowSkewSpread = false;
   // the elements a local array of `rows` rows takes: paddedLocalCount and, with the row skew,
   // one more a row
   int64_t skewedLocalCount(int64_t count, int64_t rows) const {

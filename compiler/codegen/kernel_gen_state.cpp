@@ -256,7 +256,16 @@ ViewPtr KernelGen::allocate(const Type& t, std::optional<MemSpace> space) {
       if (inner == 0) break;
     }
     m->padEvery = opt_.localPadEvery(*c, inner);
-    if (opt_.localRowSkew && m->padEvery > 0 && inner > 0 && inner < *c) m->rowSkew = inner;
+    // the spread skew (CodegenOptions::localRowSkewSpread) where the rows are local dimension
+    // 0's (adjacent work-items in different rows), none where they are another's
+    const bool rowsOnDim0 = first < loops_.size() && loops_[first].kind == LoopKind::Local &&
+                            loops_[first].dim == 0;
+    if (opt_.localRowSkew && m->padEvery > 0 && inner > 0 && inner < *c &&
+        (!opt_.localRowSkewSpread || rowsOnDim0)) {
+      m->rowSkew = inner;
+      if (opt_.localRowSkewSpread)
+        m->rowSkewElements = std::max<int64_t>(1, 128 / (*c / inner * deviceBytes(m->element)));
+    }
     // A kernel with vectors keeps its local arrays dense and aligned, so that a vector of
     // consecutive elements is one access (padding would split it).
     if (usesVectors_) {

@@ -158,7 +158,7 @@ void allocateLocalMemory(const std::vector<MemoryPtr>& locals, const std::vector
       m.storage = m.localOrder;
       const int64_t count = *m.count.constant();
       int64_t padded = m.padEvery > 0 ? count + (count - 1) / m.padEvery : count;
-      if (m.rowSkew > 0) padded += (count - 1) / m.rowSkew;
+      if (m.rowSkew > 0) padded += (count - 1) / m.rowSkew * m.rowSkewElements;
       StageDraft& st = stages.at(static_cast<size_t>(m.stage));
       st.localDecls.push_back(
           backends::sArrayDecl(m.elemC, name, padded, backends::MemSpace::Local));

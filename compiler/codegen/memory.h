@@ -44,7 +44,8 @@ struct Memory : std::enable_shared_from_this<Memory> {
   ir::ArithExpr count;     // number of elements of `element`
   int stage = -1;          // the stage that allocated it (temps, locals, privates)
   int64_t padEvery = 0;    // locals: element i is stored at i + i / padEvery
-  int64_t rowSkew = 0;     // locals: and one element more a row of rowSkew (CodegenOptions)
+  int64_t rowSkew = 0;     // locals: and rowSkewElements more a row of rowSkew (CodegenOptions)
+  int64_t rowSkewElements = 1;
   int64_t align = 0;       // locals: declared aligned to this many bytes (a kernel with vectors)
   std::optional<BufferLayout> layout;  // inputs/outputs with a strided layout (CodegenOptions)
   int localOrder = -1;     // locals: allocation order

@@ -462,7 +462,7 @@ struct Walker {
     if (m.padEvery > 0) {
       const ArithExpr flat = index;
       index = index + flat / ArithExpr(m.padEvery);
-      if (m.rowSkew > 0) index = index + flat / ArithExpr(m.rowSkew);
+      if (m.rowSkew > 0) index = index + flat / ArithExpr(m.rowSkew) * m.rowSkewElements;
     }
     if (m.layout) index = m.layout->address(index);
     CExpr base = backends::cVar(m.name);

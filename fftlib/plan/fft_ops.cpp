@@ -15,6 +15,7 @@
 #include "fftlib/plan/plan_choice.h"
 #include "ir/infer.h"
 #include "ir/traversal.h"
+#include "ir/view_predicates.h"
 
 namespace fftc::fftlib {
 namespace {
@@ -187,11 +188,44 @@ bool oneArrayChain(size_t transforms, const ir::ExprPtr& body, Radices& rs) {
   return uniformTail(rs) && (depth == 2 || rs.front() == rs[1]);
 }
 
+// Whether x is stored in the order its type says (row-major): a kernel parameter or a computed
+// value, seen through joins and splits only (views that keep the elements' order).
+bool rowMajor(const ir::ExprPtr& x) {
+  if (x->is<ir::Param>()) return true;
+  const auto* c = x->as<ir::FunCall>();
+  if (!c) return false;
+  if (c->f()->is<ir::Join>() || c->f()->is<ir::Split>())
+    return c->args().size() == 1 && rowMajor(c->arg(0));
+  return !ir::isView(*c->f());
+}
+
+// Whether the rows are the columns of row-major arrays, transpose <<: X (row r's element i at
+// i·B + r) or a zip of such: adjacent rows adjacent in memory, a row's elements B apart.
+bool columnsOfArrays(const ir::ExprPtr& rows) {
+  const auto* c = rows->as<ir::FunCall>();
+  if (!c) return false;
+  if (c->f()->is<ir::Zip>())
+    return std::all_of(c->args().begin(), c->args().end(), columnsOfArrays);
+  return c->f()->is<ir::Transpose>() && c->args().size() == 1 && rowMajor(c->arg(0));
+}
+
 // The one-kernel form of a row map (fft_ops.h): map(g) <<: rows, every operation in g, all of
 // one size n, rows of a constant count B, when the planner plans B transforms of n as
 // stockhamLocal: rowsInGroups(F, B, mapWorkgroup(0, mapLocal(1, g'))) <<: rows (common.fdl),
 // g' with the planner's radices. Null otherwise.
-ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, ExpandedFftOps& out) {
+//
+// Rows that are the columns of row-major arrays (columnsOfArrays: conv2d's second pass, the
+// columns of the rows' spectra and of H) are a tile instead, as hierarchical.fdl's column
+// stages and nd.fdl's strided passes take them: F adjacent columns on local dimension 0,
+// mapWorkgroup(0, mapLocal(0, g')), each column's butterflies on dimension 1 (lowerFft), F by
+// columnTileLines (64 bytes of elements, else 32). A warp then loads and stores whole sectors
+// where a column a work-group read one element of 32 rows apiece. When the caller transposes
+// the result back (`transposedInto`, conv2d's transpose <<: map(g) <<: columns) and F divides
+// B, the form writes through that transpose, toGlobal(fun t => transpose <<: join <<: perGroup
+// <<: t) <<: split(F) <<: rows, so that the stores are the columns' too and the next pass reads
+// rows (*transposedInto = true: the caller drops its transpose).
+ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, ExpandedFftOps& out,
+                          bool* transposedInto = nullptr) {
   const auto* map = call.f()->as<ir::Map>();
   const auto* g = map ? map->f()->as<ir::Lambda>() : nullptr;
   if (!g || call.args().size() != 1) return nullptr;
@@ -217,7 +251,11 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, Exp
   const PlanChoice choice = choosePlan(withLimits(r, PlanLimits{}));
   const auto* local = choice.as<LocalChoice>();
   if (choice.kernel != "stockhamLocal" || !local) return nullptr;
-  const int64_t f = local->shape.fftsPerGroup, b = r.batch;
+  const int64_t b = r.batch, w = local->shape.workgroupSize;
+  // a tile of adjacent columns where the row keeps two local arrays (columnTileLines' bytes)
+  const int64_t tile =
+      !local->oneArray && columnsOfArrays(rows) ? columnTileLines(r.size, w, b, r) : 0;
+  const int64_t f = tile > 0 ? tile : local->shape.fftsPerGroup;
   // A transform of another's result takes the radices in the other order: its first pass then
   // has the radix of the other's last, the two butterflies read and write the same elements
   // ({j + k·n/r}), and lowerFftFused's mapZipFusion makes them one pass, the work between
@@ -228,21 +266,36 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, Exp
   ReplaceOps replace([&](const Op& op, int depth) {
     const Radices& rs = depth % 2 ? reversed : first;
     out.operations.push_back(fmt::format(
-        "{} {} {}: radices {} (one kernel, {} work-items x {} rows per group)",
-        op.sign < 0 ? "fft" : "ifft", op.n, precisionName(r.precision), fmt::join(rs, ", "),
-        local->shape.workgroupSize, f));
+        "{} {} {}: radices {} (one kernel, {} work-items x {} {} per group)",
+        op.sign < 0 ? "fft" : "ifft", op.n, precisionName(r.precision), fmt::join(rs, ", "), w,
+        f, tile > 0 ? "adjacent columns" : "rows"));
     return libraryFft(op, fmt::format("fftStockhamTwiddle({}, {})", radixList(rs), op.sign));
   });
   ir::FunPtr rowFun = replace.mutate(call.f()->as<ir::Map>()->f());
-  ir::FunPtr perGroup = ir::MapWorkgroup::make(0, ir::MapLocal::make(1, rowFun));
+  if (tile > 0) {
+    out.localRowSkew = true;  // the F columns' rows meet in other banks (CodegenOptions)
+    out.columnTiles = true;
+    out.stageLocal.push_back({f, w});
+  } else {
+    out.stageLocal.insert(out.stageLocal.end(), choice.stageLocal.begin(), choice.stageLocal.end());
+  }
+  out.oneArray = out.oneArray || local->oneArray;
+  ir::FunPtr perGroup = ir::MapWorkgroup::make(0, ir::MapLocal::make(tile > 0 ? 0 : 1, rowFun));
+  if (tile > 0 && transposedInto && b % f == 0) {
+    auto t = ir::Param::make("t");
+    const ir::ExprPtr written = ir::FunCall::make(
+        ir::Transpose::make(),
+        {ir::FunCall::make(ir::Join::make(), {ir::FunCall::make(perGroup, {t})})});
+    *transposedInto = true;
+    return ir::FunCall::make(ir::ToGlobal::make(ir::Lambda::make({t}, written)),
+                             {ir::FunCall::make(ir::Split::make(f), {rows})});
+  }
   ir::ExprPtr in = rows;
   const int64_t extra = b % f == 0 ? 0 : f - b % f;
   if (extra) in = ir::FunCall::make(ir::Pad::make(0, extra, ir::PadBoundary::Clamp), {in});
   ir::ExprPtr e = ir::FunCall::make(ir::Split::make(f), {in});
   e = ir::FunCall::make(ir::Join::make(), {ir::FunCall::make(perGroup, {e})});
   if (extra) e = ir::FunCall::make(ir::Crop::make(0, extra), {e});
-  out.stageLocal.insert(out.stageLocal.end(), choice.stageLocal.begin(), choice.stageLocal.end());
-  out.oneArray = out.oneArray || local->oneArray;
   return e;
 }
 
@@ -250,19 +303,26 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, Exp
 // calls, never inside a function: a work-group cannot nest in a loop) in their one-kernel
 // form, arguments first (so stageLocal lists the shapes in the order the stages run).
 ir::ExprPtr oneKernelForms(const ir::ExprPtr& e, const FftRequest& limits, ExpandedFftOps& out,
-                           bool& changed) {
+                           bool& changed, bool* transposedInto = nullptr) {
   const auto* c = e->as<ir::FunCall>();
   if (!c) return e;
   std::vector<ir::ExprPtr> args;
   bool argsChanged = false;
+  const bool transpose = c->f()->is<ir::Transpose>() && c->args().size() == 1;
   for (const auto& a : c->args()) {
-    args.push_back(oneKernelForms(a, limits, out, argsChanged));
+    bool written = false;
+    args.push_back(oneKernelForms(a, limits, out, argsChanged, transpose ? &written : nullptr));
+    if (written) {  // the form of the argument writes through this transpose
+      changed = true;
+      const auto* form = args.back()->as<ir::FunCall>();
+      return ir::FunCall::make(form->f(), form->args(), e->loc(), e->type());
+    }
     argsChanged = argsChanged || args.back() != a;
   }
   changed = changed || argsChanged;
   // typed arguments (a rebuilt one keeps its type: FunCall::rebuild)
   const ir::ExprPtr call = argsChanged ? c->rebuild(c->f(), args, e->type()) : e;
-  if (ir::ExprPtr form = oneKernelForm(*call->as<ir::FunCall>(), limits, out)) {
+  if (ir::ExprPtr form = oneKernelForm(*call->as<ir::FunCall>(), limits, out, transposedInto)) {
     changed = true;
     return form;
   }
@@ -293,8 +353,11 @@ void fftOpsOptions(const ExpandedFftOps& expanded, std::string_view strategy,
   const std::string_view s = strategy.empty() ? kFftOpsStrategy : strategy;
   // the shapes are those of lowerFft's kernel (the planner drops them for another strategy)
   if (fftOpsShapesApply(s)) options.stageLocal = expanded.stageLocal;
-  if (!expanded.oneKernel) {
+  if (!expanded.oneKernel || expanded.columnTiles)
     options.localRowSkew = options.localRowSkew || expanded.localRowSkew;
+  // a column tile's rows spread over the banks (CodegenOptions::localRowSkewSpread)
+  if (expanded.columnTiles) options.localRowSkewSpread = true;
+  if (!expanded.oneKernel) {
     options.localReuseInPass = options.localReuseInPass || expanded.localReuseInPass;
   }
   // a one-kernel form in one local array: its passes share it as the plain FFT's do

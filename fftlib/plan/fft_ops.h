@@ -41,8 +41,12 @@ struct ExpandedFftOps {
   compiler::frontend::Kernel kernel;  // typed; no fft operation left
   bool oneKernel = false;  // a row map is in the one-kernel local-memory form
   bool multiPass = false;  // a row map is in the multi-pass form (fft_ops_passes.h)
+  // a row map over the columns of row-major arrays is in the one-kernel form as a tile of
+  // adjacent columns on local dimension 0 (fft_ops.cpp: columnsOfArrays, columnTileLines)
+  bool columnTiles = false;
   // The one-kernel forms' work-group shapes (CodegenOptions::stageLocal) in the order they
-  // run: {work-items per row, rows per group}, as the planner's Local plans. Code generation
+  // run: {work-items per row, rows per group}, as the planner's Local plans ({columns, work-items
+  // per column} for a column tile). Code generation
   // applies them when they are as many as the stages (every stage one such form).
   std::vector<std::vector<int64_t>> stageLocal;
   // One line per operation: "fft 1024 f32: radices 16, 16, 4 (one kernel, 1 row per group)".
@@ -51,7 +55,8 @@ struct ExpandedFftOps {
   // plans do (PlanChoice::localRowSkew, localReuseInPass): the tiles' rows one element apart in
   // the banks, each tile's passes in one local array where legal (the planner's tile widths
   // count one array). Applied when no row map is in the one-kernel form (fftOpsOptions), whose
-  // kernels stay as they were.
+  // kernels stay as they were; the row skew also where a column tile is (its F columns are F
+  // rows of local memory read at one offset by adjacent work-items).
   bool localRowSkew = false;
   bool localReuseInPass = false;
   // A one-kernel form keeps its rows in one local array, as the planner's Local plan of its

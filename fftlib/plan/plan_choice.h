@@ -277,6 +277,14 @@ bool localKernelFits(const std::vector<int64_t>& rs, const FftRequest& request);
 // The most rows of n elements, at most `most`, that divide `rows` and whose two padded local
 // arrays fit (localFits); 1 when none above one does.
 int64_t largestFittingDivisor(int64_t n, const FftRequest& request, int64_t rows, int64_t most);
+// The lines of one work-group of a one-kernel FFT over lines that are the columns of a
+// row-major array (adjacent lines adjacent in memory; fft_ops.cpp's column form), on local
+// dimension 0 so that a warp's loads and stores take whole sectors: F = 64 bytes of elements
+// (two 32-byte sectors, the hierarchical tiles' least width), else 32 bytes, at most `rows`,
+// whose F x workItems work-items are at most 1024 and whose two padded, skewed local arrays
+// of F lines of n fit the request's budget (beyond 48 KiB: the tile replaces F work-groups of
+// one line each); 0 when none does (the lines then stay one a row of work-items).
+int64_t columnTileLines(int64_t n, int64_t workItems, int64_t rows, const FftRequest& request);
 // The four-step split n = n1·n2 of a line too long for local memory (planner_nd.cpp; ndLocal's
 // four-step dimensions, bluesteinFourStep's M): n1 the largest divisor of n at most sqrt(n)
 // whose two sizes both fit (0 when none does).

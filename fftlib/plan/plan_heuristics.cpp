@@ -794,6 +794,22 @@ PlanChoice chooseBluesteinPlan(const FftRequest& r) {
 
 }  // namespace
 
+// The narrowest tiles first (fewest columns, the most work-groups): two 32-byte sectors, as
+// the hierarchical tiles (kTileMinBytes), else one sector.
+int64_t columnTileLines(int64_t n, int64_t workItems, int64_t rows, const FftRequest& r) {
+  const int64_t elem = complexBytes(r.precision);
+  for (const int64_t bytes : {kTileMinBytes, kTileMinBytes / 2}) {
+    const int64_t f = bytes / elem;
+    if (f < 2 || f > rows || f * workItems > 1024) continue;
+    // two arrays, padded, each row skewed over the banks (CodegenOptions::localRowSkewSpread)
+    const compiler::codegen::CodegenOptions o{.localRowSkew = true, .localRowSkewSpread = true};
+    const int64_t skew =
+        o.localPadEvery(n * f) > 0 ? (f - 1) * std::max<int64_t>(1, 128 / (f * elem)) : 0;
+    if (2 * (o.paddedLocalCount(n * f) + skew) * elem <= localMemoryBudget(r)) return f;
+  }
+  return 0;
+}
+
 std::vector<int64_t> levelSizes(const PlanChoice& c) {
   std::vector<int64_t> sizes;
   if (const auto* h = c.as<HierarchicalChoice>())

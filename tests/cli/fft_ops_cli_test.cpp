@@ -52,11 +52,16 @@ TEST(FftOpsCli, StftChecks) {
   EXPECT_EQ(o.at("stages").as_array().size(), 1U) << boost::json::serialize(o);
 }
 
-// three passes, each a one-kernel FFT of its lines: rows, columns with the product, rows
+// three passes, each a one-kernel FFT of its lines: rows, columns with the product (a tile of 8
+// adjacent columns, 64 bytes, on local dimension 0), rows
 TEST(FftOpsCli, Conv2dWithZeroPaddingIsThreeStagesAndChecks) {
   auto o = execJson(kExamples + "conv2d.fdl --kernel conv2d -D M=16 -D N=32");
   if (o.empty()) return;
   EXPECT_EQ(o.at("stages").as_array().size(), 3U) << boost::json::serialize(o);
+  const auto& ops = o.at("fft_operations").as_array();
+  ASSERT_EQ(ops.size(), 4U) << boost::json::serialize(o);
+  EXPECT_NE(std::string(ops[1].as_string()).find("x 8 adjacent columns"), std::string::npos)
+      << boost::json::serialize(o);
   // lines too short for the one-kernel form (16 points: one radix) are passes over global memory
   execJson(kExamples + "conv2d.fdl --kernel conv2d -D M=4 -D N=8");
 }

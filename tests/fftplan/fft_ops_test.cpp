@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <complex>
 #include <random>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -258,6 +259,28 @@ TEST(FftOps, ConvolutionCompilesForCuda) {
   const auto program = compiler::exec::compileCuda(built.compiled);
   EXPECT_FALSE(program.binary.empty());
 }
+
+// conv2d's middle pass at 1024 x 1024 padded to 2048 (columns of 2048 f32): the tile of 4
+// columns in the shared memory of an H100/H200 (two arrays, 139 KB: dynamic shared memory)
+// compiles with NVRTC.
+TEST(FftOps, ColumnTileCompilesForCudaBeyond48KiB) {
+  const Kernel k = compileKernel(R"(
+kernel cols(x: [[complex]N]M, H: [[complex]N]M) =
+  transpose <<: map(fun (c, h) => ifft <<: map(mult) <<: zip(fft(c), h))
+  <<: zip(transpose <<: x, transpose <<: H)
+)",
+                                 {{"M", 2048}, {"N", 64}}, ir::ScalarKind::Float);
+  FftRequest cuda;
+  cuda.target = compiler::pipeline::Target::Cuda;
+  cuda.localMemoryBytes = 232448;
+  const ExpandedFftOps e = expandFftOps(k, cuda);
+  ASSERT_TRUE(e.columnTiles);
+  const auto built = buildExpanded(e, "", compiler::pipeline::Target::Cuda);
+  ASSERT_EQ(built.compiled.stages.size(), 1U);
+  EXPECT_GT(built.compiled.stages[0].localMemoryBytes, 48 * 1024);
+  EXPECT_LE(built.compiled.stages[0].localMemoryBytes, cuda.localMemoryBytes);
+  EXPECT_FALSE(compiler::exec::compileCuda(built.compiled).binary.empty());
+}
 #endif
 
 // Where the planner keeps a row in one local array (two would take more than half of the
@@ -321,6 +344,104 @@ TEST(FftOps, ConvolutionInThePlannersOneLocalArrayIsOneKernel) {
             .output.toComplexVector();
     EXPECT_LT(maxRelError(got, want), c.kind == ir::ScalarKind::Double ? 1e-12 : 1e-5);
   }
+}
+
+// ---- the columns of row-major arrays: a tile of adjacent columns
+
+// The indices at which `source` reads or writes `name` (the text between `name[` and `]`).
+std::vector<std::string> indicesOf(const std::string& source, const std::string& name) {
+  std::vector<std::string> out;
+  const std::regex access("\\b" + name + "\\[([^\\]]*)\\]");
+  for (auto it = std::sregex_iterator(source.begin(), source.end(), access);
+       it != std::sregex_iterator(); ++it)
+    out.push_back((*it)[1].str());
+  return out;
+}
+
+// Whether an index is contiguous across the work-items of local dimension 0: the local id
+// (lid or lid_k; dimension 1's is lid1 or lid1_k) is a term of its own, coefficient 1.
+bool contiguousInLocalDim0(const std::string& index) {
+  static const std::regex term("(^|\\+ )lid(_[0-9]+)?( \\+|$)");
+  return std::regex_search(index, term);
+}
+
+// A column transform with a product, conv2d's middle pass: each column of x, transformed,
+// times H's column, inverse transformed, written back as a column.
+constexpr const char* kColumns = R"(
+kernel cols(x: [[complex]N]M, H: [[complex]N]M) =
+  transpose <<: map(fun (c, h) => ifft <<: map(mult) <<: zip(fft(c), h))
+  <<: zip(transpose <<: x, transpose <<: H)
+)";
+
+// The columns of row-major arrays (transpose <<: X) take the one-kernel form as a tile of F
+// adjacent columns on local dimension 0 (64 bytes: 8 f32, 4 f64) and write through the
+// transpose after the map, so that every load and store of global memory is contiguous across
+// the work-items of dimension 0 (a column per row of work-items read each element 32 rows
+// apart); the result against FFTW, run on the OpenCL device.
+TEST(FftOps, ColumnsAreATileOfAdjacentColumnsReadAndWrittenContiguously) {
+  struct Case {
+    int64_t m, n;
+    ir::ScalarKind precision;
+    int64_t tile;
+  };
+  for (const Case c :
+       {Case{64, 32, ir::ScalarKind::Float, 8}, Case{32, 12, ir::ScalarKind::Double, 4}}) {
+    const Kernel k = compileKernel(kColumns, {{"M", c.m}, {"N", c.n}}, c.precision);
+    const ExpandedFftOps e = expandFftOps(k);
+    ASSERT_TRUE(e.oneKernel && e.columnTiles) << c.m;
+    ASSERT_EQ(e.stageLocal.size(), 1U);
+    EXPECT_EQ(e.stageLocal[0].at(0), c.tile) << c.m;  // {columns, work-items per column}
+    EXPECT_NE(e.operations.at(0).find(fmt::format("x {} adjacent columns", c.tile)),
+              std::string::npos)
+        << e.operations[0];
+    const auto built = buildExpanded(e, "", compiler::pipeline::Target::OpenCL);
+    ASSERT_EQ(built.compiled.stages.size(), 1U);
+    for (const std::string name : {"x", "H", "out"}) {
+      const auto indices = indicesOf(built.compiled.source, name);
+      ASSERT_FALSE(indices.empty()) << name << "\n" << built.compiled.source;
+      for (const auto& index : indices)
+        EXPECT_TRUE(contiguousInLocalDim0(index)) << name << "[" << index << "]";
+    }
+    const auto x = randomVector(static_cast<size_t>(c.m * c.n), 11);
+    const auto h = randomVector(static_cast<size_t>(c.m * c.n), 12);
+    auto transposed = [](const std::vector<C>& v, int64_t rows, int64_t cols) {
+      std::vector<C> t(v.size());
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) t[j * rows + i] = v[i * cols + j];
+      return t;
+    };
+    auto y = dftRows(transposed(x, c.m, c.n), c.m, Direction::Forward);
+    const auto ht = transposed(h, c.m, c.n);
+    for (size_t i = 0; i < y.size(); ++i) y[i] *= ht[i];
+    const auto want = transposed(dftRows(y, c.m, Direction::Inverse), c.n, c.m);
+    const std::vector<ir::Value> args = {ir::Value::complexArray(x, c.precision, {c.m, c.n}),
+                                         ir::Value::complexArray(h, c.precision, {c.m, c.n})};
+    const auto got =
+        compiler::exec::runCompiled(fftc::testing::openclContext(), built.compiled, args)
+            .output.toComplexVector();
+    EXPECT_LT(maxRelError(got, want), c.precision == ir::ScalarKind::Float ? 1e-5 : 1e-12) << c.m;
+  }
+}
+
+// Rows read as rows stay the planner's rows on local dimension 1, and columns too long for a
+// tile in the budget (2048 f32: 4 columns take 139 KB, beyond the default 48 KiB) stay a column
+// per row of work-items.
+TEST(FftOps, RowsAndColumnsBeyondTheBudgetAreNoTile) {
+  const Kernel rows = compileKernel(kConv, {{"N", 256}, {"B", 64}}, ir::ScalarKind::Float);
+  const ExpandedFftOps r = expandFftOps(rows);
+  EXPECT_TRUE(r.oneKernel);
+  EXPECT_FALSE(r.columnTiles);
+  const Kernel cols = compileKernel(kColumns, {{"M", 2048}, {"N", 16}}, ir::ScalarKind::Float);
+  const ExpandedFftOps c = expandFftOps(cols);
+  EXPECT_TRUE(c.oneKernel);
+  EXPECT_FALSE(c.columnTiles);
+  FftRequest cuda;
+  cuda.target = compiler::pipeline::Target::Cuda;
+  cuda.localMemoryBytes = 232448;  // an H100's or H200's opt-in shared memory
+  const ExpandedFftOps wide = expandFftOps(cols, cuda);
+  EXPECT_TRUE(wide.columnTiles);
+  ASSERT_EQ(wide.stageLocal.size(), 1U);
+  EXPECT_EQ(wide.stageLocal[0].at(0), 4);  // 32 bytes: 8 f32 columns take 2048 work-items
 }
 
 // ---- the global form: transforms that are not the row function of the outermost map
