@@ -297,8 +297,15 @@ bool isGetOf(const ExprPtr& e, const Param* p, size_t i) {
   const auto* g = unary<Get>(e);
   return g && g->index() == i && arg0(e).get() == p;
 }
+// Whether e reads get(i, p) other than as asVector's argument (a copy vectorizeOperand made:
+// reading it again would copy it again, and normalize would never settle).
 bool usesGet(const ExprPtr& e, const Param* p, size_t i) {
   if (isGetOf(e, p, i)) return true;
+  if (const auto* c = e->as<FunCall>()) {
+    const auto* split = c->f()->as<Split>();
+    if (split && split->vector() && c->args().size() == 1 && isGetOf(c->arg(0), p, i))
+      return false;
+  }
   for (const auto& c : children(e))
     if (usesGet(c.expr, p, i)) return true;
   return false;

@@ -252,9 +252,12 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, Exp
   const auto* local = choice.as<LocalChoice>();
   if (choice.kernel != "stockhamLocal" || !local) return nullptr;
   const int64_t b = r.batch, w = local->shape.workgroupSize;
-  // a tile of adjacent columns where the row keeps two local arrays (columnTileLines' bytes)
-  const int64_t tile =
-      !local->oneArray && columnsOfArrays(rows) ? columnTileLines(r.size, w, b, r) : 0;
+  // columns of arrays: a tile of adjacent columns where the row keeps two local arrays
+  // (columnTileLines' bytes); in one array, the multi-pass form's hierarchical column tiles,
+  // not a column per row of work-items (strided loads)
+  const bool columns = columnsOfArrays(rows);
+  if (columns && local->oneArray) return nullptr;
+  const int64_t tile = columns ? columnTileLines(r.size, w, b, r) : 0;
   const int64_t f = tile > 0 ? tile : local->shape.fftsPerGroup;
   // A transform of another's result takes the radices in the other order: its first pass then
   // has the radix of the other's last, the two butterflies read and write the same elements

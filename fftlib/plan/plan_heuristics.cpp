@@ -336,7 +336,7 @@ int64_t wideTileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows,
 // The threads of a multiprocessor that a wide tile (wideTileColumns) keeps resident: its
 // blocks of F x tileWorkItems(rs) work-items that the registers hold, each work-item keeping
 // its widest butterfly (butterflyInRegisters' measure: 2 registers a complex value in f32, 4
-// in f64, twice over for the temporaries), at most three (a third of the shared memory each)
+// in f64, twice over for the temporaries, three times beyond radix 16), at most three (a third of the shared memory each)
 // and 2048 threads (sm_90). f32 [4, 16, 16] x 8: 512 threads of 64 registers, two blocks,
 // 1024; f64 x 4: 256 of 128, two, 512 (ptxas sm_90: 51 and 98 registers, two blocks each,
 // bench/results/2026-11-29-sm90-wide_tiles.csv).

@@ -250,6 +250,8 @@ FftSpace::FftSpace(const FftRequest& base, FftSpaceOptions options)
   else if (plannedByRadices(n))
     variants = {Variant::Stockham, Variant::StockhamTwiddle, Variant::CooleyTukey,
                 Variant::Hierarchical, Variant::Local};
+  else if (primeInOneWorkItem(n, base_.precision))  // the planner's one radix, or Rader's rows
+    variants = {Variant::Local, Variant::Bluestein};
   else
     variants = {Variant::Bluestein};
   for (auto v : variants) variantNames_.push_back(variantName(v));

@@ -445,6 +445,10 @@ TEST(FftPlan, LocalPaddingForTheRadices) {
     for (int64_t w : {word, word + 1}) banks[w % 32].insert(w);
   }
   for (const auto& [bank, words] : banks) EXPECT_LE(words.size(), 2u) << "bank " << bank;
+  // the compiled kernel's arrays are padded so: F rows of 1000, one element every `every`
+  const auto p = planFft(req(1000));
+  const int64_t count = 1000 * c.stageLocal.at(0).at(1), padded = count + (count - 1) / every;
+  EXPECT_EQ(p->compiled.stages.at(0).localMemoryBytes, 2 * padded * 8);
   EXPECT_EQ(choosePlan(req(4096)).localPadding, 0);
   EXPECT_EQ(localPaddingFor({16, 16, 16}, Precision::F32), 16);
   EXPECT_EQ(localPaddingFor({8, 9}, Precision::F32), 16);  // less than half: kept

@@ -130,7 +130,7 @@ TEST(FftSpace, HoldsTheHeuristicPlanAndStartsThere) {
 // [8,8] x [16,8] x [16,8] took 1.8x as long) and may record a plan slower than the planner's.
 TEST(FftSpace, TheHeuristicConfigurationPlansTheHeuristicPlan) {
   std::vector<FftRequest> problems;
-  for (int64_t n : {2, 16, 64, 128, 256, 512, 1000, 1009, 1024, 2048, 4096, 8192, 16384, 32768,
+  for (int64_t n : {2, 16, 31, 64, 128, 256, 512, 1000, 1009, 1024, 2048, 4096, 8192, 16384, 32768,
                     65536, 1 << 17, 1 << 18, 1 << 19, 1 << 20, 1 << 22, 3 * 4096, 5 * 5 * 5 * 128,
                     4099, 1331, 6656, 14641})  // the last three: radices 11 and 13
     for (int64_t batch : {1, 64})
@@ -184,14 +184,27 @@ TEST(FftSpace, DotsenkosAssimilationPruning) {
   EXPECT_LT(pruned.size(), all.size());
 }
 
+// 31 f32: Bluestein's and Rader's convolutions, and the planner's own plan, the prime one radix
+// in a work-item a row (primeInOneWorkItem: the Local variant); 37 f64 (its butterfly spills)
+// Bluestein's only.
 TEST(FftSpace, BluesteinForSizesWithLargePrimes) {
+  FftRequest f64 = request(37, 2);
+  f64.precision = Precision::F64;
+  const auto only = perVariant(FftSpace(f64));
+  EXPECT_EQ(only.size(), 1u);
+  EXPECT_EQ(only.count("bluestein"), 1u);
   FftSpace s(request(31, 2));
   auto m = perVariant(s);
-  ASSERT_EQ(m.size(), 1u);
+  ASSERT_EQ(m.size(), 2u);
   EXPECT_GT(m["bluestein"], 0u);
+  EXPECT_GT(m["local"], 0u);
   std::set<int64_t> ms;
   for (uint64_t k = 0; k < s.space().size(); ++k) {
     const FftRequest r = s.request(s.space().at(k));
+    if (r.variant == Variant::Local) {
+      EXPECT_EQ(r.radices, (std::vector<int64_t>{31}));
+      continue;
+    }
     EXPECT_EQ(r.variant, Variant::Bluestein);
     EXPECT_TRUE(product(r.radices) >= 2 * 31 - 1 || product(r.radices) == 30);
     ms.insert(product(r.radices));
@@ -199,6 +212,7 @@ TEST(FftSpace, BluesteinForSizesWithLargePrimes) {
   // the smooth sizes >= 61: 63 and 64 = 2^6; and Rader's convolution of 30 (the heuristic's)
   EXPECT_EQ(ms, (std::set<int64_t>{30, 63, 64}));
   ASSERT_TRUE(s.heuristicIndex());
+  EXPECT_EQ(s.request(s.space().at(*s.heuristicIndex())).variant, Variant::Local);
 }
 
 // 143 = 11 x 13 (issue 23): the mixed-radix variants with radices 11 and 13 in either order,
