@@ -62,6 +62,9 @@ struct ExpandedFftOps {
   // A one-kernel form keeps its rows in one local array, as the planner's Local plan of its
   // transforms (LocalChoice::oneArray): its passes share it (CodegenOptions::localReuseInPass).
   bool oneArray = false;
+  // Each one-kernel row form's local padding (PlanChoice::localPadding, 0: code generation's
+  // 16): applied when every form of the kernel asks for the same one (fftOpsOptions).
+  std::vector<int64_t> localPaddings;
 };
 
 // Whether the kernel holds fft or ifft operations.

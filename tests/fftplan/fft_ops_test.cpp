@@ -208,6 +208,40 @@ TEST(FftOps, ConvolutionWithReversedInverseRadicesMatchesTheDirectSum) {
   EXPECT_LT(maxRelError(run(built.lowered.kernel.lambda, args), want), 1e-5);
 }
 
+// A convolution of radix-10 rows (1000 = [10, 10, 10]) pads its local arrays as the planner's
+// Local plan of 1000 does (PlanChoice::localPadding, not 16: each pass's stores 10 elements
+// apart met 4 - 8 a bank), so its stage takes the arrays padded every P elements, and computes
+// the direct sum on the OpenCL device.
+TEST(FftOps, ConvolutionTakesThePlannersLocalPadding) {
+  const int64_t n = 1000, b = 3;
+  const Kernel k = compileKernel(kConv, {{"N", n}, {"B", b}}, ir::ScalarKind::Float);
+  const ExpandedFftOps e = expandFftOps(k);
+  ASSERT_TRUE(e.oneKernel);
+  ASSERT_EQ(e.localPaddings.size(), 1U);
+  const int64_t every = e.localPaddings.front();
+  ASSERT_GE(every, 8);
+  ASSERT_NE(every, 16);
+  compiler::codegen::CodegenOptions options;
+  fftOpsOptions(e, "", options);
+  EXPECT_EQ(options.localPadding, every);
+  const auto built = buildExpanded(e, "", compiler::pipeline::Target::OpenCL);
+  ASSERT_EQ(built.compiled.stages.size(), 1U);
+  const int64_t rows = e.stageLocal.at(0).at(1), count = n * rows;
+  EXPECT_EQ(built.compiled.stages[0].localMemoryBytes, 2 * (count + (count - 1) / every) * 8);
+  const auto x = randomVector(static_cast<size_t>(n * b), 9);
+  const auto h = randomVector(static_cast<size_t>(n), 10);
+  std::vector<C> want(x.size());
+  for (int64_t r = 0; r < b; ++r)
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) want[r * n + i] += x[r * n + j] * h[(i - j + n) % n];
+  const std::vector<ir::Value> args = {
+      ir::Value::complexArray(x, ir::ScalarKind::Float, {b, n}),
+      ir::Value::complexArray(dftRows(h, n, Direction::Forward), ir::ScalarKind::Float, {n})};
+  const auto got = compiler::exec::runCompiled(fftc::testing::openclContext(), built.compiled, args)
+                       .output.toComplexVector();
+  EXPECT_LT(maxRelError(got, want), 1e-5);
+}
+
 // The convolution with its passes sharing one local array (CodegenOptions::localReuseInPass:
 // each pass reads its elements, waits at a barrier, writes; bench/pipeline_bench
 // --local-reuse): half the local memory where every pass keeps all work-items busy (256 =
