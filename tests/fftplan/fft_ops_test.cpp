@@ -141,10 +141,7 @@ TEST(FftOps, ConvolutionIsOneKernelOfThePlannersShape) {
   const auto x = randomVector(static_cast<size_t>(n * b), 1);
   const auto h = randomVector(static_cast<size_t>(n), 2);
   const auto hSpec = dftRows(h, n, Direction::Forward);
-  std::vector<C> want(x.size());
-  for (int64_t r = 0; r < b; ++r)
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j < n; ++j) want[r * n + i] += x[r * n + j] * h[(i - j + n) % n];
+  const std::vector<C> want = circularConvolution(x, h, n);
   const std::vector<ir::Value> args = {ir::Value::complexArray(x, ir::ScalarKind::Float, {b, n}),
                                        ir::Value::complexArray(hSpec, ir::ScalarKind::Float, {n})};
   EXPECT_LT(maxRelError(run(built.lowered.kernel.lambda, args), want), 1e-5);
@@ -198,10 +195,7 @@ TEST(FftOps, ConvolutionWithReversedInverseRadicesMatchesTheDirectSum) {
   ASSERT_EQ(built.compiled.stages.size(), 1U);
   const auto x = randomVector(static_cast<size_t>(n * b), 5);
   const auto h = randomVector(static_cast<size_t>(n), 6);
-  std::vector<C> want(x.size());
-  for (int64_t r = 0; r < b; ++r)
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j < n; ++j) want[r * n + i] += x[r * n + j] * h[(i - j + n) % n];
+  const std::vector<C> want = circularConvolution(x, h, n);
   const std::vector<ir::Value> args = {
       ir::Value::complexArray(x, ir::ScalarKind::Float, {b, n}),
       ir::Value::complexArray(dftRows(h, n, Direction::Forward), ir::ScalarKind::Float, {n})};
@@ -230,10 +224,7 @@ TEST(FftOps, ConvolutionTakesThePlannersLocalPadding) {
   EXPECT_EQ(built.compiled.stages[0].localMemoryBytes, 2 * (count + (count - 1) / every) * 8);
   const auto x = randomVector(static_cast<size_t>(n * b), 9);
   const auto h = randomVector(static_cast<size_t>(n), 10);
-  std::vector<C> want(x.size());
-  for (int64_t r = 0; r < b; ++r)
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j < n; ++j) want[r * n + i] += x[r * n + j] * h[(i - j + n) % n];
+  const std::vector<C> want = circularConvolution(x, h, n);
   const std::vector<ir::Value> args = {
       ir::Value::complexArray(x, ir::ScalarKind::Float, {b, n}),
       ir::Value::complexArray(dftRows(h, n, Direction::Forward), ir::ScalarKind::Float, {n})};
@@ -268,11 +259,7 @@ TEST(FftOps, ConvolutionInOneLocalArrayRunsCorrectly) {
         << c.n;
     const auto x = randomVector(static_cast<size_t>(c.n * c.b), 7);
     const auto h = randomVector(static_cast<size_t>(c.n), 8);
-    std::vector<C> want(x.size());
-    for (int64_t r = 0; r < c.b; ++r)
-      for (int64_t i = 0; i < c.n; ++i)
-        for (int64_t j = 0; j < c.n; ++j)
-          want[r * c.n + i] += x[r * c.n + j] * h[(i - j + c.n) % c.n];
+    const std::vector<C> want = circularConvolution(x, h, c.n);
     const std::vector<ir::Value> args = {
         ir::Value::complexArray(x, ir::ScalarKind::Float, {c.b, c.n}),
         ir::Value::complexArray(dftRows(h, c.n, Direction::Forward), ir::ScalarKind::Float,

@@ -41,6 +41,17 @@ inline std::vector<C> dftRows(const std::vector<C>& x, int64_t n, Direction d) {
   return {out.begin(), out.end()};
 }
 
+// Each row of x (rows of n) circularly convolved with h by the direct sum: an answer
+// independent of any FFT.
+inline std::vector<C> circularConvolution(const std::vector<C>& x, const std::vector<C>& h,
+                                          int64_t n) {
+  std::vector<C> y(x.size());
+  for (size_t r = 0; r + static_cast<size_t>(n) <= x.size(); r += static_cast<size_t>(n))
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) y[r + i] += x[r + j] * h[(i - j + n) % n];
+  return y;
+}
+
 // max |got - want| / max |want|; 1e300 when the sizes differ.
 inline double maxRelError(const std::vector<C>& got, const std::vector<C>& want) {
   double err = 0, scale = 1e-300;
