@@ -1,9 +1,14 @@
 // Random typed high-level programs for the rewrite property tests.
 #include "tests/rewrites/random_program.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 
 #include "ir/builders.h"
+#include "ir/diagnostic.h"
+#include "ir/infer.h"
+#include "rewrites/ir_util.h"
 
 namespace fftc::rewrites::testing {
 
@@ -297,6 +302,30 @@ bool valuesClose(const Value& a, const Value& b, double tol, std::string* why) {
     }
   }
   return false;
+}
+
+int applyEverywhere(const Rule& rule, uint64_t seed, size_t programs) {
+  int changed = 0;
+  for (size_t i = 0; i < programs; ++i) {
+    ProgramGenerator gen(i * 131 + seed, 3);
+    auto prog = gen.generate();
+    ir::ExprPtr typed;
+    try {
+      typed = ir::inferTypes(prog.body);
+    } catch (const ir::CompileError&) {
+      continue;
+    }
+    for (const Path& at : allPaths(typed)) {
+      Applied a = applyAt(rule, typed, at);
+      if (!a.changed) {
+        EXPECT_EQ(a.program, typed) << rule.name() << ": no match must return the same pointer";
+      } else {
+        EXPECT_NE(a.program, typed) << rule.name();
+        ++changed;
+      }
+    }
+  }
+  return changed;
 }
 
 }  // namespace fftc::rewrites::testing

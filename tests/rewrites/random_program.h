@@ -9,6 +9,7 @@
 
 #include "ir/expr.h"
 #include "ir/value.h"
+#include "rewrites/rule.h"
 
 namespace fftc::rewrites::testing {
 
@@ -51,5 +52,11 @@ ir::Value randomValue(const ir::Type& t, std::mt19937_64& rng);
 // Exact for ints, |a - b| <= tol * (1 + max(|a|, |b|)) for reals and complex parts. On a
 // difference, *why says where.
 bool valuesClose(const ir::Value& a, const ir::Value& b, double tol, std::string* why = nullptr);
+
+// Applies `rule` at every position of `programs` random well-typed programs (generator seeds
+// seed, seed + 131, ...): a rule that does not apply must return the very same program, one
+// that applies a different one (ASSERTs). Returns how many applications changed the program,
+// so that a caller can require that the rule did apply.
+int applyEverywhere(const Rule& rule, uint64_t seed, size_t programs = 150);
 
 }  // namespace fftc::rewrites::testing

@@ -129,25 +129,10 @@ TEST(VectorRules, VectorizeKeepsTheResultExactlyAndAppliesIffTheWidthDivides) {
 
 TEST(VectorRules, SucceedIffTheyChangeTheProgram) {
   for (const Rule& rule : {rules::vectorize(2), rules::vectorize(4), rules::vectorizeOperand(2),
-                           rules::vectorizeOperand(4), rules::stageLocalVector(2)}) {
-    for (size_t i = 0; i < 150; ++i) {
-      testing::ProgramGenerator gen(i * 131 + 7, 3);
-      auto prog = gen.generate();
-      ExprPtr typed;
-      try {
-        typed = ir::inferTypes(prog.body);
-      } catch (const ir::CompileError&) {
-        continue;
-      }
-      for (const Path& at : allPaths(typed)) {
-        Applied a = applyAt(rule, typed, at);
-        if (!a.changed)
-          ASSERT_EQ(a.program, typed) << rule.name();
-        else
-          ASSERT_NE(a.program, typed) << rule.name();
-      }
-    }
-  }
+                           rules::vectorizeOperand(4), rules::stageLocalVector(2)})
+    testing::applyEverywhere(rule, 7);
+  // the random programs hold copies of arrays (map(id)) that vectorize applies to
+  EXPECT_GT(testing::applyEverywhere(rules::vectorize(2), 7), 0) << "vectorize(2) never applied";
 }
 
 // The vector patterns in the language: asVector(n) is split(n) typed as vectors, asScalar
