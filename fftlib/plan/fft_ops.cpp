@@ -103,13 +103,13 @@ compiler::frontend::Kernel withBody(const compiler::frontend::Kernel& k, ir::Exp
 std::string globalCall(const Op& op, std::vector<std::string>& lines) {
   const char* name = op.sign < 0 ? "fft" : "ifft";
   const char* prec = op.precision == ir::ScalarKind::Double ? "f64" : "f32";
-  if (plannedByRadices(op.n)) {
+  const Precision p = op.precision == ir::ScalarKind::Double ? Precision::F64 : Precision::F32;
+  if (plannedByRadices(op.n, p)) {
     const auto rs = chooseRadices(op.n);
     lines.push_back(fmt::format("{} {} {}: radices {} (passes over global memory)", name, op.n,
                                 prec, fmt::join(rs, ", ")));
     return fmt::format("fftStockhamTwiddle({}, {})", radixList(rs), op.sign);
   }
-  const Precision p = op.precision == ir::ScalarKind::Double ? Precision::F64 : Precision::F32;
   const auto rsM = chooseRadices(bluesteinSize(op.n, p));
   lines.push_back(fmt::format("{} {} {}: Bluestein, M = {}, radices {} (passes over global memory)",
                               name, op.n, prec, product(rsM), fmt::join(rsM, ", ")));
@@ -234,7 +234,9 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, Exp
       !rows->type().size().constant())
     return nullptr;
   const std::vector<Op> ops = collectOps(g->body());
-  if (ops.empty() || !plannedByRadices(ops[0].n) ||
+  if (ops.empty() ||
+      !plannedByRadices(ops[0].n, ops[0].precision == ir::ScalarKind::Double ? Precision::F64
+                                                                               : Precision::F32) ||
       !std::all_of(ops.begin(), ops.end(), [&](const Op& o) {
         return o.n == ops[0].n && o.precision == ops[0].precision;
       }))

@@ -192,6 +192,9 @@ bool raderRadix(int64_t p);
 // bytes of spill); f64 37 and 43 spill 852 and 1152 bytes and took 0.846 and 1.145 ms against
 // raderLocal's 0.624 and 0.672.
 bool primeInOneWorkItem(int64_t n, Precision precision);
+// plannedByRadices(n) or primeInOneWorkItem(n, precision): planned by its radices at this
+// precision (the 1D planner's variant, N-D dimensions, the fft operations of programs).
+bool plannedByRadices(int64_t n, Precision precision);
 bool hasRaderRadix(const Radices& rs);  // one of rs is a Rader radix
 // The padding period of a Local plan's local arrays (local_banks.cpp): each pass of radix r
 // stores a butterfly's r outputs together, so a warp's stores are r elements apart; padded every

@@ -534,7 +534,7 @@ bool hierarchicalFits(const FftRequest& r) {
 Variant chooseVariant(const FftRequest& r) {
   if (r.variant != Variant::Auto) return r.variant;
   if (r.size == 1) return Variant::Stockham;
-  const bool smooth = plannedByRadices(r.size) || primeInOneWorkItem(r.size, r.precision);
+  const bool smooth = plannedByRadices(r.size, r.precision);
   if (smooth && (r.radices.empty() || product(r.radices) == r.size) &&
       (localKernelFits(r.radices.empty() ? chooseRadices(r.size) : r.radices, r) ||
        (r.radices.empty() ? !oneArrayRadicesFor(r.size, r).empty()

@@ -59,7 +59,7 @@ void bindDimensions(PlanChoice& c, NdChoice& nd, const std::vector<int64_t>& ns,
                     const FftRequest& r) {
   std::vector<int64_t> offs{0}, bl;
   for (int64_t n : ns) {
-    const bool blue = !plannedByRadices(n);
+    const bool blue = !plannedByRadices(n, r.precision);
     auto rs = blue ? chooseRadices(bluesteinSize(n, r.precision)) : chooseRadices(n);
     nd.dimRadices.push_back(rs);
     nd.dimBluestein.push_back(blue);

@@ -82,6 +82,10 @@ bool primeInOneWorkItem(int64_t n, Precision precision) {
   return raderRadix(n) && 2 * n * registersPerValue <= 255;
 }
 
+bool plannedByRadices(int64_t n, Precision precision) {
+  return plannedByRadices(n) || primeInOneWorkItem(n, precision);
+}
+
 bool hasRaderRadix(const Radices& rs) {
   return std::any_of(rs.begin(), rs.end(), [](int64_t r) { return raderRadix(r); });
 }
