@@ -193,7 +193,8 @@ bool raderRadix(int64_t p);
 // raderLocal's 0.624 and 0.672.
 bool primeInOneWorkItem(int64_t n, Precision precision);
 // plannedByRadices(n) or primeInOneWorkItem(n, precision): planned by its radices at this
-// precision (the 1D planner's variant, N-D dimensions, the fft operations of programs).
+// precision (the 1D planner's variant, the fft operations of programs; not N-D dimensions,
+// planner_nd.cpp).
 bool plannedByRadices(int64_t n, Precision precision);
 bool hasRaderRadix(const Radices& rs);  // one of rs is a Rader radix
 // The padding period of a Local plan's local arrays (local_banks.cpp): each pass of radix r

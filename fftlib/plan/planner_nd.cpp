@@ -59,7 +59,11 @@ void bindDimensions(PlanChoice& c, NdChoice& nd, const std::vector<int64_t>& ns,
                     const FftRequest& r) {
   std::vector<int64_t> offs{0}, bl;
   for (int64_t n : ns) {
-    const bool blue = !plannedByRadices(n, r.precision);
+    // a prime dimension stays Bluestein's even where its Rader butterfly fits a work-item (the
+    // 1D planner's primeInOneWorkItem): as one radix it left ndLocal for passes over global
+    // memory, on an H200 f32 64x31 6.6x cuFFT's time, f64 64x31 3.47 ms against 64x37's
+    // Bluestein 2.27 (bench/results/2026-11-29-nvidia-h200-nd_prime_dims.csv)
+    const bool blue = !plannedByRadices(n);
     auto rs = blue ? chooseRadices(bluesteinSize(n, r.precision)) : chooseRadices(n);
     nd.dimRadices.push_back(rs);
     nd.dimBluestein.push_back(blue);
