@@ -285,6 +285,15 @@ int64_t vectorWidth(const Type& t) {
   return t.scalarKind() == ScalarKind::Double ? 2 : 4;
 }
 
+// Whether an array of type t may be read as vectors of n: t = [s]m with s a scalar, n 2 or 4,
+// n elements of s at most 16 bytes (float4, double2), n provably dividing m.
+bool vectorizable(const Type& t, const ArithExpr& n) {
+  const auto w = n.constant();
+  if (!w || (*w != 2 && *w != 4) || !t.isArray() || t.isVector() || !t.element().isScalar())
+    return false;
+  return *w <= vectorWidth(t.element()) && provablyDivisible(t.size(), n);
+}
+
 // asScalar <<: mapSeq(fun v => v) <<: asVector(n) <<: x
 ExprPtr vectorCopy(const ExprPtr& x, const ArithExpr& n) {
   FunPtr copy = fun1("v", [](const ExprPtr& v) { return v; });
@@ -327,16 +336,9 @@ ExprPtr replaceGets(const ExprPtr& e, const Param* p, size_t i, const ExprPtr& q
 std::vector<size_t> vectorOperands(const Lambda& f, const std::vector<Type>& comps,
                                    const ArithExpr& n) {
   std::vector<size_t> out;
-  const auto w = n.constant();
-  if (!w || (*w != 2 && *w != 4)) return out;
   const Param* p = f.params()[1].get();
-  for (size_t i = 0; i < comps.size(); ++i) {
-    const Type& c = comps[i];
-    if (!c.isArray() || c.isVector() || !c.element().isScalar()) continue;
-    const int64_t bytes = c.element().scalarKind() == ScalarKind::Double ? 8 : 4;
-    if (*w * bytes > 16 || !provablyDivisible(c.size(), n)) continue;
-    if (usesGet(f.body(), p, i)) out.push_back(i);
-  }
+  for (size_t i = 0; i < comps.size(); ++i)
+    if (vectorizable(comps[i], n) && usesGet(f.body(), p, i)) out.push_back(i);
   return out;
 }
 
@@ -374,13 +376,7 @@ Rule vectorize(ArithExpr n) {
          out.exprs = {{"x", arg0(e)}};
          return out;
        },
-       [n](const Match& m, const RuleContext&) {
-         const Type& t = m.e("x")->type();
-         const auto w = n.constant();
-         if (!w || (*w != 2 && *w != 4) || !t.isArray() || !t.element().isScalar()) return false;
-         const int64_t bytes = t.element().scalarKind() == ScalarKind::Double ? 8 : 4;
-         return *w * bytes <= 16 && provablyDivisible(t.size(), n);
-       },
+       [n](const Match& m, const RuleContext&) { return vectorizable(m.e("x")->type(), n); },
        [n](const Match& m) -> ExprPtr {
          FunPtr copy = fun1("v", [](const ExprPtr& v) { return v; });
          FunPtr map = m.f("map")->withChildren({copy}, {});
