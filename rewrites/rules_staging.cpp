@@ -40,6 +40,30 @@ std::optional<RowView> rowView(const ExprPtr& e) {
     return RowView{arg0(e), [r](const ExprPtr& x) { return FunCall::make(Split::make(r), {x}); },
                    r};
   }
+  // map(join) <<: transpose <<: split(g) <<: split(w) <<: xs (tile2DStrideGroups' columns)
+  if (const auto* mj = unary<ir::Map>(e)) {
+    const auto* l = mj->f()->as<Lambda>();
+    const bool joins = l && l->arity() == 1 && unary<Join>(l->body()) &&
+                       sameParam(arg0(l->body()), l->params()[0]);
+    const ExprPtr& t = arg0(e);
+    if (joins && unary<Transpose>(t) && unary<Split>(arg0(t)) && unary<Split>(arg0(arg0(t)))) {
+      const ExprPtr& grouped = arg0(arg0(t));
+      ArithExpr g = unary<Split>(arg0(t))->chunk();
+      ArithExpr w = unary<Split>(grouped)->chunk();
+      const ExprPtr& leaf = arg0(grouped);
+      return RowView{leaf,
+                     [g, w](const ExprPtr& x) {
+                       ExprPtr s = FunCall::make(
+                           Split::make(g), {FunCall::make(Split::make(w), {x})});
+                       return FunCall::make(ir::Map::make(lambda1("x", [](const ExprPtr& v) {
+                                              return FunCall::make(Join::make(), {v});
+                                            })),
+                                            {FunCall::make(Transpose::make(), {s})});
+                     },
+                     leaf->type() ? leaf->type().size() / g : ArithExpr(0)};
+    }
+    return std::nullopt;
+  }
   if (unary<Transpose>(e)) {
     if (const auto* s = unary<Split>(arg0(e))) {
       ArithExpr g = s->chunk();

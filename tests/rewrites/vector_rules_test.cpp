@@ -281,5 +281,55 @@ TEST(VectorRules, VectorizedOperandsAndStagingKeepTheResultExactly) {
   EXPECT_GE(refused, 3);
 }
 
+// registerBlockVector's blocks (their columns in groups of 4 adjacent ones), staged with
+// stageLocalVector(k): the blocks' columns of B are read as vectors too (one asVector(4) more
+// than registerBlock's strided columns, whose vectors codegen would read element by element);
+// exact, as written and lowered, for order-sensitive folds in both zip orders.
+TEST(VectorRules, GroupedBlocksStagedAsVectorsKeepTheResultExactly) {
+  std::mt19937_64 rng(2619);
+  const char* folds[] = {"reduce(add, 0.0f) <<: map(mult) <<: zip(x, y)",
+                         "reduce(λ((a, p) => a * 0.5f + p._0 - 2.0f * p._1), 1.0f) <<: zip(x, y)",
+                         "reduceSeq(λ((a, p) => a + p._1 * p._0), 0.25f) <<: zip(y, x)",
+                         "reduce(λ((a, p) => a * p._1 + p._0), 1.0f) <<: zip(y, x)"};
+  int staged = 0;
+  for (int i = 0; i < 16; ++i) {
+    const int r = 2 * (1 + static_cast<int>(rng() % 2)), c = 4 * (1 + static_cast<int>(rng() % 2));
+    const int m = 2 * r * 2, n = 4 * c;
+    const int kk = 4, K = kk * (2 + static_cast<int>(rng() % 2));
+    const std::string text = "kernel k(A: [[float]" + std::to_string(K) + "]" + std::to_string(m) +
+                             ", B: [[float]" + std::to_string(n) + "]" + std::to_string(K) +
+                             ") =\n  map(λ(x => map(λ(y => " + folds[rng() % 4] +
+                             ")) <<: transpose <<: B)) <<: A\n";
+    const std::string s = "tile2D(" + std::to_string(m / 2) + ", " + std::to_string(n / 2) +
+                          "); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], registerBlockVector(" +
+                          std::to_string(r) + ", " + std::to_string(c) + "))";
+    const ir::LambdaPtr k = kernelOf(text);
+    ExprPtr typed = ir::inferTypes(k->body());
+    RewriteResult blocked = rewrite(typed, parseStrategy(s));
+    ASSERT_TRUE(blocked.success) << s << "\n" << text;
+    const Path at = {0, 1, 0, 0, 0, 1};
+    for (bool vector : {false, true}) {
+      Applied a = applyAt(vector ? rules::stageLocalVector(kk) : rules::stageLocal(kk),
+                          blocked.program, at);
+      ASSERT_TRUE(a.changed) << s << "\n" << text << ir::print(blocked.program, {false, 2});
+      if (vector) {
+        const std::string printed = ir::print(a.program, {false, 2});
+        EXPECT_EQ(occurrences(printed, "asVector(4)"), 3u + (r % 4 == 0)) << printed;
+      }
+      RewriteResult low = rewrite(a.program, lowerDefault());
+      ASSERT_TRUE(low.success);
+      auto in = inputs(k, rng);
+      const ir::Value want = runProgram(typed, k->params(), in);
+      std::string why;
+      ASSERT_TRUE(valuesClose(want, runProgram(a.program, k->params(), in), 0.0, &why))
+          << why << "\n" << s << "\n" << text << ir::print(a.program, {false, 2});
+      ASSERT_TRUE(valuesClose(want, runProgram(low.program, k->params(), in), 0.0, &why))
+          << why << "\n" << s << "; lowerDefault\n" << text << ir::print(low.program, {false, 2});
+      ++staged;
+    }
+  }
+  EXPECT_EQ(staged, 32);
+}
+
 }  // namespace
 }  // namespace fftc::rewrites
