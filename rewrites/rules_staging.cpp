@@ -183,6 +183,7 @@ bool stageCondition(const Match& m, const RuleContext& ctx, const ArithExpr& k) 
 std::vector<size_t> vectorOperands(const Lambda& f, const std::vector<Type>& comps,
                                    const ArithExpr& n);
 FunPtr vectorizedStep(const Lambda& f, const std::vector<size_t>& which, const ArithExpr& n);
+ExprPtr vectorCopy(const ExprPtr& x, const ArithExpr& n);
 
 // stageLocal's result; with w > 0, its copies and the blocks' operands vectorized (w of the
 // element type: stageLocalVector).
@@ -246,9 +247,16 @@ ExprPtr stageResult(const Match& m, const ArithExpr& k, int64_t w = 0) {
   ExprPtr chunks = FunCall::make(
       Zip::make(2), {chunksOf(m.e("xs"), k), chunksOf(m.e("ys"), k)});
   ExprPtr folded = FunCall::make(ReduceSeq::make(stepF, init), {chunks});
-  // the blocks written out by the work-items that hold them
-  FunPtr outRow = fun1("ar", [](const ExprPtr& ar) {
-    FunPtr same = fun1("a", [](const ExprPtr& a) { return a; });
+  // the blocks written out by the work-items that hold them; with vectors, a block's rows
+  // copied w elements at a time where w divides them (one vector store each where the row's
+  // columns are adjacent in the result: registerBlockVector's groups)
+  const bool vectorRows = w > 0 && provablyDivisible(yv->rows, ArithExpr(w));
+  FunPtr outRow = fun1("ar", [&](const ExprPtr& ar) {
+    FunPtr same = fun1("a", [&](const ExprPtr& a) -> ExprPtr {
+      if (!vectorRows) return a;
+      FunPtr row = fun1("row", [&](const ExprPtr& r) { return vectorCopy(r, ArithExpr(w)); });
+      return FunCall::make(MapSeq::make(row), {a});
+    });
     return FunCall::make(MapLocal::make(0, same), {ar});
   });
   return FunCall::make(MapLocal::make(1, outRow), {folded});

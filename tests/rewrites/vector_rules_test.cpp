@@ -253,8 +253,10 @@ TEST(VectorRules, VectorizedOperandsAndStagingKeepTheResultExactly) {
                                                   << text;
     if (vec.changed) {
       const std::string printed = ir::print(vec.program, {false, 2});
-      // the two copies, and the blocks' columns of A and B where 4 divides them
-      EXPECT_EQ(occurrences(printed, "asVector(4)"), 2u + (r % 4 == 0) + (c % 4 == 0)) << printed;
+      // the two copies, the blocks' columns of A and B where 4 divides them, and where 4
+      // divides a block's row, its copy into the result
+      EXPECT_EQ(occurrences(printed, "asVector(4)"), 2u + (r % 4 == 0) + 2 * (c % 4 == 0))
+          << printed;
       variants.push_back(vec.program);
       ++staged;
     } else {
@@ -282,8 +284,9 @@ TEST(VectorRules, VectorizedOperandsAndStagingKeepTheResultExactly) {
 }
 
 // registerBlockVector's blocks (their columns in groups of 4 adjacent ones), staged with
-// stageLocalVector(k): the blocks' columns of B are read as vectors too (one asVector(4) more
-// than registerBlock's strided columns, whose vectors codegen would read element by element);
+// stageLocalVector(k): the blocks' columns of B are read as vectors too (as over registerBlock's
+// strided columns, whose vectors codegen reads element by element), and the blocks' rows are
+// written to the result 4 at a time (asVector(4): the copies, B's and A's columns, C's rows);
 // exact, as written and lowered, for order-sensitive folds in both zip orders.
 TEST(VectorRules, GroupedBlocksStagedAsVectorsKeepTheResultExactly) {
   std::mt19937_64 rng(2619);
@@ -314,7 +317,7 @@ TEST(VectorRules, GroupedBlocksStagedAsVectorsKeepTheResultExactly) {
       ASSERT_TRUE(a.changed) << s << "\n" << text << ir::print(blocked.program, {false, 2});
       if (vector) {
         const std::string printed = ir::print(a.program, {false, 2});
-        EXPECT_EQ(occurrences(printed, "asVector(4)"), 3u + (r % 4 == 0)) << printed;
+        EXPECT_EQ(occurrences(printed, "asVector(4)"), 4u + (r % 4 == 0)) << printed;
       }
       RewriteResult low = rewrite(a.program, lowerDefault());
       ASSERT_TRUE(low.success);
