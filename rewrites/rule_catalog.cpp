@@ -105,6 +105,18 @@ std::vector<RuleInfo> buildCatalog() {
   c.push_back(plain("mapReduceInterchange", "algorithmic", rules::mapReduceInterchange));
   c.push_back(blocked("tile2DStride", rules::tile2DStride));
   c.push_back(blocked("registerBlock", rules::registerBlock));
+  c.push_back(blocked("registerBlockVector", rules::registerBlockVector));
+  {
+    RuleInfo r;
+    r.name = "registerBlockGroups";
+    r.signature = "registerBlockGroups(r, c, w)";
+    r.group = "algorithmic";
+    r.minParams = r.maxParams = 3;
+    r.make = [](const std::vector<int64_t>& p) {
+      return rules::registerBlockGroups(p.at(0), p.at(1), p.at(2));
+    };
+    c.push_back(r);
+  }
   {
     RuleInfo r = chunked("stageLocal", rules::stageLocal);
     r.group = "memory";
@@ -171,10 +183,14 @@ std::optional<Rule> makeRule(std::string_view name, const std::vector<int64_t>& 
   std::vector<int64_t> full = params;
   for (size_t i = params.size(); i < info->maxParams; ++i)
     full.push_back(info->defaults.at(i - info->minParams));
-  if ((info->name == "tile2D" || info->name == "tile2DStride" || info->name == "registerBlock") &&
+  if ((info->name == "tile2D" || info->name == "tile2DStride" || info->name == "registerBlock" ||
+       info->name == "registerBlockVector" || info->name == "registerBlockGroups") &&
       (full[0] <= 0 || full[1] < 0))
     return fail(info->name + "(r, c): r and c must be positive, got " + std::to_string(full[0]) +
                 ", " + std::to_string(full[1]));
+  if (info->name == "registerBlockGroups" && (full[1] <= 0 || full[2] <= 0))
+    return fail("registerBlockGroups(r, c, w): c and w must be positive, got " +
+                std::to_string(full[1]) + ", " + std::to_string(full[2]));
   if ((info->name == "splitJoin" || info->name == "stageLocal" ||
        info->name == "stageLocalVector") &&
       full[0] <= 0)

@@ -66,6 +66,14 @@ Rule tile2DStride(ir::ArithExpr r, ir::ArithExpr c);
 // r x c block of a work-item's results accumulated in one reduction (LIFT's macro rule
 // apply2DRegisterBlocking).
 Rule registerBlock(ir::ArithExpr r, ir::ArithExpr c);
+// tile2DStride(r, c) with the tile's columns in c/w groups of w adjacent ones, the groups
+// strided: tile j holds columns (g n/c + j) w + e (w = 1: tile2DStride).
+Rule tile2DStrideGroups(ir::ArithExpr r, ir::ArithExpr c, ir::ArithExpr w);
+// registerBlock with tile2DStrideGroups(r, c, w): a work-item's columns of B at a step are
+// c/w groups of w adjacent elements (vector reads once staged in local memory).
+Rule registerBlockGroups(ir::ArithExpr r, ir::ArithExpr c, ir::ArithExpr w);
+// registerBlockGroups(r, c, w), w = 16 bytes of the elements (4 floats, 2 doubles).
+Rule registerBlockVector(ir::ArithExpr r, ir::ArithExpr c);
 // ---- local-memory staging (rules_staging.cpp)
 // At the map over a work-group tile's register blocks (registerBlock's result): the reduction
 // split into chunks of k, each chunk's rows and columns copied into local memory by the

@@ -40,6 +40,30 @@ std::optional<RowView> rowView(const ExprPtr& e) {
     return RowView{arg0(e), [r](const ExprPtr& x) { return FunCall::make(Split::make(r), {x}); },
                    r};
   }
+  // map(join) <<: transpose <<: split(g) <<: split(w) <<: xs (tile2DStrideGroups' columns)
+  if (const auto* mj = unary<ir::Map>(e)) {
+    const auto* l = mj->f()->as<Lambda>();
+    const bool joins = l && l->arity() == 1 && unary<Join>(l->body()) &&
+                       sameParam(arg0(l->body()), l->params()[0]);
+    const ExprPtr& t = arg0(e);
+    if (joins && unary<Transpose>(t) && unary<Split>(arg0(t)) && unary<Split>(arg0(arg0(t)))) {
+      const ExprPtr& grouped = arg0(arg0(t));
+      ArithExpr g = unary<Split>(arg0(t))->chunk();
+      ArithExpr w = unary<Split>(grouped)->chunk();
+      const ExprPtr& leaf = arg0(grouped);
+      return RowView{leaf,
+                     [g, w](const ExprPtr& x) {
+                       ExprPtr s = FunCall::make(
+                           Split::make(g), {FunCall::make(Split::make(w), {x})});
+                       return FunCall::make(ir::Map::make(lambda1("x", [](const ExprPtr& v) {
+                                              return FunCall::make(Join::make(), {v});
+                                            })),
+                                            {FunCall::make(Transpose::make(), {s})});
+                     },
+                     leaf->type() ? leaf->type().size() / g : ArithExpr(0)};
+    }
+    return std::nullopt;
+  }
   if (unary<Transpose>(e)) {
     if (const auto* s = unary<Split>(arg0(e))) {
       ArithExpr g = s->chunk();
@@ -159,6 +183,7 @@ bool stageCondition(const Match& m, const RuleContext& ctx, const ArithExpr& k) 
 std::vector<size_t> vectorOperands(const Lambda& f, const std::vector<Type>& comps,
                                    const ArithExpr& n);
 FunPtr vectorizedStep(const Lambda& f, const std::vector<size_t>& which, const ArithExpr& n);
+ExprPtr vectorCopy(const ExprPtr& x, const ArithExpr& n);
 
 // stageLocal's result; with w > 0, its copies and the blocks' operands vectorized (w of the
 // element type: stageLocalVector).
@@ -222,9 +247,16 @@ ExprPtr stageResult(const Match& m, const ArithExpr& k, int64_t w = 0) {
   ExprPtr chunks = FunCall::make(
       Zip::make(2), {chunksOf(m.e("xs"), k), chunksOf(m.e("ys"), k)});
   ExprPtr folded = FunCall::make(ReduceSeq::make(stepF, init), {chunks});
-  // the blocks written out by the work-items that hold them
-  FunPtr outRow = fun1("ar", [](const ExprPtr& ar) {
-    FunPtr same = fun1("a", [](const ExprPtr& a) { return a; });
+  // the blocks written out by the work-items that hold them; with vectors, a block's rows
+  // copied w elements at a time where w divides them (one vector store each where the row's
+  // columns are adjacent in the result: registerBlockVector's groups)
+  const bool vectorRows = w > 0 && provablyDivisible(yv->rows, ArithExpr(w));
+  FunPtr outRow = fun1("ar", [&](const ExprPtr& ar) {
+    FunPtr same = fun1("a", [&](const ExprPtr& a) -> ExprPtr {
+      if (!vectorRows) return a;
+      FunPtr row = fun1("row", [&](const ExprPtr& r) { return vectorCopy(r, ArithExpr(w)); });
+      return FunCall::make(MapSeq::make(row), {a});
+    });
     return FunCall::make(MapLocal::make(0, same), {ar});
   });
   return FunCall::make(MapLocal::make(1, outRow), {folded});

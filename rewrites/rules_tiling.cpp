@@ -129,6 +129,59 @@ Rule tile2DStride(ArithExpr r, ArithExpr c) {
        }});
 }
 
+// map(fun x => map(f) <<: y) <<: xs            xs: [a]m, y: [b]n, x not free in y
+// -> join o map(map(join o join o transpose o map(split(w))) o transpose)
+//    <<: map(fun xt => map(fun yt => map(fun x => map(f) <<: yt) <<: xt)
+//                      <<: map(join) <<: transpose(split(n/c) <<: split(w) <<: y))
+//    <<: split(r) <<: xs
+// As tile2DStride, but the tile's c columns come in c/w groups of w adjacent columns, the
+// groups n/c groups of w apart: tile j holds columns (g n/c + j) w + e, g < c/w, e < w. With
+// w the 16-byte vector width a work-item's columns of a row are c/w aligned vectors (one
+// vector load each from local memory), while consecutive work-items still read consecutive
+// vectors. Element [j][b] of a row of tiles' results (b = g w + e) is that column's; the row's
+// map(split(w)) gives [j][g][e], transpose [g][j][e], and the two joins put it at
+// (g n/c + j) w + e, where it belongs. w = 1 is tile2DStride.
+Rule tile2DStrideGroups(ArithExpr r, ArithExpr c, ArithExpr w) {
+  std::string name = "tile2DStrideGroups(" + r.str() + ", " + c.str() + ", " + w.str() + ")";
+  return Rule(
+      {name, "algorithmic",
+       "map(fun x => map(f) <<: y) -> join o map(map(join o join o transpose o map(split(w))) o "
+       "transpose) o map(fun xt => map(fun yt => map(fun x => map(f) <<: yt) <<: xt) <<: "
+       "map(join) <<: transpose(split(n/c) <<: split(w) <<: y)) o split(r)",
+       "as tile2D(r, c); w > 0 provably divides c",
+       matchMapOfClosedMap,
+       [r, c, w](const Match& m, const RuleContext&) {
+         return tilesProperly(m, r, c) && provablyPositive(w) && provablyDivisible(c, w);
+       },
+       [r, c, w](const Match& m) -> ExprPtr {
+         const ParamPtr& x = m.params[0];
+         const ArithExpr groups = m.e("y")->type().size() / c;
+         FunPtr perTile = lambda1("xt", [&](const ExprPtr& xt) {
+           FunPtr perColumnGroup = lambda1("yt", [&](const ExprPtr& yt) {
+             LambdaPtr row = Lambda::make({x}, FunCall::make(m.f("inner"), {yt}));
+             return FunCall::make(ir::Map::make(row), {xt});
+           });
+           ExprPtr vecs = FunCall::make(Split::make(w), {m.e("y")});
+           ExprPtr strided =
+               FunCall::make(Transpose::make(), {FunCall::make(Split::make(groups), {vecs})});
+           ExprPtr joined =
+               FunCall::make(ir::Map::make(etaCallOf(Join::make())), {strided});
+           return FunCall::make(ir::Map::make(perColumnGroup), {joined});
+         });
+         ExprPtr tiles =
+             FunCall::make(ir::Map::make(perTile), {FunCall::make(Split::make(r), {m.e("xs")})});
+         FunPtr untileRow = lambda1("t", [w](const ExprPtr& t) {
+           FunPtr row = lambda1("u", [w](const ExprPtr& u) {
+             ExprPtr g = FunCall::make(ir::Map::make(etaCallOf(Split::make(w))), {u});
+             ExprPtr tr = FunCall::make(Transpose::make(), {g});
+             return FunCall::make(Join::make(), {FunCall::make(Join::make(), {tr})});
+           });
+           return FunCall::make(ir::Map::make(row), {FunCall::make(Transpose::make(), {t})});
+         });
+         return FunCall::make(Join::make(), {FunCall::make(ir::Map::make(untileRow), {tiles})});
+       }});
+}
+
 namespace {
 
 bool interchangeableReduce(FunKind k) {
@@ -248,21 +301,18 @@ Rule mapReduceInterchange() {
                }});
 }
 
-// LIFT's apply2DRegisterBlocking as one macro rule: tile2DStride(r, c), then
-// mapReduceInterchange on the map over a tile's columns and on the map over its rows. Each
-// work-item's r x c dot products become one reduction over K whose accumulator is the r x c
-// block (private, constant size: registers once unrolled); each step reads r elements of the
-// rows and c of the columns (coalesced across the work-items) for r*c applications of f. One
-// step instead of three, so that exploration reaches it (and what follows) at a low depth; it
-// applies iff the three steps do.
-Rule registerBlock(ArithExpr r, ArithExpr c) {
-  std::string name = "registerBlock(" + r.str() + ", " + c.str() + ")";
-  Rule tile = tile2DStride(r, c);
+namespace {
+
+// A tiling rule (tile2DStride's or tile2DStrideGroups' result), then mapReduceInterchange on
+// the map over a tile's columns and on the map over its rows: one macro rule.
+// `tile` gives the tiling rule for the matched expression (nullopt: none applies).
+Rule blockedBy(std::string name, std::string rhs,
+               std::function<std::optional<Rule>(const ExprPtr&)> tile) {
   Rule interchange = mapReduceInterchange();
-  return Rule({name,
+  return Rule({std::move(name),
                "algorithmic",
                "map(fun x => map(fun y => reduce(f, z) <<: zip(.., x, .., y, ..)) <<: ys) <<: xs "
-               "-> tile2DStride(r, c), then mapReduceInterchange on the tile's column map and "
+               "-> " + std::move(rhs) + ", then mapReduceInterchange on the tile's column map and "
                "on its row map",
                "as tile2D(r, c); the inner map's function a reduction mapReduceInterchange "
                "applies to, twice",
@@ -272,7 +322,9 @@ Rule registerBlock(ArithExpr r, ArithExpr c) {
                  if (!outer) return std::nullopt;
                  const auto* l = outer->f()->as<Lambda>();
                  if (!l || l->arity() != 1 || !unary<ir::Map>(l->body())) return std::nullopt;
-                 Applied t = applyAt(tile, e, {});
+                 const std::optional<Rule> tiling = tile(e);
+                 if (!tiling) return std::nullopt;
+                 Applied t = applyAt(*tiling, e, {});
                  if (!t.changed) return std::nullopt;
                  // the column map of a tile row's tile, then the row map (rules_tiling's
                  // tile2DStride result: join <<: map(untile) <<: map(perTile) <<: split)
@@ -286,6 +338,45 @@ Rule registerBlock(ArithExpr r, ArithExpr c) {
                },
                {},
                [](const Match& m) -> ExprPtr { return m.e("result"); }});
+}
+
+}  // namespace
+
+// LIFT's apply2DRegisterBlocking as one macro rule: tile2DStride(r, c), then
+// mapReduceInterchange on the map over a tile's columns and on the map over its rows. Each
+// work-item's r x c dot products become one reduction over K whose accumulator is the r x c
+// block (private, constant size: registers once unrolled); each step reads r elements of the
+// rows and c of the columns (coalesced across the work-items) for r*c applications of f. One
+// step instead of three, so that exploration reaches it (and what follows) at a low depth; it
+// applies iff the three steps do.
+Rule registerBlock(ArithExpr r, ArithExpr c) {
+  Rule tile = tile2DStride(r, c);
+  return blockedBy("registerBlock(" + r.str() + ", " + c.str() + ")", "tile2DStride(r, c)",
+                   [tile](const ExprPtr&) { return tile; });
+}
+
+// registerBlock with tile2DStrideGroups(r, c, w): a block's c columns in c/w groups of w
+// adjacent ones.
+Rule registerBlockGroups(ArithExpr r, ArithExpr c, ArithExpr w) {
+  Rule tile = tile2DStrideGroups(r, c, w);
+  return blockedBy("registerBlockGroups(" + r.str() + ", " + c.str() + ", " + w.str() + ")",
+                   "tile2DStrideGroups(r, c, w)", [tile](const ExprPtr&) { return tile; });
+}
+
+// registerBlockGroups(r, c, w), w the 16-byte vector width of the elements (4 floats, 2
+// doubles): what stageLocalVector then reads as vectors.
+Rule registerBlockVector(ArithExpr r, ArithExpr c) {
+  return blockedBy("registerBlockVector(" + r.str() + ", " + c.str() + ")",
+                   "tile2DStrideGroups(r, c, w), w = 16 bytes of the elements",
+                   [r, c](const ExprPtr& e) -> std::optional<Rule> {
+                     // the scalars of y's elements (columns of B: [[t]K]n)
+                     Type t = arg0(asCall(e)->f()->as<ir::Map>()->f()->as<Lambda>()->body())
+                                  ->type();
+                     while (t && t.isArray() && !t.isVector()) t = t.element();
+                     if (!t || !t.isScalar()) return std::nullopt;
+                     const int64_t w = t.scalarKind() == ScalarKind::Double ? 2 : 4;
+                     return tile2DStrideGroups(r, c, ArithExpr(w));
+                   });
 }
 
 }  // namespace fftc::rewrites::rules

@@ -108,8 +108,13 @@ std::string CPrinter::expr(const CExpr& e) const {
     case CExprKind::Select:
       return operand(e->args[0]) + " ? " + operand(e->args[1]) + " : " + operand(e->args[2]);
     case CExprKind::Cast: return "(" + d_.typeName(e->type) + ")" + operand(e->args[0]);
-    case CExprKind::MakeComplex:
-      return d_.makeComplex(d_.typeName(e->type), expr(e->args[0]), expr(e->args[1]));
+    case CExprKind::MakeComplex: {
+      // a complex number (two parts) or a vector (cMakeVector): the dialect's constructor
+      // with the parts' list, the last one as its second argument
+      std::string first = expr(e->args[0]);
+      for (size_t i = 1; i + 1 < e->args.size(); ++i) first += ", " + expr(e->args[i]);
+      return d_.makeComplex(d_.typeName(e->type), first, expr(e->args.back()));
+    }
     case CExprKind::WorkItem: return d_.workItem(e->fn, e->dim);
     case CExprKind::Vector: {
       const std::string& base = e->args[0]->name;

@@ -90,6 +90,11 @@ CExpr cMakeComplex(CExpr re, CExpr im, CType type) {
   n->args = {std::move(re), std::move(im)};
   return n;
 }
+CExpr cMakeVector(std::vector<CExpr> parts, CType type) {
+  auto n = node(CExprKind::MakeComplex, std::move(type));
+  n->args = std::move(parts);
+  return n;
+}
 CExpr cWorkItem(WorkItemFn fn, int dim) {
   auto n = node(CExprKind::WorkItem, CType::of(CType::Kind::Int));
   n->fn = fn;

@@ -44,7 +44,7 @@ enum class CExprKind : uint8_t {
   Subscript,  // a[index]
   Select,     // c ? a : b
   Cast,       // (type) a
-  MakeComplex,// (float2)(a, b) / make_float2(a, b)
+  MakeComplex,// (float2)(a, b) / make_float2(a, b); with n args a vector (float4)(a, b, c, d)
   WorkItem,   // get_global_id(d) etc.
   Vector,     // elements index .. index + dim-1 of array args[0] (a Var) as one vector of `dim`
               // scalars of `type`: a load, or the target of an Assign (a store); the index a
@@ -82,6 +82,8 @@ CExpr cSubscript(CExpr base, ir::ArithExpr index, CType type);
 CExpr cSelect(CExpr c, CExpr a, CExpr b, CType type);
 CExpr cCast(CType type, CExpr a);
 CExpr cMakeComplex(CExpr re, CExpr im, CType type);
+// A vector of `type` (vectorCType) made of its elements: (float4)(a, b, c, d) / make_float4(..).
+CExpr cMakeVector(std::vector<CExpr> parts, CType type);
 CExpr cWorkItem(WorkItemFn fn, int dim);
 CExpr cVector(CExpr array, ir::ArithExpr index, int width, CType elem);
 // The C type of a vector of `width` scalars of `elem` (float4: the built-in type of both

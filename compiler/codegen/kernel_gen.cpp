@@ -693,14 +693,24 @@ bool KernelGen::vectorArray(const std::string& name) const {
 
 // A vector copied as one load and one store where both sides allow it; else loaded as one
 // vector into a temporary and stored element by element (a row of A into a transposed local
-// tile), else element by element.
+// tile), or read element by element and stored as one vector made of them (a block's row of
+// C), else element by element.
 bool KernelGen::copyVector(const ViewPtr& dest, const ViewPtr& src, const Type& t) {
   const int64_t n = *t.size().constant();
   CExpr from = vectorAccess(src, t, false);
   CExpr to = vectorAccess(dest, t, true);
-  if (!from) return false;  // (a store from scalars: element by element)
+  if (!from && !to) return false;
   const backends::CType vt = backends::vectorCType(ctype(t.element()), static_cast<int>(n));
   static const char* const kLanes[] = {"x", "y", "z", "w"};
+  if (!from) {
+    // Only the destination: the source's elements (registers, a strided or unaligned view)
+    // read one by one, stored as one vector made of them (a register block's row of C).
+    if (n > 4) return false;
+    std::vector<backends::CExpr> parts;
+    for (int64_t c = 0; c < n; ++c) parts.push_back(readScalar(accessView(src, ArithExpr(c))).e);
+    emit(backends::sAssign(to, backends::cMakeVector(std::move(parts), vt)));
+    return true;
+  }
   if (from && to) {
     emit(backends::sAssign(to, from));
   } else {

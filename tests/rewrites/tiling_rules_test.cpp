@@ -123,6 +123,40 @@ TEST(TilingRules, RegisterBlockKeepsTheResultExactly) {
                         60);
 }
 
+// The tiles' columns in groups of w adjacent ones (w = 1: tile2DStride), alone and register
+// blocked; registerBlockVector's groups of 4 floats.
+TEST(TilingRules, Tile2DStrideGroupsKeepsTheResult) {
+  checkEveryApplication({rules::tile2DStrideGroups(1, 2, 2), rules::tile2DStrideGroups(2, 2, 2),
+                         rules::tile2DStrideGroups(1, 4, 2), rules::tile2DStrideGroups(2, 3, 3),
+                         rules::tile2DStrideGroups(3, 2, 1), rules::tile2DStrideGroups(1, 6, 3)},
+                        60);
+}
+
+TEST(TilingRules, RegisterBlockGroupsKeepsTheResultExactly) {
+  checkEveryApplication(
+      {rules::registerBlockGroups(1, 2, 2), rules::registerBlockGroups(2, 2, 2),
+       rules::registerBlockGroups(1, 4, 2), rules::registerBlockGroups(2, 3, 3),
+       rules::registerBlockGroups(3, 2, 1), rules::registerBlockVector(1, 4),
+       rules::registerBlockVector(2, 4)},
+      60);
+}
+
+// Group widths that do not divide the block's columns: no change.
+TEST(TilingRules, GroupsMustDivideTheBlock) {
+  ExprPtr typed = ir::inferTypes(
+      fe::compileSource("kernel k(A: [[float]4]4, B: [[float]8]4) =\n"
+                        "  map(λ(x => map(λ(y => reduce(add, 0.0f) <<: map(mult) <<: zip(x, y)))"
+                        " <<: transpose <<: B)) <<: A\n",
+                        "g.fdl", {})
+          .kernels.at(0)
+          .lambda->body());
+  EXPECT_FALSE(applyAt(rules::tile2DStrideGroups(2, 4, 3), typed, {}).changed);
+  EXPECT_FALSE(applyAt(rules::registerBlockGroups(2, 2, 4), typed, {}).changed);
+  EXPECT_FALSE(applyAt(rules::registerBlockVector(2, 2), typed, {}).changed);  // 4 floats
+  EXPECT_TRUE(applyAt(rules::registerBlockVector(2, 4), typed, {}).changed);
+  EXPECT_TRUE(applyAt(rules::registerBlockGroups(2, 4, 2), typed, {}).changed);
+}
+
 TEST(TilingRules, MapReduceInterchangeKeepsTheResultExactly) {
   // the inner map (over columns) matches in every case; the outer only after the inner
   checkEveryApplication({rules::mapReduceInterchange()}, 100);
@@ -323,6 +357,8 @@ TEST(TilingRules, StageLocalKeepsTheResultExactly) {
 TEST(TilingRules, SucceedIffTheyChangeTheProgram) {
   for (const Rule& rule : {rules::tile2D(2, 2), rules::mapReduceInterchange(),
                            rules::tile2DStride(2, 2), rules::registerBlock(2, 2),
+                           rules::tile2DStrideGroups(2, 2, 2), rules::registerBlockGroups(2, 2, 2),
+                           rules::registerBlockVector(2, 4),
                            rules::mapGlobal2D(), rules::mapWorkgroup2D(), rules::mapLocal2D(),
                            rules::stageLocal(2)})
     testing::applyEverywhere(rule, 1);

@@ -253,8 +253,10 @@ TEST(VectorRules, VectorizedOperandsAndStagingKeepTheResultExactly) {
                                                   << text;
     if (vec.changed) {
       const std::string printed = ir::print(vec.program, {false, 2});
-      // the two copies, and the blocks' columns of A and B where 4 divides them
-      EXPECT_EQ(occurrences(printed, "asVector(4)"), 2u + (r % 4 == 0) + (c % 4 == 0)) << printed;
+      // the two copies, the blocks' columns of A and B where 4 divides them, and where 4
+      // divides a block's row, its copy into the result
+      EXPECT_EQ(occurrences(printed, "asVector(4)"), 2u + (r % 4 == 0) + 2 * (c % 4 == 0))
+          << printed;
       variants.push_back(vec.program);
       ++staged;
     } else {
@@ -279,6 +281,57 @@ TEST(VectorRules, VectorizedOperandsAndStagingKeepTheResultExactly) {
   EXPECT_GE(operands, 30);
   EXPECT_GE(staged, 5);
   EXPECT_GE(refused, 3);
+}
+
+// registerBlockVector's blocks (their columns in groups of 4 adjacent ones), staged with
+// stageLocalVector(k): the blocks' columns of B are read as vectors too (as over registerBlock's
+// strided columns, whose vectors codegen reads element by element), and the blocks' rows are
+// written to the result 4 at a time (asVector(4): the copies, B's and A's columns, C's rows);
+// exact, as written and lowered, for order-sensitive folds in both zip orders.
+TEST(VectorRules, GroupedBlocksStagedAsVectorsKeepTheResultExactly) {
+  std::mt19937_64 rng(2619);
+  const char* folds[] = {"reduce(add, 0.0f) <<: map(mult) <<: zip(x, y)",
+                         "reduce(λ((a, p) => a * 0.5f + p._0 - 2.0f * p._1), 1.0f) <<: zip(x, y)",
+                         "reduceSeq(λ((a, p) => a + p._1 * p._0), 0.25f) <<: zip(y, x)",
+                         "reduce(λ((a, p) => a * p._1 + p._0), 1.0f) <<: zip(y, x)"};
+  int staged = 0;
+  for (int i = 0; i < 16; ++i) {
+    const int r = 2 * (1 + static_cast<int>(rng() % 2)), c = 4 * (1 + static_cast<int>(rng() % 2));
+    const int m = 2 * r * 2, n = 4 * c;
+    const int kk = 4, K = kk * (2 + static_cast<int>(rng() % 2));
+    const std::string text = "kernel k(A: [[float]" + std::to_string(K) + "]" + std::to_string(m) +
+                             ", B: [[float]" + std::to_string(n) + "]" + std::to_string(K) +
+                             ") =\n  map(λ(x => map(λ(y => " + folds[rng() % 4] +
+                             ")) <<: transpose <<: B)) <<: A\n";
+    const std::string s = "tile2D(" + std::to_string(m / 2) + ", " + std::to_string(n / 2) +
+                          "); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], registerBlockVector(" +
+                          std::to_string(r) + ", " + std::to_string(c) + "))";
+    const ir::LambdaPtr k = kernelOf(text);
+    ExprPtr typed = ir::inferTypes(k->body());
+    RewriteResult blocked = rewrite(typed, parseStrategy(s));
+    ASSERT_TRUE(blocked.success) << s << "\n" << text;
+    const Path at = {0, 1, 0, 0, 0, 1};
+    for (bool vector : {false, true}) {
+      Applied a = applyAt(vector ? rules::stageLocalVector(kk) : rules::stageLocal(kk),
+                          blocked.program, at);
+      ASSERT_TRUE(a.changed) << s << "\n" << text << ir::print(blocked.program, {false, 2});
+      if (vector) {
+        const std::string printed = ir::print(a.program, {false, 2});
+        EXPECT_EQ(occurrences(printed, "asVector(4)"), 4u + (r % 4 == 0)) << printed;
+      }
+      RewriteResult low = rewrite(a.program, lowerDefault());
+      ASSERT_TRUE(low.success);
+      auto in = inputs(k, rng);
+      const ir::Value want = runProgram(typed, k->params(), in);
+      std::string why;
+      ASSERT_TRUE(valuesClose(want, runProgram(a.program, k->params(), in), 0.0, &why))
+          << why << "\n" << s << "\n" << text << ir::print(a.program, {false, 2});
+      ASSERT_TRUE(valuesClose(want, runProgram(low.program, k->params(), in), 0.0, &why))
+          << why << "\n" << s << "; lowerDefault\n" << text << ir::print(low.program, {false, 2});
+      ++staged;
+    }
+  }
+  EXPECT_EQ(staged, 32);
 }
 
 }  // namespace
