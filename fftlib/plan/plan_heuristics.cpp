@@ -622,6 +622,54 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
   return c;
 }
 
+// Cluster (FftRequest::clusterBlocks): fft.fdl stockhamCluster, the whole row in one kernel over
+// a thread-block cluster of C work-groups, its local arrays distributed over their shared
+// memories (a share of N / C elements each). Two arrays where two shares fit the budget, else
+// one (each pass reads, waits, writes); the blocks take the longest pass's butterflies over C.
+PlanChoice chooseClusterPlan(const FftRequest& r) {
+  const int64_t c = r.clusterBlocks;
+  if (r.variant != Variant::Auto && r.variant != Variant::Local)
+    throw UserError(fmt::format("cluster {}: the one-kernel FFT over a cluster, not the {} variant",
+                                c, variantName(r.variant)));
+  if (!r.pre.empty() || !r.post.empty() || !r.inLayout.isDefault() || !r.outLayout.isDefault())
+    throw UserError(fmt::format("cluster {}: dense layouts without callbacks only", c));
+  if (r.workgroupSize > 0 || r.fftsPerGroup > 0)
+    throw UserError(fmt::format("cluster {}: the cluster plan chooses its work-groups itself", c));
+  const Radices rs = r.radices.empty() ? chooseRadices(r.size) : r.radices;
+  if (rs.empty() || product(rs) != r.size || !plannedByRadices(r.size, r.precision))
+    throw UserError(fmt::format("cluster {}: N = {} is not planned by radices", c, r.size));
+  const int64_t least = *std::min_element(rs.begin(), rs.end());
+  const int64_t butterflies = r.size / least;  // of the pass of the smallest radix
+  if (butterflies % c != 0)
+    throw UserError(fmt::format("cluster {}: the {} butterflies of a radix-{} pass of N = {} are "
+                                "not shared evenly by its blocks",
+                                c, butterflies, least, r.size));
+  const int64_t perBlock = butterflies / c;
+  if (perBlock > 1024)
+    throw UserError(fmt::format("cluster {}: the {} butterflies of a radix-{} pass of N = {} take "
+                                "{} work-items a block, more than 1024 (a larger cluster, or "
+                                "larger radices)",
+                                c, butterflies, least, r.size, perBlock));
+  const int64_t share = r.size / c * complexBytes(r.precision);
+  const int64_t budget = localMemoryBudget(r);
+  if (share > budget)
+    throw UserError(fmt::format("cluster {}: a block's share of N = {} is {} bytes of local "
+                                "memory, more than the {} a work-group may take (--local-memory)",
+                                c, r.size, share, budget));
+  const bool oneArray = 2 * share > budget;
+  PlanChoice p;
+  p.variant = Variant::Local;
+  p.radices = rs;
+  p.file = "fft.fdl";
+  p.kernel = "stockhamCluster";
+  p.defines["rs"] = rs;
+  p.defines["C"] = c;
+  p.stageLocal = {{perBlock, 1}};
+  p.localReuseInPass = oneArray;
+  p.detail = LocalChoice{rs, LocalShape{butterflies, 1}, oneArray, c};
+  return p;
+}
+
 // Hierarchical: hierarchical.fdl with rs1, rs2[, rs3] and each stage's columns F1, F2[, F3].
 PlanChoice chooseHierarchicalPlan(const FftRequest& r) {
   HierarchicalChoice h = chooseHierarchical(r);
@@ -822,8 +870,9 @@ PlanChoice choosePlan(const FftRequest& request, const PlanLimits& limits) {
   if (r.real) return chooseRealPlan(r);
   if (r.dims.size() >= 2) return chooseNdPlan(r);
   checkRequest(r);
-  const Variant v = chooseVariant(r);
-  PlanChoice c = v == Variant::Hierarchical ? chooseHierarchicalPlan(r)
+  const Variant v = r.clusterBlocks > 0 ? Variant::Local : chooseVariant(r);
+  PlanChoice c = r.clusterBlocks > 0        ? chooseClusterPlan(r)
+                 : v == Variant::Hierarchical ? chooseHierarchicalPlan(r)
                  : v == Variant::Bluestein  ? chooseBluesteinPlan(r)
                                             : choosePasses(r, v);
   if ((r.levels != 0 || !r.levelSizes.empty()) && c.variant != Variant::Hierarchical)
