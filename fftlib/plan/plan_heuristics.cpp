@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <tuple>
 
@@ -622,6 +623,21 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
   return c;
 }
 
+// Radices of a power of two n whose smallest is at least `least` where chooseRadices' would
+// leave a block of a cluster more than 1024 work-items: radix 16s, the remaining factor of two
+// spread over them (2^17: [16, 16, 16, 32]; 2^15: [32, 32, 32]); empty when there is none.
+Radices clusterRadices(int64_t n, int64_t least) {
+  if (n < 16 || (n & (n - 1)) != 0) return {};
+  int k = 0;
+  while ((int64_t{1} << k) < n) ++k;
+  std::vector<int> parts(static_cast<size_t>(k / 4), 4);
+  for (int rem = k % 4, i = 0; rem > 0; --rem, ++i) ++parts[static_cast<size_t>(i) % parts.size()];
+  Radices rs;
+  for (int p : parts) rs.push_back(int64_t{1} << p);
+  std::sort(rs.begin(), rs.end(), std::greater<>());
+  return rs.back() >= least && rs.front() <= 64 ? rs : Radices{};
+}
+
 // Cluster (FftRequest::clusterBlocks): fft.fdl stockhamCluster, the whole row in one kernel over
 // a thread-block cluster of C work-groups, its local arrays distributed over their shared
 // memories (a share of N / C elements each). Two arrays where two shares fit the budget, else
@@ -635,9 +651,19 @@ PlanChoice chooseClusterPlan(const FftRequest& r) {
     throw UserError(fmt::format("cluster {}: dense layouts without callbacks only", c));
   if (r.workgroupSize > 0 || r.fftsPerGroup > 0)
     throw UserError(fmt::format("cluster {}: the cluster plan chooses its work-groups itself", c));
-  const Radices rs = r.radices.empty() ? chooseRadices(r.size) : r.radices;
-  if (rs.empty() || product(rs) != r.size || !plannedByRadices(r.size, r.precision))
+  if (!plannedByRadices(r.size, r.precision))
     throw UserError(fmt::format("cluster {}: N = {} is not planned by radices", c, r.size));
+  Radices rs = r.radices.empty() ? chooseRadices(r.size) : r.radices;
+  if (rs.empty() || product(rs) != r.size)
+    throw UserError(fmt::format("cluster {}: radices {} are not of N = {}", c, listText(rs), r.size));
+  if (r.radices.empty() && r.size / *std::min_element(rs.begin(), rs.end()) / c > 1024)
+    if (Radices wide = clusterRadices(r.size, r.size / (1024 * c)); !wide.empty()) rs = wide;
+  const int64_t share = r.size / c * complexBytes(r.precision);
+  const int64_t budget = localMemoryBudget(r);
+  if (share > budget)
+    throw UserError(fmt::format("cluster {}: a block's share of N = {} is {} bytes of local "
+                                "memory, more than the {} a work-group may take (--local-memory)",
+                                c, r.size, share, budget));
   const int64_t least = *std::min_element(rs.begin(), rs.end());
   const int64_t butterflies = r.size / least;  // of the pass of the smallest radix
   if (butterflies % c != 0)
@@ -650,12 +676,6 @@ PlanChoice chooseClusterPlan(const FftRequest& r) {
                                 "{} work-items a block, more than 1024 (a larger cluster, or "
                                 "larger radices)",
                                 c, butterflies, least, r.size, perBlock));
-  const int64_t share = r.size / c * complexBytes(r.precision);
-  const int64_t budget = localMemoryBudget(r);
-  if (share > budget)
-    throw UserError(fmt::format("cluster {}: a block's share of N = {} is {} bytes of local "
-                                "memory, more than the {} a work-group may take (--local-memory)",
-                                c, r.size, share, budget));
   const bool oneArray = 2 * share > budget;
   PlanChoice p;
   p.variant = Variant::Local;

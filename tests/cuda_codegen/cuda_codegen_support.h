@@ -50,6 +50,7 @@ struct Program {
   // Tables in __constant__ memory up to this many bytes (codegen's default when negative); 0
   // puts every table in a buffer that the run uploads.
   int64_t constantTableMaxBytes = -1;
+  bool cudaOnly = false;  // mapCluster: no OpenCL kernel (ExampleBinding::cudaOnly)
 };
 
 // GoogleTest prints a parameter by its label.
@@ -81,6 +82,7 @@ inline std::vector<Program> examplePrograms() {
       p.file = "examples/" + file;
       for (const auto& [n, v] : row.defines) p.defines[n] = v;
       p.precision = precision;
+      p.cudaOnly = row.cudaOnly;
       p.label = file.substr(0, file.size() - 4) +
                 (precision == ir::ScalarKind::Float ? "_f32" : "_f64");
       out.push_back(p);
