@@ -9,6 +9,7 @@
 #include "backends/common/cuda_dialect.h"
 #include "ir/interpreter.h"
 #include "ir/printer.h"
+#include "rewrites/equality.h"
 #include "tests/codegen/codegen_support.h"
 
 namespace fftc::codegen_test {
@@ -58,6 +59,14 @@ TEST(Cluster, PrintsAsWritten) {
   // a plain mapWorkgroup is not a cluster of one, and the two are different functions
   auto one = ir::MapWorkgroup::makeCluster(1, ir::Id::make());
   EXPECT_EQ(ir::print(ir::FunPtr(one)), "mapWorkgroup(0, id)");
+  // the cluster's size is part of the pattern: rewriting keeps it, equality tells them apart
+  const ir::FunPtr two = ir::MapWorkgroup::makeCluster(2, ir::Id::make());
+  const ir::FunPtr four = ir::MapWorkgroup::makeCluster(4, ir::Id::make());
+  EXPECT_TRUE(rewrites::alphaEqual(two, ir::MapWorkgroup::makeCluster(2, ir::Id::make())));
+  EXPECT_FALSE(rewrites::alphaEqual(two, four));
+  EXPECT_FALSE(rewrites::alphaEqual(two, ir::FunPtr(ir::MapWorkgroup::make(0, ir::Id::make()))));
+  const ir::FunPtr rebuilt = two->withChildren({ir::Id::make()}, {});
+  EXPECT_EQ(rebuilt->as<ir::MapWorkgroup>()->cluster(), 2);
 }
 
 TEST(Cluster, NestingAndSizeErrors) {
