@@ -81,12 +81,14 @@ TEST(Cluster, NestingAndSizeErrors) {
   EXPECT_NE(error("kernel k(x: [[float]8]2) = mapCluster(9, mapLocal(id)) <<: x")
                 .find("mapCluster: a cluster of 9 work-groups (1 to 8)"),
             std::string::npos);
-  EXPECT_NE(error("kernel k(x: [[[float]8]2]2) = mapCluster(2, mapWorkgroup(0, mapLocal(id))) <<: x")
-                .find("a thread-block cluster is the only work-group level"),
-            std::string::npos);
-  EXPECT_NE(error("kernel k(x: [[[float]8]2]2) = mapWorkgroup(1, mapCluster(2, mapLocal(id))) <<: x")
-                .find("a thread-block cluster is the only work-group level"),
-            std::string::npos);
+  EXPECT_NE(
+      error("kernel k(x: [[[float]8]2]2) = mapCluster(2, mapWorkgroup(0, mapLocal(id))) <<: x")
+          .find("a thread-block cluster is the only work-group level"),
+      std::string::npos);
+  EXPECT_NE(
+      error("kernel k(x: [[[float]8]2]2) = mapWorkgroup(1, mapCluster(2, mapLocal(id))) <<: x")
+          .find("a thread-block cluster is the only work-group level"),
+      std::string::npos);
   // 3 blocks do not share 8 elements evenly
   EXPECT_NE(error("kernel k(x: [[float]8]2) = mapCluster(3, λ(r => toGlobal(mapLocal(id)) <<: "
                   "toLocal(mapLocal(id)) <<: r)) <<: x")
@@ -109,8 +111,8 @@ TEST(Cluster, OpenCLHasNone) {
 }
 
 TEST(Cluster, CudaDistributesTheLocalArray) {
-  cg::CompiledKernel ck = compileText(kPerm, "perm", {{"N", 2048}, {"B", 3}, {"C", 2}},
-                                      cudaOptions());
+  cg::CompiledKernel ck =
+      compileText(kPerm, "perm", {{"N", 2048}, {"B", 3}, {"C", 2}}, cudaOptions());
   const std::string& s = ck.source;
   ASSERT_EQ(ck.stages.size(), 1u);
   const cg::StageInfo& st = ck.stages[0];
@@ -125,8 +127,7 @@ TEST(Cluster, CudaDistributesTheLocalArray) {
   EXPECT_NE(s.find("__shared__ float l[1024]"), std::string::npos) << s;
   // the write is to the work-item's own element; the read of output i is element
   // (i % 1024) * 2 + i / 1024, in block ((i >> 9) & 1)
-  EXPECT_NE(s.find("fftc_cluster_array(l, (lid >> 10))[(lid & 1023)] = "), std::string::npos)
-      << s;
+  EXPECT_NE(s.find("fftc_cluster_array(l, (lid >> 10))[(lid & 1023)] = "), std::string::npos) << s;
   EXPECT_NE(s.find("fftc_cluster_array(l, ((lid_1 >> 9) & 1))[(lid_1 >> 10) + 2 * (lid_1 & 511)]"),
             std::string::npos)
       << s;

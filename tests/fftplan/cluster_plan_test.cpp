@@ -37,11 +37,10 @@ TEST(ClusterPlan, RadicesShapeAndArrays) {
   // 2^15 over 4: chooseRadices' own, two arrays of 64 KiB a block; over 2: [16, 16, 16, 8]
   // would take 2048 work-items a block, so radix 32s, and the 128 KiB share in one array;
   // 2^17 over 8: radix 16 at least, 128 KiB a block
-  for (const Row& row : {Row{32768, 4, {16, 16, 16, 8}, 1024, false},
-                         Row{32768, 8, {16, 16, 16, 8}, 512, false},
-                         Row{32768, 2, {32, 32, 32}, 512, true},
-                         Row{65536, 4, {16, 16, 16, 16}, 1024, true},
-                         Row{131072, 8, {32, 16, 16, 16}, 1024, true}}) {
+  for (const Row& row :
+       {Row{32768, 4, {16, 16, 16, 8}, 1024, false}, Row{32768, 8, {16, 16, 16, 8}, 512, false},
+        Row{32768, 2, {32, 32, 32}, 512, true}, Row{65536, 4, {16, 16, 16, 16}, 1024, true},
+        Row{131072, 8, {32, 16, 16, 16}, 1024, true}}) {
     SCOPED_TRACE(std::to_string(row.n) + " over " + std::to_string(row.c));
     const PlanChoice p = choosePlan(clusterRequest(row.n, row.c));
     EXPECT_EQ(p.kernel, "stockhamCluster");
