@@ -69,6 +69,9 @@ void addFftOptions(po::options_description& desc, FftOptions& o, bool withOutput
       ("min-blocks", po::value(&o.minBlocks)->default_value(o.minBlocks),
        "CUDA: the blocks of each kernel that must fit one SM at once, __launch_bounds__' "
        "second argument (registers capped to fit them; 0: none)")
+      ("cluster", po::value(&o.cluster)->default_value(o.cluster),
+       "CUDA sm_90: the whole transform in one kernel, each row over a thread-block cluster "
+       "of this many blocks, 2 to 8 (fft.fdl stockhamCluster; 0: none)")
       ("inembed", po::value(&o.inembed),
        "N,M,...: the input's embedding array, one entry per dimension (FFTW's inembed; "
        "default: the dimensions)")
@@ -131,6 +134,7 @@ fl::FftRequest makeRequest(const FftOptions& o) {
     throw backends::UserError(
         fmt::format("--min-blocks {}: expected 1 or more (0: none)", o.minBlocks));
   r.minBlocksPerSm = o.minBlocks;
+  r.clusterBlocks = o.cluster;
   for (const auto& t : splitList(o.levelSizes))
     r.levelSizes.push_back(parseInteger(t, "--level-sizes"));
   for (const auto& t : splitList(o.inembed)) r.inLayout.embed.push_back(parseInteger(t, "--inembed"));

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -59,8 +60,10 @@ bool writeNew(const fs::path& path, std::string_view bytes, long index, std::str
 
 // The architecture of the PTX in CUDA headers: a virtual one (compute_XY) that the driver compiles
 // for any device at least as new, so one header serves every GPU; 7.5 (Turing) is the oldest
-// that current NVRTC (CUDA 13) still targets.
+// that current NVRTC (CUDA 13) still targets. A kernel of thread-block clusters (mapCluster)
+// needs 9.0.
 constexpr const char* kHeaderPtxArch = "compute_75";
+constexpr const char* kHeaderClusterPtxArch = "compute_90";
 
 // The PTX a CUDA header embeds, or nullopt with `why` when this fftc cannot compile it (built
 // without the CUDA backend, NVRTC not loadable).
@@ -68,9 +71,12 @@ std::optional<compiler::codegen::HeaderPtx> headerPtx(const compiler::codegen::C
                                                       std::string& why) {
 #ifdef FFTC_HAVE_CUDA
   try {
-    backends::cuda::CompiledProgram p = compiler::exec::compileCuda(k, kHeaderPtxArch);
+    const bool clusters = std::any_of(k.stages.begin(), k.stages.end(),
+                                      [](const auto& s) { return s.clusterBlocks > 1; });
+    const char* arch = clusters ? kHeaderClusterPtxArch : kHeaderPtxArch;
+    backends::cuda::CompiledProgram p = compiler::exec::compileCuda(k, arch);
     while (!p.binary.empty() && p.binary.back() == '\0') p.binary.pop_back();
-    return compiler::codegen::HeaderPtx{kHeaderPtxArch, std::move(p.binary)};
+    return compiler::codegen::HeaderPtx{arch, std::move(p.binary)};
   } catch (const backends::DeviceError& e) {
     why = e.what();
   }

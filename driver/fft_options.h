@@ -20,6 +20,7 @@ struct FftOptions {
   int64_t fftsPerGroup = 0;  // --ffts-per-group: FftRequest::fftsPerGroup (0: the planner's)
   int64_t localMemory = 0;  // --local-memory: bytes per work-group (0: the planner's default)
   int64_t minBlocks = 0;  // --min-blocks: FftRequest::minBlocksPerSm (0: none)
+  int64_t cluster = 0;  // --cluster: FftRequest::clusterBlocks (0: none)
   bool scale = false;
   bool real = false;  // --real: R2C (forward) or C2R (inverse), FFTW's half-spectrum layout
   // FFTW's plan_many layouts (--inembed, --istride, --idist and the same for the output)

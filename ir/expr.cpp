@@ -281,9 +281,35 @@ FFTC_IR_MAP_MAKE(ToPrivate)
     return make(dim_, std::move(funs[0]), loc());                                         \
   }
 FFTC_IR_PAR_MAP_MAKE(MapGlobal)
-FFTC_IR_PAR_MAP_MAKE(MapWorkgroup)
 FFTC_IR_PAR_MAP_MAKE(MapLocal)
 #undef FFTC_IR_PAR_MAP_MAKE
+
+std::shared_ptr<const MapWorkgroup> MapWorkgroup::make(int dim, FunPtr f, SourceLoc loc) {
+  if (!f) throw std::invalid_argument("MapWorkgroup::make: null function");
+  if (dim < 0 || dim > 2)
+    throw CompileError(loc, "mapWorkgroup: dimension " + std::to_string(dim) +
+                                " is not 0, 1 or 2");
+  return std::make_shared<const MapWorkgroup>(dim, 1, std::move(f), std::move(loc));
+}
+
+std::shared_ptr<const MapWorkgroup> MapWorkgroup::makeCluster(int64_t blocks, FunPtr f,
+                                                              SourceLoc loc) {
+  if (!f) throw std::invalid_argument("MapWorkgroup::makeCluster: null function");
+  if (blocks < 1 || blocks > kMaxClusterBlocks)
+    throw CompileError(loc, "mapCluster: a cluster of " + std::to_string(blocks) +
+                                " work-groups (1 to " + std::to_string(kMaxClusterBlocks) +
+                                ")");
+  return std::make_shared<const MapWorkgroup>(0, blocks, std::move(f), std::move(loc));
+}
+
+std::string MapWorkgroup::name() const { return cluster_ > 1 ? "mapCluster" : "mapWorkgroup"; }
+
+FunPtr MapWorkgroup::withChildren(std::vector<FunPtr> funs, std::vector<ExprPtr> exprs) const {
+  expectCount("MapWorkgroup", funs.size(), 1);
+  expectCount("MapWorkgroup", exprs.size(), 0);
+  if (funs[0] == f_) return ptr();
+  return std::make_shared<const MapWorkgroup>(dim_, cluster_, std::move(funs[0]), loc());
+}
 
 #define FFTC_IR_REDUCE_MAKE(Cls)                                                          \
   std::shared_ptr<const Cls> Cls::make(FunPtr f, ExprPtr init, SourceLoc loc) {           \

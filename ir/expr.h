@@ -328,9 +328,34 @@ FFTC_IR_MAP_CLASS(MapSeqUnroll)
     int dim_;                                                                               \
   };
 FFTC_IR_PAR_MAP_CLASS(MapGlobal)
-FFTC_IR_PAR_MAP_CLASS(MapWorkgroup)
 FFTC_IR_PAR_MAP_CLASS(MapLocal)
 #undef FFTC_IR_PAR_MAP_CLASS
+
+// mapWorkgroup(d, f), and mapCluster(C, f): a mapWorkgroup(0) whose every iteration is run by a
+// thread-block cluster of C work-groups (CUDA sm_90) instead of one. Inside it the work-group is
+// the cluster: a mapLocal(0) spans the C blocks' work-items, a local array is distributed over
+// their shared memories (element i in block i / (n/C)), a barrier is the cluster's
+// (docs/language.md, "Thread-block clusters"). cluster() is 1 for a plain mapWorkgroup.
+class MapWorkgroup final : public AbstractMap {
+ public:
+  static bool classof(FunKind k) { return k == FunKind::MapWorkgroup; }
+  static std::shared_ptr<const MapWorkgroup> make(int dim, FunPtr f, SourceLoc loc = {});
+  // mapCluster(C, f); throws CompileError unless 1 <= C <= kMaxClusterBlocks.
+  static std::shared_ptr<const MapWorkgroup> makeCluster(int64_t blocks, FunPtr f,
+                                                         SourceLoc loc = {});
+  static constexpr int64_t kMaxClusterBlocks = 8;  // portable on Hopper (16 needs an opt-in)
+  int dim() const override { return dim_; }
+  int64_t cluster() const { return cluster_; }
+  std::string name() const override;
+  FunPtr withChildren(std::vector<FunPtr> funs, std::vector<ExprPtr> exprs) const override;
+  MapWorkgroup(int dim, int64_t cluster, FunPtr f, SourceLoc loc)
+      : AbstractMap(FunKind::MapWorkgroup, std::move(f), std::move(loc)), dim_(dim),
+        cluster_(cluster) {}
+
+ private:
+  int dim_;
+  int64_t cluster_;
+};
 
 // reduce(f, init) and its sequential variants: [b]n -> a for f: (a, b) -> a, init: a.
 // init is an expression of the enclosing scope (it may use enclosing Params); FunCall args

@@ -133,6 +133,12 @@ class Inferer : public IRMutator {
   TypedFun applyMap(const AbstractMap& m, const Type& arg, const SourceLoc& loc);
   TypedFun applyReduce(const AbstractReduce& r, const Type& arg, const SourceLoc& loc);
   void checkNesting(const AbstractMap& m, const SourceLoc& loc) const;
+  // parallel_'s dimension of a mapCluster (a mapWorkgroup(0) of a cluster): its own code.
+  static constexpr int kClusterDim = 3;
+  static int nestingDim(const AbstractMap& m) {
+    const auto* w = m.as<MapWorkgroup>();
+    return w && w->cluster() > 1 ? kClusterDim : m.dim();
+  }
   std::vector<ExprPtr> coerceArgs(const FunDecl& f, std::vector<ExprPtr> args);
 
   ExprPtr exprUncached(const ExprPtr& e);
@@ -327,12 +333,14 @@ Type Inferer::applyBuiltin(const Builtin& b, const std::vector<Type>& args, cons
 
 void Inferer::checkNesting(const AbstractMap& m, const SourceLoc& loc) const {
   auto show = [](FunKind k, int d) {
+    if (d == kClusterDim) return std::string("mapCluster");
     return std::string(k == FunKind::MapGlobal     ? "mapGlobal"
                        : k == FunKind::MapWorkgroup ? "mapWorkgroup"
                                                     : "mapLocal") +
            "(" + std::to_string(d) + ")";
   };
-  const std::string me = show(m.kind(), m.dim());
+  const int myDim = nestingDim(m);
+  const std::string me = show(m.kind(), myDim);
   bool inWorkgroup = false;
   for (const auto& [k, d] : parallel_) {
     const std::string outer = show(k, d);
@@ -350,6 +358,10 @@ void Inferer::checkNesting(const AbstractMap& m, const SourceLoc& loc) const {
           fail(loc, me + " inside " + outer + ": global and work-group parallelism do not mix");
         if (k == FunKind::MapLocal)
           fail(loc, me + " inside " + outer + ": work-groups cannot be nested in work-items");
+        // A cluster is the work-group level of its kernel: it neither nests nor holds another.
+        if (d == kClusterDim || (myDim == kClusterDim && k == FunKind::MapWorkgroup))
+          fail(loc, me + " inside " + outer + ": a thread-block cluster is the only work-group "
+                                              "level of its work-items");
         if (d == m.dim())
           fail(loc, me + " inside " + outer + ": dimension " + std::to_string(d) +
                         " is already distributed over work-groups");
@@ -375,7 +387,7 @@ TypedFun Inferer::applyMap(const AbstractMap& m, const Type& arg, const SourceLo
   bool par = m.dim() >= 0;
   if (par) {
     checkNesting(m, loc);
-    parallel_.emplace_back(m.kind(), m.dim());
+    parallel_.emplace_back(m.kind(), nestingDim(m));
   }
   TypedFun inner;
   try {

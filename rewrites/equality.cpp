@@ -59,6 +59,8 @@ size_t attrHash(const FunDecl& f) {
       return h;
     }
     default:
+      if (const auto* w = f.as<MapWorkgroup>())
+        return mix(mix(h, static_cast<size_t>(w->dim() + 7)), static_cast<size_t>(w->cluster()));
       if (const auto* m = f.as<AbstractMap>()) return mix(h, static_cast<size_t>(m->dim() + 7));
       return h;
   }
@@ -102,6 +104,9 @@ bool attrEqual(const FunDecl& a, const FunDecl& b) {
     case FunKind::Gather:
       return a.as<Gather>()->indices() == b.as<Gather>()->indices();
     default:
+      if (const auto* w = a.as<MapWorkgroup>())
+        return w->dim() == b.as<MapWorkgroup>()->dim() &&
+               w->cluster() == b.as<MapWorkgroup>()->cluster();
       if (const auto* m = a.as<AbstractMap>()) return m->dim() == b.as<AbstractMap>()->dim();
       return true;
   }

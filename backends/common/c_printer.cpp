@@ -171,14 +171,18 @@ std::string CPrinter::stmt(const Stmt& s, int indent) const {
     }
     case StmtKind::If:
       return pad + "if (" + expr(s.cond) + ") {\n" + block(s.body) + pad + "}\n";
-    case StmtKind::Barrier: return pad + d_.barrier(s.localFence, s.globalFence) + ";\n";
+    case StmtKind::Barrier:
+      return pad + (clusterKernel_ ? d_.clusterBarrier() : d_.barrier(s.localFence, s.globalFence)) +
+             ";\n";
     case StmtKind::Comment: return pad + "// " + s.name + "\n";
   }
   throw std::logic_error("CPrinter: unknown statement kind");
 }
 
 std::string CPrinter::kernel(const KernelFunc& k) const {
-  std::string out = d_.kernelPrefix() + d_.launchBounds(k.maxWorkItems, k.minBlocks) + " " + k.name + "(";
+  const bool cluster = k.clusterBlocks > 1;
+  std::string out = d_.kernelPrefix() + d_.launchBounds(k.maxWorkItems, k.minBlocks) +
+                    (cluster ? d_.clusterDims(k.clusterBlocks) : "") + " " + k.name + "(";
   for (size_t i = 0; i < k.params.size(); ++i) {
     const auto& p = k.params[i];
     out += i ? ", " : "";
@@ -197,7 +201,14 @@ std::string CPrinter::kernel(const KernelFunc& k) const {
   if (std::any_of(k.body->body.begin(), k.body->body.end(),
                   [](const StmtPtr& c) { return c->kind == StmtKind::Decl && c->dynamicOffset; }))
     out += "  " + d_.dynamicLocalBase() + ";\n";
+  // A block reads and writes the others' shared memory only while all of them run: the
+  // cluster's barrier after they start and before any ends (CUDA C++ Programming Guide,
+  // "Distributed Shared Memory").
+  clusterKernel_ = cluster;
+  if (cluster) out += "  " + d_.clusterBarrier() + ";\n";
   for (const auto& c : k.body->body) out += stmt(*c, 1);
+  if (cluster) out += "  " + d_.clusterBarrier() + ";\n";
+  clusterKernel_ = false;
   readOnlyParams_.clear();
   return out + "}\n";
 }
@@ -339,6 +350,9 @@ std::string CPrinter::module(const Module& m) const {
   for (const auto& [name, def] : helperDefinitions(m))
     if (m.helpers.count(name)) used += def;
   used += d_.extraHelpers(m);
+  if (std::any_of(m.kernels.begin(), m.kernels.end(),
+                  [](const KernelFunc& k) { return k.clusterBlocks > 1; }))
+    used += d_.clusterHelpers();
   return d_.prelude(m) + (used.empty() ? "" : "\n" + used) + body;
 }
 

@@ -82,6 +82,14 @@ class CDialect {
   virtual std::string alignPrefix(int64_t) const { return {}; }
   virtual std::string alignSuffix(int64_t) const { return {}; }
 
+  // Thread-block clusters (mapCluster): whether the dialect has them, the kernel attribute of
+  // a cluster of `blocks` work-groups (with its leading space), the barrier of all the
+  // cluster's work-items, and the helpers a cluster kernel calls (kClusterArray).
+  virtual bool hasClusters() const { return false; }
+  virtual std::string clusterDims(int64_t /*blocks*/) const { return {}; }
+  virtual std::string clusterBarrier() const { return {}; }
+  virtual std::string clusterHelpers() const { return {}; }
+
   // Shared by both dialects.
   std::string typeName(const CType& t) const;
 };
@@ -109,6 +117,7 @@ class CPrinter {
   // The read-only global pointer parameters of the kernel being printed (readOnlyLoad), set
   // by kernel() for its body.
   mutable std::map<std::string, CType> readOnlyParams_;
+  mutable bool clusterKernel_ = false;  // the kernel being printed runs in clusters
 };
 
 // Suffix of the helper functions for a precision: "f" (float) or "d" (double).

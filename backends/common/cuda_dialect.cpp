@@ -44,6 +44,22 @@ std::string CudaDialect::readOnlyLoad(const std::string& pointer, const std::str
   }
 }
 
+std::string CudaDialect::clusterHelpers() const {
+  // cooperative_groups' this_cluster().sync() and map_shared_rank(p, rank), in the PTX they
+  // compile to (barrier.cluster, mapa on a generic address), so that NVRTC needs no include.
+  return "\n__device__ inline void fftc_cluster_sync() {\n"
+         "  asm volatile(\"barrier.cluster.arrive.release;\\n\\tbarrier.cluster.wait.acquire;\" "
+         "::: \"memory\");\n"
+         "}\n"
+         "\ntemplate <class T>\n__device__ inline T* " +
+         std::string(kClusterArray) +
+         "(T* p, int rank) {\n"
+         "  unsigned long long a;\n"
+         "  asm(\"mapa.u64 %0, %1, %2;\" : \"=l\"(a) : \"l\"(p), \"r\"(rank));\n"
+         "  return reinterpret_cast<T*>(a);\n"
+         "}\n";
+}
+
 std::string printCuda(const Module& module) {
   CudaDialect dialect;
   return CPrinter(dialect).module(module);

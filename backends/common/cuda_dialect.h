@@ -40,6 +40,14 @@ class CudaDialect final : public CDialect {
   std::string workItem(WorkItemFn fn, int dim) const override;
   std::string workItem64(WorkItemFn fn, int dim) const override;
   std::string barrier(bool, bool) const override { return "__syncthreads()"; }
+  bool hasClusters() const override { return true; }
+  std::string clusterDims(int64_t blocks) const override {
+    return " __cluster_dims__(" + std::to_string(blocks) + ", 1, 1)";
+  }
+  // cooperative_groups' cluster.sync(): arrive (release) and wait (acquire) of every thread of
+  // the cluster; PTX, so NVRTC needs no header.
+  std::string clusterBarrier() const override { return "fftc_cluster_sync()"; }
+  std::string clusterHelpers() const override;
   std::string functionPrefix() const override { return "__device__ inline"; }
   std::string makeComplex(const std::string& type, const std::string& re,
                           const std::string& im) const override {

@@ -68,6 +68,11 @@ struct CExprNode {
   int dim = 0;
 };
 
+// The helper a kernel of a thread-block cluster calls for another block's share of a
+// distributed local array: fftc_cluster_array(array, rank) is a pointer to the array of the
+// cluster's block `rank` (CUDA: mapa, the generic address of its shared memory).
+constexpr char kClusterArray[] = "fftc_cluster_array";
+
 CExpr cVar(std::string name, CType type = {});
 CExpr cIndex(ir::ArithExpr e);
 CExpr cReal(double v, CType type);
@@ -165,6 +170,9 @@ struct KernelFunc {
   // With maxWorkItems, the blocks that must fit a multiprocessor at once (CUDA's
   // __launch_bounds__ second argument); 0: not given.
   int64_t minBlocks = 0;
+  // The work-groups of a thread-block cluster it is launched in (mapCluster: CUDA's
+  // __cluster_dims__(C, 1, 1)); its barriers are the cluster's. 1: no clusters.
+  int64_t clusterBlocks = 1;
 };
 
 struct StructDef {

@@ -141,11 +141,17 @@ class BarrierPass {
         fail(e, "a barrier inside a mapLocal(" + std::to_string(l.dim) + ") loop of " +
                     l.extent.str() + " iterations: every work-item must reach it, so the loop "
                     "needs a constant extent");
-      if (rows != 0 && rows != *c)
+      // a loop over a mapCluster's work-items: once per work-item of each block
+      if (l.cluster > 1 && *c % l.cluster != 0)
+        fail(e, "a barrier inside a mapLocal(0) loop of " + std::to_string(*c) +
+                    " iterations over a cluster of " + std::to_string(l.cluster) +
+                    " work-groups: every work-item must reach it, so the blocks need one share");
+      const int64_t perBlock = *c / l.cluster;
+      if (rows != 0 && rows != perBlock)
         fail(e, "barriers inside mapLocal(" + std::to_string(l.dim) + ") loops of " +
-                    std::to_string(rows) + " and " + std::to_string(*c) + " iterations: every "
+                    std::to_string(rows) + " and " + std::to_string(perBlock) + " iterations: every "
                     "work-item must reach them, so those loops need one extent");
-      rows = *c;
+      rows = perBlock;
     }
     auto barrier = backends::sBarrier(!globalFence, globalFence);
     ++barriers_;

@@ -140,6 +140,9 @@ struct StageInfo {
   // The dynamic local memory its launch must give (CUDA's dynamic shared memory, when the
   // local arrays exceed the dialect's static limit: CDialect::staticLocalLimit); 0: static.
   int64_t dynamicLocalBytes = 0;
+  // The work-groups of its thread-block clusters (mapCluster; compiled into the kernel as
+  // __cluster_dims__, so the launch is a plain one whose group count it divides); 1: none.
+  int64_t clusterBlocks = 1;
   std::vector<std::string> accesses;      // "read x[gid]", for --emit views
   // This stage's kernel alone as a translation unit (stageModule: its helpers, structs and
   // tables), not laid out, so that a plan builds its stages concurrently, one device program

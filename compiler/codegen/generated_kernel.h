@@ -30,6 +30,9 @@ struct LoopFrame {
   // A work-group's sequential loop whose iterations reuse the local memory allocated inside it
   // (a spread reduction's chunks, separated by barriers): no slice per iteration.
   bool sharedIterations = false;
+  // A mapCluster's loop, and a mapLocal(0) loop inside it, which spans the cluster's blocks:
+  // their number (1: one work-group).
+  int64_t cluster = 1;
 };
 
 // A device kernel being generated (one stage). The generator fills the body, the global
@@ -53,6 +56,7 @@ struct StageDraft {
   std::vector<int64_t> shape;
   int dims = 1;
   bool parallel = false;
+  int64_t cluster = 1;  // work-groups a thread-block cluster (mapCluster); 1: no clusters
   int64_t localBytes = 0;
   std::vector<std::string> accesses;          // "read x[gid]", in program order, once each
 };

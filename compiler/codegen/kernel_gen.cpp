@@ -257,6 +257,14 @@ KernelGen::Result KernelGen::applyMap(const ir::AbstractMap& m, const Arg& arg, 
   if (!atTopLevel() && (kind == LoopKind::Workgroup) && workgroupDepth() >= 0 &&
       loops_[static_cast<size_t>(workgroupDepth())].dim == m.dim())
     fail(m.loc(), "mapWorkgroup nested in a mapWorkgroup of the same dimension");
+  if (const auto* wg = m.as<ir::MapWorkgroup>(); wg && wg->cluster() > 1) {
+    if (!opt_.dialect || !opt_.dialect->hasClusters())
+      fail(m.loc(), "mapCluster needs thread-block clusters, which the " +
+                        (opt_.dialect ? opt_.dialect->name() : std::string("opencl")) +
+                        " target does not have (use --target cuda, sm_90 or newer)");
+    if (!atTopLevel())
+      fail(m.loc(), "mapCluster must be the kernel's outermost parallel loop");
+  }
   ViewPtr in = evalArg(arg, nullptr).view;
   if (topParallel) {
     if (cur_ >= 0) closeStage();
@@ -279,7 +287,10 @@ KernelGen::Result KernelGen::applyMap(const ir::AbstractMap& m, const Arg& arg, 
   } else {
     ArithExpr var;
     if (kind == LoopKind::Workgroup) traceEvent(TraceEvent::Kind::WorkgroupOpen);
+    const auto* wg = m.as<ir::MapWorkgroup>();
+    pendingCluster_ = wg ? wg->cluster() : 1;
     auto loop = openLoop(kind, m.dim() < 0 ? 0 : m.dim(), n, base, var);
+    pendingCluster_ = 1;
     body(var);
     // The barrier pass ends the loop's body with a barrier when the rows exchanged data.
     if (kind == LoopKind::Workgroup) traceEvent(TraceEvent::Kind::WorkgroupClose, loop);

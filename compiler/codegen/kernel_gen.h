@@ -130,6 +130,10 @@ class KernelGen {
   void closeStage();
   bool atTopLevel() const { return loops_.empty(); }
   int workgroupDepth() const;  // index in loops_ of the innermost Workgroup loop, -1 if none
+  // The blocks of the enclosing mapCluster (1: none); pendingCluster_ is the mapCluster's
+  // while its loop opens.
+  int64_t clusterOf() const;
+  int64_t pendingCluster_ = 1;
   std::string fresh(const std::string& base);
   // Records a memory access in the trace (and the global memories a stage uses).
   void onAccess(const Memory& m, const ir::ArithExpr& index);

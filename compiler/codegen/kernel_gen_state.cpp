@@ -273,6 +273,17 @@ ViewPtr KernelGen::allocate(const Type& t, std::optional<MemSpace> space) {
       m->rowSkew = 0;
       m->align = 16;
     }
+    // A mapCluster's arrays are distributed over its blocks, dense (an element's block and
+    // offset are a division of its index).
+    if (const int64_t blocks = clusterOf(); blocks > 1) {
+      if (*c % blocks != 0)
+        fail("a local array of " + std::to_string(*c) + " elements in a mapCluster of " +
+             std::to_string(blocks) + " work-groups: it is distributed over them, so their "
+             "number must divide its size");
+      m->cluster = blocks;
+      m->padEvery = 0;
+      m->rowSkew = 0;
+    }
     locals_.push_back(m);
     v = memView(m, full);
   } else {
@@ -307,6 +318,11 @@ int KernelGen::workgroupDepth() const {
   return -1;
 }
 
+int64_t KernelGen::clusterOf() const {
+  const int wg = workgroupDepth();
+  return wg < 0 ? 1 : loops_[static_cast<size_t>(wg)].cluster;
+}
+
 backends::StmtPtr KernelGen::openLoop(LoopKind kind, int dim, const ArithExpr& extent,
                                       const std::string& base, ArithExpr& var) {
   if (cur_ < 0) openStage(kind != LoopKind::Seq);
@@ -326,7 +342,34 @@ backends::StmtPtr KernelGen::openLoop(LoopKind kind, int dim, const ArithExpr& e
   var = ArithExpr::loopVar(name, extent);
   using backends::WorkItemFn;
   backends::StmtPtr s;
-  switch (kind) {
+  // Inside a mapCluster of C blocks, C consecutive work-groups are one: cluster g is blocks
+  // C g .. C g + C - 1 (CUDA's rank in a cluster of (C, 1, 1) is blockIdx.x % C), and local
+  // dimension 0 counts the cluster's work-items, the rank's block first.
+  const int64_t cluster = kind == LoopKind::Workgroup              ? pendingCluster_
+                          : kind == LoopKind::Local && dim == 0 ? clusterOf()
+                                                                : 1;
+  if (cluster > 1) {
+    const backends::CType intT = backends::CType::of(backends::CType::Kind::Int);
+    auto op = [&](const char* o, backends::CExpr a, backends::CExpr b) {
+      return backends::cBinary(o, std::move(a), std::move(b), intT);
+    };
+    const backends::CExpr c = backends::cIndex(cluster);
+    if (kind == LoopKind::Workgroup) {
+      s = backends::sFor(name, op("/", backends::cWorkItem(WorkItemFn::GroupId, dim), c), extent,
+                         op("/", backends::cWorkItem(WorkItemFn::NumGroups, dim), c));
+      st.groups[dim] = extent * cluster;
+      st.cluster = cluster;
+    } else {
+      const backends::CExpr size = backends::cWorkItem(WorkItemFn::LocalSize, 0);
+      const backends::CExpr rank = op("%", backends::cWorkItem(WorkItemFn::GroupId, 0), c);
+      s = backends::sFor(name,
+                         op("+", op("*", rank, size), backends::cWorkItem(WorkItemFn::LocalId, 0)),
+                         extent, op("*", size, c));
+      auto n = extent.constant();
+      st.local[0] = std::max(st.local[0], n ? (*n + cluster - 1) / cluster : int64_t{64});
+    }
+    st.dims = std::max(st.dims, dim + 1);
+  } else switch (kind) {
     case LoopKind::Global:
       s = backends::sFor(name, backends::cWorkItem(WorkItemFn::GlobalId, dim), extent,
                          backends::cWorkItem(WorkItemFn::GlobalSize, dim));
@@ -349,6 +392,7 @@ backends::StmtPtr KernelGen::openLoop(LoopKind kind, int dim, const ArithExpr& e
   if (kind != LoopKind::Seq) st.dims = std::max(st.dims, dim + 1);
   emit(s);
   loops_.push_back(LoopFrame{kind, var, extent, dim, s, blocks_.back()});
+  loops_.back().cluster = cluster;
   blocks_.push_back(s);
   return s;
 }

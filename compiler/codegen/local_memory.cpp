@@ -60,7 +60,7 @@ bool reusableInPass(const LocalLife& reader, const LocalLife& writer, const Stag
     if (r[k].stmt != w[k].stmt) break;
     const auto extent = w[k].extent.constant();
     if (w[k].kind != LoopKind::Local || !extent || w[k].dim < 0 || w[k].dim > 2 ||
-        *extent != groupSize(w[k].dim))
+        *extent != groupSize(w[k].dim) * w[k].cluster)
       return false;
   }
   // The barrier goes before the writer's loop k, which the reader is not in (it came first and
@@ -159,6 +159,7 @@ void allocateLocalMemory(const std::vector<MemoryPtr>& locals, const std::vector
       const int64_t count = *m.count.constant();
       int64_t padded = m.padEvery > 0 ? count + (count - 1) / m.padEvery : count;
       if (m.rowSkew > 0) padded += (count - 1) / m.rowSkew * m.rowSkewElements;
+      if (m.cluster > 1) padded /= m.cluster;  // each block's share (Memory::cluster)
       StageDraft& st = stages.at(static_cast<size_t>(m.stage));
       st.localDecls.push_back(
           backends::sArrayDecl(m.elemC, name, padded, backends::MemSpace::Local));

@@ -91,6 +91,7 @@ boost::json::object manifest(const CompiledKernel& k) {
     o["local"] = sizesArray(s.local);
     o["local_memory_bytes"] = s.localMemoryBytes;
     o["dynamic_local_memory_bytes"] = s.dynamicLocalBytes;
+    if (s.clusterBlocks > 1) o["cluster_blocks"] = s.clusterBlocks;
     stages.push_back(std::move(o));
   }
   m["stages"] = std::move(stages);

@@ -47,6 +47,9 @@ struct Memory : std::enable_shared_from_this<Memory> {
   int64_t rowSkew = 0;     // locals: and rowSkewElements more a row of rowSkew (CodegenOptions)
   int64_t rowSkewElements = 1;
   int64_t align = 0;       // locals: declared aligned to this many bytes (a kernel with vectors)
+  // locals of a mapCluster: distributed over this many blocks' shared memories, element i in
+  // block i / (count / cluster) at i % (count / cluster) (0: the work-group's own array)
+  int64_t cluster = 0;
   std::optional<BufferLayout> layout;  // inputs/outputs with a strided layout (CodegenOptions)
   int localOrder = -1;     // locals: allocation order
   int storage = -1;        // locals: the allocation order of the array whose storage it uses

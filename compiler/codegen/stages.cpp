@@ -125,6 +125,8 @@ CompiledKernel assembleStages(GeneratedKernel& g, const CodegenOptions& options)
       k.maxWorkItems = c && k.maxWorkItems > 0 ? k.maxWorkItems * *c : 0;
     }
     if (k.maxWorkItems > 0) k.minBlocks = std::max<int64_t>(0, options.minBlocksPerMultiprocessor);
+    k.clusterBlocks = st.cluster;
+    si.clusterBlocks = st.cluster;
     ck.module.kernels.push_back(k);
     si.localMemoryBytes = st.localBytes;
     si.accesses = st.accesses;

@@ -466,6 +466,12 @@ struct Walker {
     }
     if (m.layout) index = m.layout->address(index);
     CExpr base = backends::cVar(m.name);
+    if (m.cluster > 1) {
+      // distributed over a cluster's blocks: the block's share, through its shared memory
+      const ArithExpr share = m.count / ArithExpr(m.cluster);
+      base = backends::cCall(backends::kClusterArray, {base, backends::cIndex(index / share)}, m.elemC);
+      index = index % share;
+    }
     CExpr e = backends::cSubscript(base, index, m.elemC);
     return members(e, elem);
   }

@@ -24,7 +24,7 @@ const BuiltinInfo kBuiltins[] = {
     {"map", BuiltinId::Map, 1, 1},                {"mapSeq", BuiltinId::MapSeq, 1, 1},
     {"mapSeqUnroll", BuiltinId::MapSeqUnroll, 1, 1},
     {"mapGlobal", BuiltinId::MapGlobal, -1, 1},   {"mapWorkgroup", BuiltinId::MapWorkgroup, -1, 1},
-    {"mapLocal", BuiltinId::MapLocal, -1, 1},
+    {"mapLocal", BuiltinId::MapLocal, -1, 1},     {"mapCluster", BuiltinId::MapCluster, 2, 1},
     {"reduce", BuiltinId::Reduce, 2, 1},          {"reduceSeq", BuiltinId::ReduceSeq, 2, 1},
     {"reduceSeqUnroll", BuiltinId::ReduceSeqUnroll, 2, 1},
     {"zip", BuiltinId::Zip, 0, -1},               {"split", BuiltinId::Split, 1, 1},
@@ -349,6 +349,13 @@ ir::FunPtr Elaborator::builtinFun(BuiltinId id, const std::vector<Value>& s, con
       if (id == BuiltinId::MapGlobal) return ir::MapGlobal::make(d, f, loc);
       if (id == BuiltinId::MapWorkgroup) return ir::MapWorkgroup::make(d, f, loc);
       return ir::MapLocal::make(d, f, loc);
+    }
+    case BuiltinId::MapCluster: {
+      int64_t blocks = constArg(0);
+      if (blocks < 1 || blocks > ir::MapWorkgroup::kMaxClusterBlocks)
+        fail(loc, fmt::format("mapCluster: a cluster of {} work-groups (1 to {})", blocks,
+                              ir::MapWorkgroup::kMaxClusterBlocks));
+      return ir::MapWorkgroup::makeCluster(blocks, fnArg(1), loc);
     }
     case BuiltinId::Reduce:
     case BuiltinId::ReduceSeq:

@@ -38,8 +38,9 @@ using backends::opencl::Fnv1a64;
 // changes with the format.
 constexpr std::string_view kMagic = "fftc-plan-cache";
 // 2: the plan's stages are derived, not stored; 3: each stage's own source (StageInfo::source);
-// 4: the checksum is bodyChecksum's; 5: bodyChecksum in four lanes
-constexpr int kFormatVersion = 5;
+// 4: the checksum is bodyChecksum's; 5: bodyChecksum in four lanes; 6: each stage's
+// cluster_blocks (StageInfo::clusterBlocks)
+constexpr int kFormatVersion = 6;
 constexpr std::string_view kSuffix = ".plan";
 
 const char* env(const char* name) {
@@ -136,6 +137,7 @@ json::object kernelJson(const compiler::codegen::CompiledKernel& k, std::string&
                                   {"local", constants(s.local)},
                                   {"local_memory_bytes", s.localMemoryBytes},
                                   {"dynamic_local_bytes", s.dynamicLocalBytes},
+                                  {"cluster_blocks", s.clusterBlocks},
                                   {"accesses", strings(s.accesses)},
                                   {"source", blob(blobs, s.source)}});
   }
@@ -238,6 +240,7 @@ compiler::codegen::CompiledKernel kernelFrom(const json::object& o, std::string_
     s.local = constantsAt(j, "local");
     s.localMemoryBytes = intAt(j, "local_memory_bytes");
     s.dynamicLocalBytes = intAt(j, "dynamic_local_bytes");
+    s.clusterBlocks = intAt(j, "cluster_blocks");
     s.accesses = stringsAt(j, "accesses");
     s.source = std::string(blobAt(j, "source", blobs));
     k.stages.push_back(std::move(s));

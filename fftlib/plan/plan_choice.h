@@ -38,6 +38,9 @@ struct LocalChoice {
   // One local array instead of two (PlanChoice::localReuseInPass): chosen when two arrays of N
   // do not fit the budget and one does (16384 f32, 8192 f64 in an H100's 227 KiB).
   bool oneArray = false;
+  // fft.fdl stockhamCluster: each row over a thread-block cluster of this many work-groups
+  // (FftRequest::clusterBlocks), shape.workgroupSize the work-items of each; 0: stockhamLocal.
+  int64_t clusterBlocks = 0;
   bool operator==(const LocalChoice&) const = default;
 };
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <tuple>
 
@@ -622,6 +623,73 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
   return c;
 }
 
+// Radices of a power of two n whose smallest is at least `least` where chooseRadices' would
+// leave a block of a cluster more than 1024 work-items: radix 16s, the remaining factor of two
+// spread over them (2^17: [16, 16, 16, 32]; 2^15: [32, 32, 32]); empty when there is none.
+Radices clusterRadices(int64_t n, int64_t least) {
+  if (n < 16 || (n & (n - 1)) != 0) return {};
+  int k = 0;
+  while ((int64_t{1} << k) < n) ++k;
+  std::vector<int> parts(static_cast<size_t>(k / 4), 4);
+  for (int rem = k % 4, i = 0; rem > 0; --rem, ++i) ++parts[static_cast<size_t>(i) % parts.size()];
+  Radices rs;
+  for (int p : parts) rs.push_back(int64_t{1} << p);
+  std::sort(rs.begin(), rs.end(), std::greater<>());
+  return rs.back() >= least && rs.front() <= 64 ? rs : Radices{};
+}
+
+// Cluster (FftRequest::clusterBlocks): fft.fdl stockhamCluster, the whole row in one kernel over
+// a thread-block cluster of C work-groups, its local arrays distributed over their shared
+// memories (a share of N / C elements each). Two arrays where two shares fit the budget, else
+// one (each pass reads, waits, writes); the blocks take the longest pass's butterflies over C.
+PlanChoice chooseClusterPlan(const FftRequest& r) {
+  const int64_t c = r.clusterBlocks;
+  if (r.variant != Variant::Auto && r.variant != Variant::Local)
+    throw UserError(fmt::format("cluster {}: the one-kernel FFT over a cluster, not the {} variant",
+                                c, variantName(r.variant)));
+  if (!r.pre.empty() || !r.post.empty() || !r.inLayout.isDefault() || !r.outLayout.isDefault())
+    throw UserError(fmt::format("cluster {}: dense layouts without callbacks only", c));
+  if (r.workgroupSize > 0 || r.fftsPerGroup > 0)
+    throw UserError(fmt::format("cluster {}: the cluster plan chooses its work-groups itself", c));
+  if (!plannedByRadices(r.size, r.precision))
+    throw UserError(fmt::format("cluster {}: N = {} is not planned by radices", c, r.size));
+  Radices rs = r.radices.empty() ? chooseRadices(r.size) : r.radices;
+  if (rs.empty() || product(rs) != r.size)
+    throw UserError(fmt::format("cluster {}: radices {} are not of N = {}", c, listText(rs), r.size));
+  if (r.radices.empty() && r.size / *std::min_element(rs.begin(), rs.end()) / c > 1024)
+    if (Radices wide = clusterRadices(r.size, r.size / (1024 * c)); !wide.empty()) rs = wide;
+  const int64_t share = r.size / c * complexBytes(r.precision);
+  const int64_t budget = localMemoryBudget(r);
+  if (share > budget)
+    throw UserError(fmt::format("cluster {}: a block's share of N = {} is {} bytes of local "
+                                "memory, more than the {} a work-group may take (--local-memory)",
+                                c, r.size, share, budget));
+  const int64_t least = *std::min_element(rs.begin(), rs.end());
+  const int64_t butterflies = r.size / least;  // of the pass of the smallest radix
+  if (butterflies % c != 0)
+    throw UserError(fmt::format("cluster {}: the {} butterflies of a radix-{} pass of N = {} are "
+                                "not shared evenly by its blocks",
+                                c, butterflies, least, r.size));
+  const int64_t perBlock = butterflies / c;
+  if (perBlock > 1024)
+    throw UserError(fmt::format("cluster {}: the {} butterflies of a radix-{} pass of N = {} take "
+                                "{} work-items a block, more than 1024 (a larger cluster, or "
+                                "larger radices)",
+                                c, butterflies, least, r.size, perBlock));
+  const bool oneArray = 2 * share > budget;
+  PlanChoice p;
+  p.variant = Variant::Local;
+  p.radices = rs;
+  p.file = "fft.fdl";
+  p.kernel = "stockhamCluster";
+  p.defines["rs"] = rs;
+  p.defines["C"] = c;
+  p.stageLocal = {{perBlock, 1}};
+  p.localReuseInPass = oneArray;
+  p.detail = LocalChoice{rs, LocalShape{butterflies, 1}, oneArray, c};
+  return p;
+}
+
 // Hierarchical: hierarchical.fdl with rs1, rs2[, rs3] and each stage's columns F1, F2[, F3].
 PlanChoice chooseHierarchicalPlan(const FftRequest& r) {
   HierarchicalChoice h = chooseHierarchical(r);
@@ -822,8 +890,9 @@ PlanChoice choosePlan(const FftRequest& request, const PlanLimits& limits) {
   if (r.real) return chooseRealPlan(r);
   if (r.dims.size() >= 2) return chooseNdPlan(r);
   checkRequest(r);
-  const Variant v = chooseVariant(r);
-  PlanChoice c = v == Variant::Hierarchical ? chooseHierarchicalPlan(r)
+  const Variant v = r.clusterBlocks > 0 ? Variant::Local : chooseVariant(r);
+  PlanChoice c = r.clusterBlocks > 0        ? chooseClusterPlan(r)
+                 : v == Variant::Hierarchical ? chooseHierarchicalPlan(r)
                  : v == Variant::Bluestein  ? chooseBluesteinPlan(r)
                                             : choosePasses(r, v);
   if ((r.levels != 0 || !r.levelSizes.empty()) && c.variant != Variant::Hierarchical)

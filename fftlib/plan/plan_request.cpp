@@ -125,6 +125,7 @@ std::string FftRequest::key() const {
          (localMemoryBytes ? fmt::format(" local={}", localMemoryBytes) : "") +
          (levels ? fmt::format(" levels={}", levels) : "") +
          (minBlocksPerSm ? fmt::format(" minBlocks={}", minBlocksPerSm) : "") +
+         (clusterBlocks ? fmt::format(" cluster={}", clusterBlocks) : "") +
          (levelSizes.empty() ? "" : fmt::format(" levelSizes={}", listText(levelSizes))) +
          (dims.size() >= 2 ? fmt::format(" dims={} groups={}", listText(dims), listText(passGroups))
                            : "") +
@@ -166,6 +167,13 @@ void checkRequest(const FftRequest& r) {
     throw UserError(fmt::format("minimum blocks a multiprocessor {}: a CUDA target's "
                                 "__launch_bounds__; the OpenCL target has none",
                                 r.minBlocksPerSm));
+  if (r.clusterBlocks != 0 && (r.clusterBlocks < 2 || r.clusterBlocks > 8))
+    throw UserError(fmt::format("cluster {}: a thread-block cluster of 2 to 8 blocks (0: none)",
+                                r.clusterBlocks));
+  if (r.clusterBlocks != 0 && r.target != compiler::pipeline::Target::Cuda)
+    throw UserError(fmt::format("cluster {}: thread-block clusters are CUDA's (sm_90); the "
+                                "OpenCL target has none",
+                                r.clusterBlocks));
   if (r.levels != 0 && r.levels != 2 && r.levels != 3)
     throw UserError(
         fmt::format("levels {}: the hierarchical FFT has 2 or 3 (0: the planner "
@@ -219,6 +227,8 @@ void checkNdRequest(const FftRequest& r, const std::vector<int64_t>& dims) {
         "work-group shape: N-D and real transforms choose each pass's work-groups themselves");
   if (r.levels != 0 || !r.levelSizes.empty())
     throw UserError("levels: a parameter of the 1D hierarchical variant, not of N-D or real plans");
+  if (r.clusterBlocks != 0)
+    throw UserError("cluster: a parameter of 1D complex transforms, not of N-D or real plans");
 }
 
 int64_t localMemoryBudget(const FftRequest& request) {

@@ -95,6 +95,11 @@ struct FftRequest {
   // two blocks of a one-kernel 8192 f32 per SM, so that one block's loads overlap the other's
   // barriers). Ignored by OpenCL.
   int64_t minBlocksPerSm = 0;
+  // CUDA sm_90: the whole transform in one kernel whose rows each take a thread-block cluster
+  // of this many work-groups, the passes through their distributed shared memory (fft.fdl
+  // stockhamCluster: docs/fft-api.md, "Thread-block clusters"); 0: none. 1D complex only, an
+  // explicit request (the planner does not choose it yet).
+  int64_t clusterBlocks = 0;
   // Hierarchical: the number of levels (kernels), 2 or 3; 0: the planner chooses. A tuning
   // parameter; refused for the other variants.
   int64_t levels = 0;

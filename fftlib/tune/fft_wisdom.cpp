@@ -58,7 +58,7 @@ std::optional<std::filesystem::path> defaultWisdomPath() {
 bool plannerDecides(const FftRequest& r) {
   return r.variant == Variant::Auto && r.radices.empty() && r.workgroupSize == 0 &&
          r.fftsPerGroup == 0 && r.strategy.empty() && r.passGroups.empty() && r.levels == 0 &&
-         r.levelSizes.empty();
+         r.levelSizes.empty() && r.clusterBlocks == 0;
 }
 
 namespace {
@@ -153,7 +153,7 @@ WisdomUse applyWisdom(const FftRequest& r, const tuner::Wisdom& wisdom, const st
   }
   if (!plannerDecides(r)) {
     use.note = fmt::format("wisdom for '{}' not used: the variant, radices, work-group shape, "
-                           "pass groups, levels, level sizes or rewrite were given",
+                           "pass groups, levels, level sizes, cluster or rewrite were given",
                            problem);
     return use;
   }

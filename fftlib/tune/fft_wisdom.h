@@ -34,7 +34,7 @@ tuner::WisdomKey wisdomKey(const FftRequest& r, const DeviceIdentity& device);
 std::optional<std::filesystem::path> defaultWisdomPath();
 
 // True when the request leaves the plan to the planner (variant auto, no radices, no work-group
-// shape, default strategy): only then does wisdom decide.
+// shape, default strategy, no thread-block cluster): only then does wisdom decide.
 bool plannerDecides(const FftRequest& r);
 
 // Loads `file` and range-checks every entry (the values a configuration of the FFT space can

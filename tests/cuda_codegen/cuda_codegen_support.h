@@ -50,6 +50,7 @@ struct Program {
   // Tables in __constant__ memory up to this many bytes (codegen's default when negative); 0
   // puts every table in a buffer that the run uploads.
   int64_t constantTableMaxBytes = -1;
+  bool cudaOnly = false;  // mapCluster: no OpenCL kernel (ExampleBinding::cudaOnly)
 };
 
 // GoogleTest prints a parameter by its label.
@@ -81,6 +82,7 @@ inline std::vector<Program> examplePrograms() {
       p.file = "examples/" + file;
       for (const auto& [n, v] : row.defines) p.defines[n] = v;
       p.precision = precision;
+      p.cudaOnly = row.cudaOnly;
       p.label = file.substr(0, file.size() - 4) +
                 (precision == ir::ScalarKind::Float ? "_f32" : "_f64");
       out.push_back(p);
@@ -113,6 +115,15 @@ inline std::vector<Program> fftPrograms() {
     rows.push_back(
         {"fftlib/fft.fdl", "stockhamTwiddle", {{"rs", rs}}, "stockhamTwiddle_" + listLabel(rs)});
   }
+  // a row over a thread-block cluster (mapCluster): 2048 over 2 blocks, 2^15 over 4
+  rows.push_back({"fftlib/fft.fdl",
+                  "stockhamCluster",
+                  {{"rs", std::vector<int64_t>{16, 8, 16}}, {"C", int64_t{2}}},
+                  "stockhamCluster_16_8_16_C2"});
+  rows.push_back({"fftlib/fft.fdl",
+                  "stockhamCluster",
+                  {{"rs", std::vector<int64_t>{16, 16, 16, 8}}, {"C", int64_t{4}}},
+                  "stockhamCluster_16_16_16_8_C4"});
   rows.push_back({"fftlib/bluestein.fdl",
                   "bluestein",
                   {{"N", int64_t{17}}, {"rsM", std::vector<int64_t>{4, 8}}},

@@ -105,6 +105,7 @@ TEST_P(GpuNvidiaOpenClExamples, MatchInterpreter) {
   std::string why;
   const backends::opencl::Context* context = nvidiaOpenCl(&why);
   if (!context) GTEST_SKIP() << "no NVIDIA OpenCL platform: " << why;
+  if (GetParam().cudaOnly) GTEST_SKIP() << GetParam().file << ": CUDA only (mapCluster)";
   runsAndMatches(*context, GetParam(), pl::Target::OpenCL);
 }
 INSTANTIATE_TEST_SUITE_P(All, GpuNvidiaOpenClExamples, ::testing::ValuesIn(examplePrograms()),

@@ -8,7 +8,8 @@ namespace {
 TEST(FftLibrary, EveryKernelCompilesWithItsDefaults) {
   const std::map<std::string, std::vector<std::string>> kernels = {
       {"fft.fdl",
-       {"stockham", "stockhamTwiddle", "cooleyTukey", "stockhamLocal", "stockhamLocalCopy"}},
+       {"stockham", "stockhamTwiddle", "cooleyTukey", "stockhamLocal", "stockhamCluster",
+        "stockhamLocalCopy"}},
       {"hierarchical.fdl",
        {"hierarchical", "hierarchical3", "hierarchicalLocal", "hierarchicalLocal3"}},
       {"bluestein.fdl", {"bluestein", "bluesteinLocal", "bluesteinFourStep", "bluesteinGlobal"}},
@@ -33,6 +34,28 @@ TEST(FftLibrary, EveryKernelCompilesWithItsDefaults) {
       }
     }
   }
+}
+
+// stockhamCluster (a row over a thread-block cluster, docs/language.md) is the DFT: its meaning,
+// through the interpreter, against FFTW in long double; 2^15 f32 is the size issue 22 plans with
+// it on the GPU (tests/cuda_codegen compiles it with NVRTC).
+TEST(FftLibrary, ClusterKernelIsTheDft) {
+  expectAccurate("cluster", FftCase{.file = "fft.fdl",
+                                    .kernel = "stockhamCluster",
+                                    .defines = {{"rs", Radices{16, 8, 16}}, {"C", int64_t{2}}},
+                                    .n = 2048});
+  expectAccurate("cluster", FftCase{.file = "fft.fdl",
+                                    .kernel = "stockhamCluster",
+                                    .defines = {{"rs", Radices{8, 8, 8}}, {"C", int64_t{4}}},
+                                    .n = 512,
+                                    .precision = ir::ScalarKind::Double,
+                                    .direction = Direction::Inverse,
+                                    .scaled = true});
+  expectAccurate("cluster", FftCase{.file = "fft.fdl",
+                                    .kernel = "stockhamCluster",
+                                    .defines = {{"rs", Radices{16, 16, 16, 8}}, {"C", int64_t{4}}},
+                                    .n = 32768,
+                                    .batch = 1});
 }
 
 // nd.fdl's defaults: an 8 x 6 complex FFT, and the real transforms of 8 x 12 reals

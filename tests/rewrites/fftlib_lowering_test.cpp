@@ -51,9 +51,9 @@ void lowerEveryKernel(const std::string& file) {
         }
       });
       // the local-memory kernels are mapWorkgroups (one per level, or per pass of
-      // bluesteinFourStep); the others a mapGlobal per pass
-      const bool local =
-          k.name.find("Local") != std::string::npos || k.name == "bluesteinFourStep";
+      // bluesteinFourStep; stockhamCluster's mapCluster is one); the others a mapGlobal per pass
+      const bool local = k.name.find("Local") != std::string::npos ||
+                         k.name == "bluesteinFourStep" || k.name == "stockhamCluster";
       EXPECT_GE(testing::countKind(low->body(), local ? FunKind::MapWorkgroup : FunKind::MapGlobal),
                 1);
       // lowerFft on the batched radix kernels: one mapGlobal per pass over all butterflies of

@@ -20,6 +20,9 @@ struct ExampleBinding {
   // expansion (fftc compile/exec), so the generic example suites leave them to
   // tests/cli/fft_ops_cli_test.cpp (exec --check on PoCL) and tests/fftplan/fft_ops_test.cpp.
   bool fftOps = false;
+  // Kernels of the CUDA target only (mapCluster: thread-block clusters): the OpenCL suite
+  // leaves them to the CUDA one and to tests/codegen/cluster_test.cpp.
+  bool cudaOnly = false;
 };
 
 inline const std::vector<ExampleBinding>& exampleBindings() {
@@ -44,6 +47,7 @@ inline const std::vector<ExampleBinding>& exampleBindings() {
       {"stft.fdl", {{"N", 64}, {"H", 32}, {"L", 512}}, {}, true},
       {"conv2d.fdl", {{"M", 4}, {"N", 8}}, {}, true},
       {"callbacks.fdl", {{"N", 64}, {"B", 2}}, {}, true},
+      {"cluster.fdl", {{"N", 256}, {"B", 3}}, {}, false, true},
   };
   return rows;
 }
