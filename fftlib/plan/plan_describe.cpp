@@ -71,9 +71,10 @@ std::string describeChoice(const PlanChoice& c) {
               v.leastColumns());
         } else if constexpr (std::is_same_v<T, LocalChoice>) {
           return fmt::format(
-              ", radices {}, {} work-items per FFT, {} FFTs per work-group{}", listText(v.radices),
+              ", radices {}, {} work-items per FFT, {} FFTs per work-group{}{}", listText(v.radices),
               v.shape.workgroupSize, v.shape.fftsPerGroup,
-              v.oneArray ? ", one local array (each pass reads, waits, writes)" : "");
+              v.oneArray ? ", one local array (each pass reads, waits, writes)" : "",
+              v.loopedWorkItems > 0 ? ", a work-item looping over its butterflies of each pass" : "");
         } else if constexpr (std::is_same_v<T, BluesteinChoice>) {
           if (v.rader)
             return fmt::format(
