@@ -41,6 +41,9 @@ struct LocalChoice {
   // fft.fdl stockhamCluster: each row over a thread-block cluster of this many work-groups
   // (FftRequest::clusterBlocks), shape.workgroupSize the work-items of each; 0: stockhamLocal.
   int64_t clusterBlocks = 0;
+  // One array whose passes from local memory to local memory have other butterfly counts than
+  // the work-group's size (loopedOneArrayWorkItems): that size, fft.fdl's W; 0 otherwise.
+  int64_t loopedWorkItems = 0;
   bool operator==(const LocalChoice&) const = default;
 };
 
@@ -252,9 +255,20 @@ bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup = 1, i
 // global memory) and the last (to it) may be narrower when their radix divides q, each
 // work-item then looping over q / r of their butterflies (16384 f32 = [4, 16, 16, 16] in 1024
 // work-items of 64 registers; [32, 16, 32] spilled). With two radices, n / min(rs) work-items.
-// oneArrayWorkItems: that work-group size, 0 when rs cannot share one array.
-int64_t oneArrayWorkItems(const Radices& rs);
-bool oneArrayRadices(const Radices& rs);
+// uniformOneArrayWorkItems: that work-group size, 0 when rs has no such form.
+int64_t uniformOneArrayWorkItems(const Radices& rs);
+// Any radices (three at least, no Rader radix) in one array: the passes from local memory to
+// local memory whose n / r butterflies are not the work-group's w give work-item t the
+// butterflies t, t + w, ... (common.fdl's onWorkItems: all read before the barrier, padded rows
+// not stored), the first and last pass loop over theirs. w: a multiple of 32 up to 1024 whose
+// passes' values stay in registers (k butterflies of radix r held at once: (2r + (k-1)r)
+// values, in 65536 / w registers), the least time Σ ceil(n / r / w) · butterflyWork(r), then
+// the fewest work-items (16807 = 7^5: 832, three butterflies a pass; f32 8448 [8, 11, 8, 12]:
+// 768). 0 when none fits.
+int64_t loopedOneArrayWorkItems(const Radices& rs, Precision precision);
+// The one array's work-group size: uniformOneArrayWorkItems, else loopedOneArrayWorkItems.
+int64_t oneArrayWorkItems(const Radices& rs, Precision precision = Precision::F32);
+bool oneArrayRadices(const Radices& rs, Precision precision = Precision::F32);
 // Whether a hierarchical tile stage over the radices rs surely keeps one local array under
 // PlanChoice::localReuseInPass (and has two without): every pass after the first, from local
 // memory to local memory (the first stage's last pass too: its result leaves transposed), has
@@ -276,7 +290,11 @@ bool oneArrayKernelFits(const Radices& rs, const FftRequest& request);
 // registers of a work-group of that size (half of 65536 / work-items, at most 255), else the
 // fewest passes that qualify so (then the smallest largest radix, then the largest first;
 // 16384 f32 = [16, 16, 16, 4]); {} when none fits.
-Radices oneArrayRadicesFor(int64_t n, const FftRequest& request);
+// Without one of those forms (every candidate's passes of unequal butterfly counts, or more
+// than 1024 of them), chooseRadices(n) on loopedOneArrayWorkItems when its radices are at most
+// 16 and `looped`; the same where two arrays fit but chooseRadices(n)'s two-array kernel would
+// take more than 1024 work-items (localKernelFits: f32 8448 on an H200).
+Radices oneArrayRadicesFor(int64_t n, const FftRequest& request, bool looped = true);
 // Whether one row of n = prod(rs) runs in one local-memory kernel (Local, bluesteinLocal, the
 // N-D local passes): localFits, and at most 1024 work-items for its widest pass (n / min(rs)).
 // False for an empty list.

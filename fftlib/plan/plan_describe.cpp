@@ -71,14 +71,15 @@ std::string describeChoice(const PlanChoice& c) {
               v.leastColumns());
         } else if constexpr (std::is_same_v<T, LocalChoice>) {
           return fmt::format(
-              ", radices {}, {} work-items per FFT, {} FFTs per work-group{}{}",
+              ", radices {}, {} work-items per FFT, {} FFTs per work-group{}{}{}",
               listText(v.radices), v.shape.workgroupSize, v.shape.fftsPerGroup,
               v.clusterBlocks > 1
                   ? fmt::format(" (a thread-block cluster of {} work-groups an FFT, {} "
                                 "work-items each)",
                                 v.clusterBlocks, v.shape.workgroupSize / v.clusterBlocks)
                   : "",
-              v.oneArray ? ", one local array (each pass reads, waits, writes)" : "");
+              v.oneArray ? ", one local array (each pass reads, waits, writes)" : "",
+              v.loopedWorkItems > 0 ? ", a work-item looping over its butterflies of each pass" : "");
         } else if constexpr (std::is_same_v<T, BluesteinChoice>) {
           if (v.rader)
             return fmt::format(

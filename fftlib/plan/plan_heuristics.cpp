@@ -30,7 +30,23 @@ bool localFits(int64_t n, const FftRequest& request, int64_t fftsPerGroup, int64
   return n >= 2 && arrays * padded * elem <= localMemoryFor(request, fftsPerGroup);
 }
 
-int64_t oneArrayWorkItems(const Radices& rs) {
+namespace {
+
+int64_t butterflyWork(int64_t r);
+
+// The values of `k` butterflies of radix r that a work-item of a block of w keeps in registers
+// until the pass's barrier (common.fdl's onWorkItems): ptxas gives each of w threads 65536 / w
+// registers (at most 255); one butterfly's values may take half of them (a third beyond radix
+// 16, whose butterflies keep more temporaries), the other k - 1 butterflies' results one
+// register each per real (the measures: butterflyInRegisters).
+bool butterfliesInRegisters(int64_t r, int64_t k, int64_t w, Precision p) {
+  const int64_t registers = std::min<int64_t>(255, 65536 / std::max<int64_t>(w, 1));
+  return ((r <= 16 ? 2 : 3) * r + (k - 1) * r) * (p == Precision::F64 ? 4 : 2) <= registers;
+}
+
+}  // namespace
+
+int64_t uniformOneArrayWorkItems(const Radices& rs) {
   // a Rader radix's butterfly takes 150-255 registers (kLargestRaderRadix): not one work-item
   // per butterfly of the widest pass (61 x 128 = [16, 8, 61]: 976)
   if (rs.empty() || hasRaderRadix(rs)) return 0;
@@ -45,10 +61,43 @@ int64_t oneArrayWorkItems(const Radices& rs) {
   return n / q <= 1024 ? n / q : 0;
 }
 
-bool oneArrayRadices(const Radices& rs) { return oneArrayWorkItems(rs) > 0; }
+namespace {
+
+// loopedOneArrayWorkItems's work-group size and its time, {0, 0} when none fits.
+std::pair<int64_t, int64_t> loopedShape(const Radices& rs, Precision p) {
+  if (rs.size() < 3 || hasRaderRadix(rs)) return {0, 0};
+  const int64_t n = product(rs);
+  int64_t best = 0, bestTime = 0;
+  for (int64_t w = 32; w <= 1024; w += 32) {
+    int64_t time = 0;
+    bool fits = true;
+    for (size_t i = 0; i < rs.size(); ++i) {
+      const int64_t k = (n / rs[i] + w - 1) / w;
+      const bool inner = i > 0 && i + 1 < rs.size();  // its k butterflies' values held at once
+      fits = fits && butterfliesInRegisters(rs[i], inner ? k : 1, w, p);
+      time += k * butterflyWork(rs[i]);
+    }
+    if (fits && (best == 0 || time < bestTime)) {
+      best = w;
+      bestTime = time;
+    }
+  }
+  return {best, bestTime};
+}
+
+}  // namespace
+
+int64_t loopedOneArrayWorkItems(const Radices& rs, Precision p) { return loopedShape(rs, p).first; }
+
+int64_t oneArrayWorkItems(const Radices& rs, Precision p) {
+  const int64_t w = uniformOneArrayWorkItems(rs);
+  return w > 0 ? w : loopedOneArrayWorkItems(rs, p);
+}
+
+bool oneArrayRadices(const Radices& rs, Precision p) { return oneArrayWorkItems(rs, p) > 0; }
 
 bool oneArrayKernelFits(const Radices& rs, const FftRequest& request) {
-  return oneArrayRadices(rs) && localFits(product(rs), request, 1, 1);
+  return oneArrayRadices(rs, request.precision) && localFits(product(rs), request, 1, 1);
 }
 
 namespace {
@@ -66,15 +115,72 @@ bool butterflyInRegisters(int64_t r, int64_t w, Precision p) {
 }
 
 bool radicesInRegisters(const Radices& rs, Precision p) {
-  const int64_t w = oneArrayWorkItems(rs);
+  const int64_t w = uniformOneArrayWorkItems(rs);
   return w > 0 && butterflyInRegisters(*std::max_element(rs.begin(), rs.end()), w, p);
 }
 
 }  // namespace
 
-Radices oneArrayRadicesFor(int64_t n, const FftRequest& request) {
+namespace {
+
+// The radices of n in one array on loopedOneArrayWorkItems' work-items: of the orders of
+// radices of at most 16 (a wider butterfly's registers, beside the others a work-item keeps:
+// f32 16384 [32, 16, 32] spilled) in the fewest passes or one more (where those do not fit the
+// registers), the fewest passes (each reads and writes the whole array and waits twice), then
+// the least time (loopedShape), the fewest work-items, the widest first pass. f32 8448: [8, 11, 8, 12] on 768 (chooseRadices' [16, 16, 11, 3] took 960, its
+// radix-3 pass three butterflies a work-item and its middle passes 528 and 768 of them);
+// {} where none fits the registers.
+Radices loopedOneArrayRadices(int64_t n, const FftRequest& request) {
+  constexpr int64_t kMost = 16;
+  // the fewest radices of at most 16 whose product is n (0: none)
+  std::vector<int64_t> fewest(static_cast<size_t>(n + 1), 0);
+  auto least = [&](auto&& self, int64_t m) -> int64_t {
+    if (m == 1) return 0;
+    int64_t& f = fewest[static_cast<size_t>(m)];
+    if (f != 0) return f;
+    f = -1;
+    for (int64_t r = 2; r <= kMost; ++r)
+      if (m % r == 0)
+        if (int64_t k = self(self, m / r); k >= 0 && (f < 0 || k + 1 < f)) f = k + 1;
+    return f;
+  };
+  const int64_t passes = least(least, n);
+  if (passes < 0) return {};
+  Radices best, c;
+  std::tuple<size_t, int64_t, int64_t, int64_t> bestKey{};
+  auto walk = [&](auto&& self, int64_t rest) -> void {
+    if (rest == 1) {
+      if (uniformOneArrayWorkItems(c) > 0) return;  // not looped (oneArrayWorkItems)
+      const auto [w, time] = loopedShape(c, request.precision);
+      const std::tuple key{c.size(), time, w, -c.front()};
+      if (w > 0 && (best.empty() || key < bestKey)) {
+        best = c;
+        bestKey = key;
+      }
+      return;
+    }
+    if (static_cast<int64_t>(c.size()) >= passes + 1) return;
+    for (int64_t r = 2; r <= kMost; ++r) {
+      if (rest % r != 0) continue;
+      c.push_back(r);
+      self(self, rest / r);
+      c.pop_back();
+    }
+  };
+  walk(walk, n);
+  return best;
+}
+
+}  // namespace
+
+Radices oneArrayRadicesFor(int64_t n, const FftRequest& request, bool looped) {
   constexpr int64_t kMostRadix = 32;
-  if (n < 2 || localFits(n, request) || !localFits(n, request, 1, 1)) return {};
+  if (n < 2 || !localFits(n, request, 1, 1)) return {};
+  // two arrays fit, but the two-array kernel's widest pass has more than 1024 butterflies (f32
+  // 8448 = [8, 11, 8, 12]: 1056): one array, its passes looped
+  if (localFits(n, request))
+    return looped && !localKernelFits(chooseRadices(n), request) ? loopedOneArrayRadices(n, request)
+                                                                 : Radices{};
   // [first, q x k, last] whose butterflies stay in registers: radices of at most 16 where they
   // can (wider ones need fewer work-items, so fewer warps: f32 8192 [16, 32, 16] takes 256
   // work-items of 175 registers), then the fewest passes, the smallest largest radix, the
@@ -110,25 +216,36 @@ Radices oneArrayRadicesFor(int64_t n, const FftRequest& request) {
   // none in registers (f64 10000: [10, 10, 10, 10] spills 168 bytes, 0.68 ms on an H200 against
   // 1.01 for two levels, 2026-11-26): the default radices where they share one array, else the
   // fewest passes, then the smallest largest radix
-  if (Radices rs = chooseRadices(n); oneArrayRadices(rs)) return rs;
-  for (int64_t least = std::max<int64_t>(2, (n + 1023) / 1024); least <= kMostRadix; ++least) {
-    if (n % least != 0) continue;
-    int64_t rest = n;
-    for (int middles = 0;; ++middles, rest /= least) {
-      for (int64_t first = least; first <= kMostRadix; ++first) {
-        if (rest % first != 0) continue;
-        const int64_t last = rest / first;
-        if (last < least || last > kMostRadix) continue;
-        Radices c{first};
-        c.insert(c.end(), static_cast<size_t>(middles), least);
-        c.push_back(last);
-        if (oneArrayRadices(c) && (best.empty() || std::tuple{c.size(), std::ranges::max(c)} <
-                                                        std::tuple{best.size(), std::ranges::max(best)}))
-          best = c;
+  auto spilling = [&] {
+    if (Radices rs = chooseRadices(n); uniformOneArrayWorkItems(rs) > 0) return rs;
+    Radices most;
+    for (int64_t least = std::max<int64_t>(2, (n + 1023) / 1024); least <= kMostRadix; ++least) {
+      if (n % least != 0) continue;
+      int64_t rest = n;
+      for (int middles = 0;; ++middles, rest /= least) {
+        for (int64_t first = least; first <= kMostRadix; ++first) {
+          if (rest % first != 0) continue;
+          const int64_t last = rest / first;
+          if (last < least || last > kMostRadix) continue;
+          Radices c{first};
+          c.insert(c.end(), static_cast<size_t>(middles), least);
+          c.push_back(last);
+          if (uniformOneArrayWorkItems(c) > 0 &&
+              (most.empty() || std::tuple{c.size(), std::ranges::max(c)} <
+                                   std::tuple{most.size(), std::ranges::max(most)}))
+            most = c;
+        }
+        if (rest % least != 0) break;
       }
-      if (rest % least != 0) break;
     }
-  }
+    return most;
+  };
+  best = spilling();
+  // before those, where they have a radix above 16 (f64 8448 [22, 16, 24] spilled 672 bytes
+  // and ran as two levels, cuda_plan.cpp) or there are none (16807 = 7^5: 2401 butterflies a
+  // pass), radices whose passes loop over the work-group in registers (loopedOneArrayRadices)
+  if (looped && (best.empty() || std::ranges::max(best) > 16))
+    if (Radices l = loopedOneArrayRadices(n, request); !l.empty()) return l;
   return best;
 }
 
@@ -225,7 +342,7 @@ LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs, bool oneArra
   const int64_t minRadix = *std::min_element(rs.begin(), rs.end());
   // the most butterflies of one pass; one array: those of its passes from local memory to
   // local memory, the first and last looping over theirs (oneArrayWorkItems)
-  const int64_t perFft = oneArray ? oneArrayWorkItems(rs) : n / minRadix;
+  const int64_t perFft = oneArray ? oneArrayWorkItems(rs, r.precision) : n / minRadix;
   if (!localFits(n, r, 1, oneArray ? 1 : 2))
     throw UserError(
         fmt::format("local variant: N = {} {} does not fit in {} bytes of local "
@@ -594,8 +711,10 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
   if (!oneArray && r.localMemoryBytes > kLocalMemoryBytes) {
     FftRequest half = r;
     half.localMemoryBytes = r.localMemoryBytes / 2;
-    const Radices one = r.radices.empty() ? oneArrayRadicesFor(r.size, half) : r.radices;
-    if (!localFits(r.size, half) && oneArrayKernelFits(one, half)) {
+    // (the looped passes only where no two-array kernel runs: not measured against one)
+    const Radices one = r.radices.empty() ? oneArrayRadicesFor(r.size, half, false) : r.radices;
+    if (!localFits(r.size, half) && uniformOneArrayWorkItems(one) > 0 &&
+        oneArrayKernelFits(one, half)) {
       c.radices = one;
       c.defines["rs"] = one;
       oneArray = true;
@@ -605,6 +724,10 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
   c.kernel = "stockhamLocal";
   bindLocalShape(c, shape);
   c.localReuseInPass = oneArray;
+  // passes whose butterflies are not the work-group's: each work-item loops over its share
+  // (fft.fdl's W, common.fdl's onWorkItems)
+  const int64_t looped = oneArray && uniformOneArrayWorkItems(c.radices) == 0 ? shape.workgroupSize : 0;
+  if (looped > 0) c.defines["W"] = looped;
   if (c.radices.size() == 1 && shape.workgroupSize == 1) {  // one work-item per row:
     c.kernel = "stockhamLocalCopy";                         // the coalescing copies
     c.stageLocal = {{shape.fftsPerGroup, 1}};
@@ -619,7 +742,7 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
       (oneArray ? 1 : 2) * padded * complexBytes(r.precision) <=
           localMemoryFor(r, shape.fftsPerGroup))
     c.localPadding = every;
-  c.detail = LocalChoice{c.radices, shape, oneArray};
+  c.detail = LocalChoice{c.radices, shape, oneArray, looped};
   return c;
 }
 

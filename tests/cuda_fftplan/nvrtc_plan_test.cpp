@@ -200,6 +200,37 @@ TEST(CudaFftPlanSource, OneLocalArrayFor16384) {
   EXPECT_EQ(stage.local.at(0).constant().value_or(0), 1024);
 }
 
+// One array whose passes loop over the work-items (common.fdl's onWorkItems): 16807 = 7^5 f32
+// under an H100's budget, 2401 butterflies a pass on 832 work-items, one kernel, one dynamic
+// array (134456 bytes: 16807 is odd, unpadded), a barrier before and inside each of the three
+// middle passes and one closing the work-group loop, compiled by NVRTC for sm_90.
+TEST(CudaFftPlanSource, OneLocalArrayLoopedFor16807) {
+  const auto plan = planFft(withLocalMemory(cudaCase(16807, 2), kH100SharedBytes).request);
+  ASSERT_EQ(plan->choice.variant, Variant::Local);
+  ASSERT_EQ(plan->compiled.stages.size(), 1u);
+  const auto& stage = plan->compiled.stages[0];
+  EXPECT_EQ(stage.localMemoryBytes, 16807 * 8);
+  EXPECT_EQ(stage.local.at(0).constant().value_or(0), 832);
+  const std::string& src = plan->compiled.source;
+  EXPECT_EQ(src.find("l_1"), std::string::npos) << "a second local array";
+  size_t syncs = 0;
+  for (size_t at = src.find("__syncthreads()"); at != std::string::npos;
+       at = src.find("__syncthreads()", at + 1))
+    ++syncs;
+  EXPECT_EQ(syncs, 8u) << src;
+  cu::NvrtcCompiler nvrtc(cu::NvrtcApi::get(), std::nullopt);
+  cu::CompileRequest request;
+  request.source = src;
+  request.programName = plan->compiled.name + ".cu";
+  request.arch = std::string(cu::kDefaultArch);
+  try {
+    const cu::CompiledProgram out = nvrtc.compile(request);
+    EXPECT_NE(out.binary.find(plan->stages.at(0).kernel), std::string::npos);
+  } catch (const cu::CompileError& e) {
+    ADD_FAILURE() << "NVRTC rejected the plan: " << e.what() << "\n" << e.log();
+  }
+}
+
 // A two-level plan whose tile of several columns exceeds 48 KiB (issue 22): f32 2^19 under an
 // H100's budget, its first stage 8 columns of 1024 = [4, 16, 16] in one array (69680 bytes)
 // carved from dynamic shared memory on 8 x 64 threads, its second stage 8 columns of 512 in a

@@ -785,8 +785,12 @@ TEST(Planner, LocalMemoryBudget) {
   EXPECT_EQ(localMemoryFor(r, 2), kLocalMemoryBytes);
   r.size = 8192;
   EXPECT_EQ(choosePlan(r).variant, Variant::Local);  // 2 x 8703 x 8 B = 139 KB, 1024 items
-  r.size = 3 * 4096;  // fits (209 KB), but its radices end in 3: 4096 work-items
-  EXPECT_NE(choosePlan(r).variant, Variant::Local);
+  // two arrays fit (209 KB), but the default radices end in 3: 4096 work-items; one array whose
+  // passes loop over 1024 (one_array_looped_test.cpp), not two levels as before session 19
+  r.size = 3 * 4096;
+  ASSERT_EQ(choosePlan(r).variant, Variant::Local);
+  EXPECT_TRUE(choosePlan(r).localReuseInPass);
+  EXPECT_EQ(choosePlan(r).as<LocalChoice>()->loopedWorkItems, 1024);
 
   // f64 1024: one row per group either way (two would take 70 KB)
   auto d = req(1024);
@@ -869,9 +873,10 @@ TEST(Planner, OneLocalArrayWhenTwoDoNotFit) {
   EXPECT_EQ(oneArrayWorkItems({32, 16, 32}), 1024);
   EXPECT_EQ(oneArrayWorkItems({16, 32, 32}), 512);  // the first pass: two butterflies each
   EXPECT_EQ(oneArrayWorkItems({4, 16, 16, 16}), 1024);
-  EXPECT_EQ(oneArrayWorkItems({16, 16, 8, 8}), 0);  // middle passes of 1024 and 2048
-  EXPECT_EQ(oneArrayWorkItems({3, 16, 16, 16}), 0);  // 3 does not divide 16
-  EXPECT_EQ(oneArrayWorkItems({16, 8, 8, 16}), 0);   // 2048 work-items
+  // not uniform (each pass's butterflies looped over the work-items: one_array_looped_test)
+  EXPECT_EQ(uniformOneArrayWorkItems({16, 16, 8, 8}), 0);  // middle passes of 1024 and 2048
+  EXPECT_EQ(uniformOneArrayWorkItems({3, 16, 16, 16}), 0);  // 3 does not divide 16
+  EXPECT_EQ(uniformOneArrayWorkItems({16, 8, 8, 16}), 0);   // 2048 work-items
   // an explicit work-group size must be the one array's
   auto wrong = r;
   wrong.workgroupSize = 4096;
@@ -912,7 +917,9 @@ TEST(Planner, OneLocalArrayWhenTwoDoNotFit) {
   r.radices = {16, 32, 32};  // 512 work-items, the first pass looping over two butterflies
   EXPECT_EQ(choosePlan(r).variant, Variant::Local);
   EXPECT_EQ(choosePlan(r).as<LocalChoice>()->shape.workgroupSize, 512);
-  r.radices = {16, 8, 16, 8};  // middle passes of 2048 and 1024 butterflies
+  // middle passes whose butterflies do not fit the registers however they loop (64 x 2 x 3
+  // registers beyond 255)
+  r.radices = {2, 64, 2, 64};
   EXPECT_NE(choosePlan(r).variant, Variant::Local);
   r.variant = Variant::Local;
   EXPECT_THROW((void)choosePlan(r), backends::UserError);
