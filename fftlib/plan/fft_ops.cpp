@@ -248,7 +248,10 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, Exp
   r.precision = ops[0].precision == ir::ScalarKind::Double ? Precision::F64 : Precision::F32;
   r.direction = Direction::Forward;
   r.variant = Variant::Auto;
-  r.radices.clear();
+  // a row that the 1D planner gives one work-item (rowInOneWorkItem: stockhamLocalCopy, whose
+  // copies this form has not) keeps its radices through local memory here, as before
+  const Radices several = chooseRadices(r.size);
+  r.radices = localRadices(r.size, r.precision) != several ? several : Radices{};
   r.real = false;
   const PlanChoice choice = choosePlan(withLimits(r, PlanLimits{}));
   const auto* local = choice.as<LocalChoice>();

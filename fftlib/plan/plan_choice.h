@@ -189,10 +189,38 @@ bool plannedByRadices(int64_t n);
 // Whether the prime p is a radix by Rader's algorithm: kLargestDirectPrime < p <=
 // kLargestRaderRadix and p - 1 planned by direct radices.
 bool raderRadix(int64_t p);
+// The planner's one register estimate, for every choice that keeps a butterfly in a work-item's
+// registers (ptxas gives a thread at most 255 of them, a block of w threads 65536 / w each): a
+// butterfly of radix r holds its r complex values (2 registers each in f32, 4 in f64) twice
+// over for the temporaries, three times beyond radix 16 in a pass of several, whose inputs are
+// twiddled ([16, 32, 32] f32 in 512 work-items of 128 registers spilled 128 bytes; ptxas sm_90).
+// `wholeRow`: the butterfly is the whole row's FFT (one radix, no twiddles), twice over at any r.
+int64_t butterflyRegisters(int64_t r, Precision p, bool wholeRow = false);
+// butterflyRegisters(r, p, wholeRow) within a work-item of a block of `workItems`:
+// min(255, 65536 / workItems).
+bool butterflyInRegisters(int64_t r, int64_t workItems, Precision p, bool wholeRow = false);
+// Whether a row of n is one radix, its butterfly a work-item's (the Local variant's
+// stockhamLocalCopy, one global read and one write, no exchange through local memory): n is
+// planned by radices or a Rader radix, and the whole row's butterfly (common.fdl's
+// multDFTfactored: a register FFT over n's prime factors, symDft or raderDft for a prime) fits
+// half of a thread's 255 registers (butterflyInRegisters of one work-item): f32 N <= 63, f64
+// N <= 31; a composite row's prime factors below kLargestDirectPrime (29's symDft, 14 x 14 real
+// products, and Rader's 31 beside the row's other half spilled: f32 58 36 bytes, 62 68 bytes).
+// Every N <= 16 and prime 17 .. 29 was one radix already (chooseRadices); a composite N above 16
+// was two radices, a row on several work-items through local memory (f32 22 = [2, 11] 1.77x
+// cuFFT's time on an H200, 26 = [2, 13] 1.73x, 60 = [4, 15] 1.16x: two to four work-items a row,
+// 45-53% of DRAM's bandwidth). ptxas sm_90 (stockhamLocalCopy, fft_bench's batch and 227 KiB),
+// one radix f32: 22 127 registers, 26 128, 32 150, 34 255, 46 208, 57 228, 60 167, 63 167, none
+// spilled (64 168, 72 178 neither: the estimate is high for small factors); f64 22 140, 26 166,
+// 30 166, none; f64 36 spilled 12 bytes, 38 32.
+bool rowInOneWorkItem(int64_t n, Precision precision);
+// The radices of a one-kernel (Local) plan of n: [n] where rowInOneWorkItem, else
+// chooseRadices(n).
+Radices localRadices(int64_t n, Precision precision);
 // Whether the prime n is planned as one radix, common.fdl's raderDft in one work-item a row (the
 // Local variant, radices [n]), not raderLocal's rows of (n - 1) / min(rs) work-items: n is a
-// Rader radix whose n complex values take at most half of a thread's 255 registers (f32 31 ..
-// 43, f64 31). On an H200 (bench/results/2026-11-29-nvidia-h200-rader_prime_probes.csv) f32
+// Rader radix and rowInOneWorkItem (f32 31 .. 43, f64 31). On an H200
+// (bench/results/2026-11-29-nvidia-h200-rader_prime_probes.csv) f32
 // 31 took 0.337 ms against raderLocal's 0.957 (3.47x -> 1.22x cuFFT's time), 37 0.469 / 0.739,
 // 41 0.451 / 0.833, 43 0.532 / 0.722, f64 31 0.355 / 0.692 (ptxas sm_90: 255 registers, 148
 // bytes of spill); f64 37 and 43 spill 852 and 1152 bytes and took 0.846 and 1.145 ms against

@@ -102,18 +102,11 @@ bool oneArrayKernelFits(const Radices& rs, const FftRequest& request) {
 
 namespace {
 
-// Whether a work-item of a one-array kernel of w work-items keeps a butterfly of radix r in
-// registers: ptxas gives a block of w threads 65536 / w registers (at most 255); the r complex
-// values (2 registers each in f32, 4 in f64) may take half of them, a third beyond radix 16,
-// whose butterflies keep more temporaries. Beyond it the kernels spilled (ptxas sm_90, f32
-// 16384): [32, 16, 32] in 1024 threads, 64 registers, 772 bytes of spill stores a thread
+// Whether a work-item of a one-array kernel of w work-items keeps its widest butterfly in
+// registers (butterflyInRegisters, plan_choice.h). Beyond it the kernels spilled (ptxas sm_90,
+// f32 16384): [32, 16, 32] in 1024 threads, 64 registers, 772 bytes of spill stores a thread
 // (0.894 ms on an H200 against 0.553 for two levels); [16, 32, 32] in 512, 128 registers, 128
 // bytes; [16, 16, 16, 4] in 1024 takes 53 registers and none.
-bool butterflyInRegisters(int64_t r, int64_t w, Precision p) {
-  const int64_t registers = std::min<int64_t>(255, 65536 / std::max<int64_t>(w, 1));
-  return (r <= 16 ? 2 : 3) * r * (p == Precision::F64 ? 4 : 2) <= registers;
-}
-
 bool radicesInRegisters(const Radices& rs, Precision p) {
   const int64_t w = uniformOneArrayWorkItems(rs);
   return w > 0 && butterflyInRegisters(*std::max_element(rs.begin(), rs.end()), w, p);
@@ -453,7 +446,7 @@ int64_t wideTileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows,
 
 // The threads of a multiprocessor that a wide tile (wideTileColumns) keeps resident: its
 // blocks of F x tileWorkItems(rs) work-items that the registers hold, each work-item keeping
-// its widest butterfly (butterflyInRegisters' measure: 2 registers a complex value in f32, 4
+// its widest butterfly (butterflyRegisters: 2 registers a complex value in f32, 4
 // in f64, twice over for the temporaries, three times beyond radix 16), at most three (a third of the shared memory each)
 // and 2048 threads (sm_90). f32 [4, 16, 16] x 8: 512 threads of 64 registers, two blocks,
 // 1024; f64 x 4: 256 of 128, two, 512 (ptxas sm_90: 51 and 98 registers, two blocks each,
@@ -461,8 +454,7 @@ int64_t wideTileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows,
 int64_t wideTileResidentThreads(const Radices& rs, int64_t columns, Precision p) {
   constexpr int64_t kRegisters = 65536, kThreads = 2048, kBlocksBySharedMemory = 3;
   const int64_t threads = columns * tileWorkItems(rs);
-  const int64_t r = *std::max_element(rs.begin(), rs.end());
-  const int64_t perThread = (r <= 16 ? 2 : 3) * r * (p == Precision::F64 ? 4 : 2);
+  const int64_t perThread = butterflyRegisters(*std::max_element(rs.begin(), rs.end()), p);
   const int64_t blocks =
       std::min({kRegisters / (perThread * threads), kBlocksBySharedMemory, kThreads / threads});
   return blocks * threads;
@@ -654,7 +646,7 @@ Variant chooseVariant(const FftRequest& r) {
   if (r.size == 1) return Variant::Stockham;
   const bool smooth = plannedByRadices(r.size, r.precision);
   if (smooth && (r.radices.empty() || product(r.radices) == r.size) &&
-      (localKernelFits(r.radices.empty() ? chooseRadices(r.size) : r.radices, r) ||
+      (localKernelFits(r.radices.empty() ? localRadices(r.size, r.precision) : r.radices, r) ||
        (r.radices.empty() ? !oneArrayRadicesFor(r.size, r).empty()
                           : oneArrayKernelFits(r.radices, r))))
     return Variant::Local;
@@ -681,7 +673,10 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
                                 listText(r.radices), product(r.radices), r.size));
   PlanChoice c;
   c.variant = v;
-  c.radices = r.radices.empty() ? chooseRadices(r.size) : r.radices;
+  // one kernel: a row that fits a work-item's registers is one radix (rowInOneWorkItem)
+  c.radices = !r.radices.empty()   ? r.radices
+              : v == Variant::Local ? localRadices(r.size, r.precision)
+                                    : chooseRadices(r.size);
   c.file = "fft.fdl";
   c.defines["rs"] = c.radices;
   if (v != Variant::Local) {

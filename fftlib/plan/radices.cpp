@@ -77,9 +77,28 @@ bool raderRadix(int64_t p) {
          largestPrimeFactor(p - 1) <= kLargestDirectPrime;
 }
 
+int64_t butterflyRegisters(int64_t r, Precision p, bool wholeRow) {
+  return (r <= 16 || wholeRow ? 2 : 3) * r * (p == Precision::F64 ? 4 : 2);
+}
+
+bool butterflyInRegisters(int64_t r, int64_t workItems, Precision p, bool wholeRow) {
+  const int64_t registers = std::min<int64_t>(255, 65536 / std::max<int64_t>(workItems, 1));
+  return butterflyRegisters(r, p, wholeRow) <= registers;
+}
+
+bool rowInOneWorkItem(int64_t n, Precision precision) {
+  const int64_t largest = largestPrimeFactor(n);
+  return n >= 2 && (plannedByRadices(n) || raderRadix(n)) &&
+         (largest == n || largest < kLargestDirectPrime) &&
+         butterflyInRegisters(n, 1, precision, /*wholeRow=*/true);
+}
+
+Radices localRadices(int64_t n, Precision precision) {
+  return rowInOneWorkItem(n, precision) ? Radices{n} : chooseRadices(n);
+}
+
 bool primeInOneWorkItem(int64_t n, Precision precision) {
-  const int64_t registersPerValue = precision == Precision::F64 ? 4 : 2;
-  return raderRadix(n) && 2 * n * registersPerValue <= 255;
+  return raderRadix(n) && rowInOneWorkItem(n, precision);
 }
 
 bool plannedByRadices(int64_t n, Precision precision) {

@@ -124,6 +124,18 @@ kernel conv(x: [[complex]N]B, H: [complex]N) =
   <<: x
 )";
 
+// A row that the 1D planner gives one work-item (rowInOneWorkItem: 22 = [22] in
+// stockhamLocalCopy) keeps its radices through local memory inside a program: the one-kernel
+// form has no copies, and without them the convolution left it for passes over global memory.
+TEST(FftOps, ASmallRowInAProgramKeepsItsLocalRadices) {
+  const Kernel k = compileKernel(kConv, {{"N", 22}, {"B", 5}}, ir::ScalarKind::Float);
+  const ExpandedFftOps e = expandFftOps(k);
+  ASSERT_TRUE(e.oneKernel);
+  ASSERT_EQ(e.operations.size(), 2U);
+  EXPECT_NE(e.operations[0].find("fft 22 f32: radices 2, 11 (one kernel"), std::string::npos)
+      << e.operations[0];
+}
+
 TEST(FftOps, ConvolutionIsOneKernelOfThePlannersShape) {
   const int64_t n = 256, b = 5;
   const Kernel k = compileKernel(kConv, {{"N", n}, {"B", b}}, ir::ScalarKind::Float);

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "backends/opencl/runtime.h"
@@ -140,18 +141,21 @@ TEST(Radix11And13, PlannedByMixedRadix) {
 // most of a row's work-items idle through the dense 13-point butterflies, so the row takes the
 // work-items of a wider radix (plan_heuristics' workItemsPerRow, times checked by hand in
 // products: 26 = [2, 13]: 13 items, 13 x (4 + 169) = 2249; 2 items, 2 x (7 x 4 + 169) = 394).
-// The accuracy of these shapes: accuracy_test.cpp (every N to 256) and 286 below.
+// The accuracy of these shapes: accuracy_test.cpp (every N to 256) and 286 below. (26, 22 and
+// 27 are one radix in a work-item by default since session 19, rowInOneWorkItem: named here.)
 TEST(Radix11And13, UnequalRadicesShareTheirWorkItems) {
-  auto workItems = [](int64_t n) {
+  auto workItems = [](int64_t n, Radices rs = {}) {
     FftRequest r = shapeRequest({n}, 1, Precision::F32);
     r.batch = 64;
+    r.radices = std::move(rs);
     const PlanChoice c = choosePlan(r);
     const auto* l = c.as<LocalChoice>();
     EXPECT_NE(l, nullptr) << n;
     return l ? l->shape.workgroupSize : 0;
   };
-  EXPECT_EQ(workItems(26), 2);    // [2, 13]
-  EXPECT_EQ(workItems(22), 2);    // [2, 11]
+  EXPECT_EQ(workItems(26, {2, 13}), 2);
+  EXPECT_EQ(workItems(22, {2, 11}), 2);
+  EXPECT_EQ(workItems(22), 1);    // [22]
   EXPECT_EQ(workItems(143), 13);  // [13, 11]: as good as equal, one per butterfly of the wider
   // [2, 13, 11]: 143 items 143 x 294 = 42042; 22 items 22 x (7 x 4 + 169 + 2 x 121) = 9658;
   // 26 items 26 x (6 x 4 + 169 + 121) = 8164
@@ -159,7 +163,7 @@ TEST(Radix11And13, UnequalRadicesShareTheirWorkItems) {
   EXPECT_EQ(workItems(1024), 128);  // [16, 8, 8]: within 2x of each other, unchanged
   // [9, 3]: 3 items 3 x (54 + 3 x 9) = 243 against 9 x (54 + 9) = 567, 0.43: above the 0.4 the
   // rule asks (27 was slower on an H200 with 3), so one per radix-3 butterfly
-  EXPECT_EQ(workItems(27), 9);
+  EXPECT_EQ(workItems(27, {9, 3}), 9);
   EXPECT_EQ(workItems(243), 27);  // [9, 9, 3]: 27 x 135 = 3645 against 81 x 117 = 9477, 0.38
   FftRequest r = shapeRequest({286}, 1, Precision::F32);
   r.batch = 257;  // partial last work-group too

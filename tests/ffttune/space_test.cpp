@@ -215,6 +215,25 @@ TEST(FftSpace, BluesteinForSizesWithLargePrimes) {
   EXPECT_EQ(s.request(s.space().at(*s.heuristicIndex())).variant, Variant::Local);
 }
 
+// 22 f32 (rowInOneWorkItem): the planner's plan, one radix 22 in a work-item a row, is in the
+// space and is its heuristic point; the Local variant's two-radix lists stay beside it.
+TEST(FftSpace, HoldsTheSmallRowInOneWorkItem) {
+  FftSpace s(request(22, 64));
+  bool oneRadix = false, twoRadices = false;
+  for (uint64_t k = 0; k < s.space().size(); ++k) {
+    const FftRequest r = s.request(s.space().at(k));
+    if (r.variant != Variant::Local) continue;
+    oneRadix = oneRadix || r.radices == std::vector<int64_t>{22};
+    twoRadices = twoRadices || r.radices.size() == 2;
+  }
+  EXPECT_TRUE(oneRadix);
+  EXPECT_TRUE(twoRadices);
+  ASSERT_TRUE(s.heuristicIndex());
+  const FftRequest h = s.request(s.space().at(*s.heuristicIndex()));
+  EXPECT_EQ(h.variant, Variant::Local);
+  EXPECT_EQ(h.radices, (std::vector<int64_t>{22}));
+}
+
 // 143 = 11 x 13 (issue 23): the mixed-radix variants with radices 11 and 13 in either order,
 // never Bluestein.
 TEST(FftSpace, RadicesElevenAndThirteen) {

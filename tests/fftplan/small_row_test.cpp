@@ -1,0 +1,105 @@
+// A small composite row in one work-item (rowInOneWorkItem, issue 23: every size fast): the
+// planner's one register estimate, the Local plans of one radix N whose butterfly is the register
+// FFT over N's prime factors (common.fdl's multDFTfactored), and those plans on PoCL against FFTW
+// in long double, fftc's L2 error within 1.5x FFTW's own at the same precision.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "fftlib/plan/planner.h"
+#include "tests/fftplan/plan_accuracy.h"
+#include "tests/fftplan/requests.h"
+
+namespace fftc::fftlib::test {
+namespace {
+
+// Hand-counted: r complex values of 2 (f32) or 4 (f64) registers, twice over; three times
+// beyond radix 16 in a pass of several, twice over for a whole row at any radix.
+TEST(SmallRow, OneRegisterEstimate) {
+  EXPECT_EQ(butterflyRegisters(16, Precision::F32), 64);
+  EXPECT_EQ(butterflyRegisters(16, Precision::F64), 128);
+  EXPECT_EQ(butterflyRegisters(32, Precision::F32), 192);
+  EXPECT_EQ(butterflyRegisters(32, Precision::F32, true), 128);
+  EXPECT_EQ(butterflyRegisters(26, Precision::F64, true), 208);
+  EXPECT_TRUE(butterflyInRegisters(63, 1, Precision::F32, true));   // 252
+  EXPECT_FALSE(butterflyInRegisters(64, 1, Precision::F32, true));  // 256
+  EXPECT_TRUE(butterflyInRegisters(31, 1, Precision::F64, true));   // 248
+  EXPECT_FALSE(butterflyInRegisters(32, 1, Precision::F64, true));  // 256
+  EXPECT_TRUE(butterflyInRegisters(16, 512, Precision::F64));       // 128 of 128
+  EXPECT_FALSE(butterflyInRegisters(32, 512, Precision::F32));      // 192 of 128
+  EXPECT_TRUE(butterflyInRegisters(16, 1024, Precision::F32));      // 64 of 64
+}
+
+// (before, precision, one radix?): the rows that must stay several radices too.
+TEST(SmallRow, WhichRowsAreOneWorkItems) {
+  struct Row {
+    int64_t n;
+    Precision p;
+    bool one;
+  };
+  const std::vector<Row> rows = {
+      {22, Precision::F32, true},  {26, Precision::F32, true},   {33, Precision::F32, true},
+      {34, Precision::F32, true},  {38, Precision::F32, true},   {39, Precision::F32, true},
+      {44, Precision::F32, true},  {46, Precision::F32, true},   {52, Precision::F32, true},
+      {55, Precision::F32, true},  {57, Precision::F32, true},   {60, Precision::F32, true},
+      {58, Precision::F32, false}, {63, Precision::F32, true},   {22, Precision::F64, true},
+      {26, Precision::F64, true},  {30, Precision::F64, true},   {31, Precision::F64, true},
+      {11, Precision::F32, true},  {16, Precision::F64, true},   {29, Precision::F32, true},
+      {62, Precision::F32, false},  // [2, 29], [2, 31] spilled
+      {64, Precision::F32, false},  // 256 registers of values
+      {81, Precision::F32, false}, {100, Precision::F32, false}, {32, Precision::F64, false},
+      {34, Precision::F64, false}, {37, Precision::F64, false},  // Rader 37 f64 spilled
+      {47, Precision::F32, false},  // a prime beyond kLargestRaderRadix: Bluestein
+      {1, Precision::F32, false},
+  };
+  for (const Row& row : rows) {
+    EXPECT_EQ(rowInOneWorkItem(row.n, row.p), row.one) << row.n << " " << precisionName(row.p);
+    if (row.n < 2 || !plannedByRadices(row.n, row.p)) continue;
+    const PlanChoice c = choosePlan(lineRequest(row.n, 4096, row.p));
+    EXPECT_EQ(c.variant, Variant::Local) << row.n;
+    if (row.one) {
+      EXPECT_EQ(c.radices, (Radices{row.n})) << row.n << " " << precisionName(row.p);
+      EXPECT_EQ(c.kernel, "stockhamLocalCopy") << row.n;  // one work-item a row
+    } else {
+      EXPECT_EQ(c.radices, chooseRadices(row.n)) << row.n << " " << precisionName(row.p);
+    }
+  }
+}
+
+// A request's own radices, and the variants over global memory, keep theirs.
+TEST(SmallRow, NamedRadicesAndOtherVariantsKeepTheirs) {
+  FftRequest named = lineRequest(22, 64, Precision::F32);
+  named.radices = {2, 11};
+  const PlanChoice c = choosePlan(named);
+  EXPECT_EQ(c.radices, (Radices{2, 11}));
+  EXPECT_EQ(c.kernel, "stockhamLocal");
+  FftRequest twiddle = lineRequest(22, 64, Precision::F32);
+  twiddle.variant = Variant::StockhamTwiddle;
+  EXPECT_EQ(choosePlan(twiddle).radices, (Radices{2, 11}));
+  FftRequest local = lineRequest(22, 64, Precision::F32);
+  local.variant = Variant::Local;
+  EXPECT_EQ(choosePlan(local).radices, (Radices{22}));
+}
+
+// On PoCL against FFTW: factors with symDft (11, 13, 17, 23), a dense 3 beside a 2 (60 = [2, 2,
+// 3, 5]), batches that leave the last work-group partial, both
+// directions, scaled.
+TEST(SmallRow, MatchFftwF32) {
+  for (int64_t n : {22, 26, 34, 46, 60})
+    expectPlanWithinFftw<float>(lineRequest(n, 257, Precision::F32), "small row", 5,
+                                "stockhamLocalCopy");
+  expectPlanWithinFftw<float>(lineRequest(39, 101, Precision::F32, Direction::Inverse, true),
+                              "small row", 7, "stockhamLocalCopy");
+}
+
+TEST(SmallRow, MatchFftwF64) {
+  expectPlanWithinFftw<double>(lineRequest(22, 257, Precision::F64), "small row", 5,
+                               "stockhamLocalCopy");
+  expectPlanWithinFftw<double>(lineRequest(26, 99, Precision::F64, Direction::Inverse, true),
+                               "small row", 7, "stockhamLocalCopy");
+  expectPlanWithinFftw<double>(lineRequest(30, 64, Precision::F64), "small row", 9,
+                               "stockhamLocalCopy");
+}
+
+}  // namespace
+}  // namespace fftc::fftlib::test
