@@ -206,6 +206,10 @@ bool butterflyInRegisters(int64_t r, int64_t workItems, Precision p, bool wholeR
 // half of a thread's 255 registers (butterflyInRegisters of one work-item): f32 N <= 63, f64
 // N <= 31; a composite row's prime factors below kLargestDirectPrime (29's symDft, 14 x 14 real
 // products, and Rader's 31 beside the row's other half spilled: f32 58 36 bytes, 62 68 bytes).
+// A composite row whose several radices are close ([4, 5], [4, 9], [8, 4], [9, 7], [7, 7]) keeps
+// them: one radix a work-item's took f32 20 0.93 -> 1.06x cuFFT's time, 36 0.97 -> 1.34, 32 0.81
+// -> 0.84, 63 1.09 -> 1.13, f64 20 0.93 -> 1.15, 28 0.90 -> 1.02 (H200, session 19); it is one
+// radix where one of them is at least 3 times another or a factor is 11 or more.
 // Every N <= 16 and prime 17 .. 29 was one radix already (chooseRadices); a composite N above 16
 // was two radices, a row on several work-items through local memory (f32 22 = [2, 11] 1.77x
 // cuFFT's time on an H200, 26 = [2, 13] 1.73x, 60 = [4, 15] 1.16x: two to four work-items a row,

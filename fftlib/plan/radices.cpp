@@ -88,9 +88,15 @@ bool butterflyInRegisters(int64_t r, int64_t workItems, Precision p, bool wholeR
 
 bool rowInOneWorkItem(int64_t n, Precision precision) {
   const int64_t largest = largestPrimeFactor(n);
-  return n >= 2 && (plannedByRadices(n) || raderRadix(n)) &&
-         (largest == n || largest < kLargestDirectPrime) &&
-         butterflyInRegisters(n, 1, precision, /*wholeRow=*/true);
+  if (n < 2 || !(plannedByRadices(n) || raderRadix(n)) ||
+      !(largest == n || largest < kLargestDirectPrime) ||
+      !butterflyInRegisters(n, 1, precision, /*wholeRow=*/true))
+    return false;
+  // A composite row pays where its several radices leave work-items idle: one at least three
+  // times another, or a factor of 11 or more (a large share of the row in one butterfly).
+  const Radices several = chooseRadices(n);
+  const auto [lo, hi] = std::minmax_element(several.begin(), several.end());
+  return largest == n || several.size() < 2 || *hi >= 3 * *lo || largest >= 11;
 }
 
 Radices localRadices(int64_t n, Precision precision) {

@@ -42,7 +42,7 @@ TEST(SmallRow, WhichRowsAreOneWorkItems) {
       {34, Precision::F32, true},  {38, Precision::F32, true},   {39, Precision::F32, true},
       {44, Precision::F32, true},  {46, Precision::F32, true},   {52, Precision::F32, true},
       {55, Precision::F32, true},  {57, Precision::F32, true},   {60, Precision::F32, true},
-      {58, Precision::F32, false}, {63, Precision::F32, true},   {22, Precision::F64, true},
+      {58, Precision::F32, false},   {22, Precision::F64, true},
       {26, Precision::F64, true},  {30, Precision::F64, true},   {31, Precision::F64, true},
       {11, Precision::F32, true},  {16, Precision::F64, true},   {29, Precision::F32, true},
       {62, Precision::F32, false},  // [2, 29], [2, 31] spilled
@@ -50,6 +50,11 @@ TEST(SmallRow, WhichRowsAreOneWorkItems) {
       {81, Precision::F32, false}, {100, Precision::F32, false}, {32, Precision::F64, false},
       {34, Precision::F64, false}, {37, Precision::F64, false},  // Rader 37 f64 spilled
       {47, Precision::F32, false},  // a prime beyond kLargestRaderRadix: Bluestein
+      // close radices keep them (slower as one radix on the H200): [4, 5], [4, 9], [8, 4], [9, 7]
+      {20, Precision::F32, false}, {36, Precision::F32, false}, {32, Precision::F32, false},
+      {63, Precision::F32, false}, {49, Precision::F32, false}, {20, Precision::F64, false},
+      {28, Precision::F64, false}, {27, Precision::F32, true},  // [9, 3]: 3 times
+      {24, Precision::F64, false},  // [8, 3]
       {1, Precision::F32, false},
   };
   for (const Row& row : rows) {
