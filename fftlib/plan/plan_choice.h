@@ -39,7 +39,9 @@ struct LocalChoice {
   // do not fit the budget and one does (16384 f32, 8192 f64 in an H100's 227 KiB).
   bool oneArray = false;
   // fft.fdl stockhamCluster: each row over a thread-block cluster of this many work-groups
-  // (FftRequest::clusterBlocks), shape.workgroupSize the work-items of each; 0: stockhamLocal.
+  // (FftRequest::clusterBlocks), shape.workgroupSize the work-items of the whole cluster (each
+  // block has workgroupSize / clusterBlocks); 0: stockhamLocal. Initialize LocalChoice by
+  // field name: positionally, loopedWorkItems below landed here.
   int64_t clusterBlocks = 0;
   // One array whose passes from local memory to local memory have other butterfly counts than
   // the work-group's size (loopedOneArrayWorkItems): that size, fft.fdl's W; 0 otherwise.

@@ -696,8 +696,9 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
       c.defines["rs"] = one;
       oneArray = true;
     }
-  } else if (!localFits(r.size, r) && oneArrayKernelFits(c.radices, r)) {
-    oneArray = true;
+  } else if ((!localFits(r.size, r) || !localKernelFits(c.radices, r)) &&
+             oneArrayKernelFits(c.radices, r)) {  // as oneArrayRadicesFor: a request naming the
+    oneArray = true;                               // planner's radices gets the planner's plan
   }
   // Two blocks a multiprocessor where two arrays hold one: under a budget above the default
   // (a CUDA device's share), when two arrays take more than half of it and one array fits in
@@ -737,7 +738,7 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
       (oneArray ? 1 : 2) * padded * complexBytes(r.precision) <=
           localMemoryFor(r, shape.fftsPerGroup))
     c.localPadding = every;
-  c.detail = LocalChoice{c.radices, shape, oneArray, looped};
+  c.detail = LocalChoice{.radices = c.radices, .shape = shape, .oneArray = oneArray, .loopedWorkItems = looped};
   return c;
 }
 
@@ -804,7 +805,7 @@ PlanChoice chooseClusterPlan(const FftRequest& r) {
   p.defines["C"] = c;
   p.stageLocal = {{perBlock, 1}};
   p.localReuseInPass = oneArray;
-  p.detail = LocalChoice{rs, LocalShape{butterflies, 1}, oneArray, c};
+  p.detail = LocalChoice{.radices = rs, .shape = LocalShape{butterflies, 1}, .oneArray = oneArray, .clusterBlocks = c};
   return p;
 }
 

@@ -52,6 +52,7 @@ TEST(ClusterPlan, RadicesShapeAndArrays) {
     const auto* local = p.as<LocalChoice>();
     ASSERT_TRUE(local);
     EXPECT_EQ(local->clusterBlocks, row.c);
+    EXPECT_EQ(local->loopedWorkItems, 0);  // W is stockhamLocal's, not stockhamCluster's
   }
 }
 

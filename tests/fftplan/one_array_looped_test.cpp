@@ -83,8 +83,15 @@ TEST(OneArrayLooped, PlannedAsOneKernel) {
     ASSERT_NE(l, nullptr) << what;
     EXPECT_TRUE(l->oneArray) << what;
     EXPECT_EQ(l->loopedWorkItems, w.workItems) << what;
+    EXPECT_EQ(l->clusterBlocks, 0) << what;  // a one-block plan, not a cluster's
     EXPECT_EQ(l->shape, (LocalShape{.workgroupSize = w.workItems, .fftsPerGroup = 1})) << what;
     EXPECT_EQ(c.defines.at("W"), compiler::frontend::DefineValue(w.workItems)) << what;
+    // the same radices named by the request (--radices, wisdom, the tuner's point): the same plan
+    FftRequest named = r;
+    named.radices = w.rs;
+    const PlanChoice again = choosePlan(named);
+    EXPECT_EQ(again.detail, c.detail) << what;
+    EXPECT_EQ(again.defines, c.defines) << what;
   }
   // the same sizes under 48 KiB, or where one array does not fit (16807 f64: 269 KB): two levels
   EXPECT_EQ(choosePlan(shapeRequest({16807})).variant, Variant::Hierarchical);
