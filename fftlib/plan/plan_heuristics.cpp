@@ -120,7 +120,7 @@ namespace {
 // radices of at most 16 (a wider butterfly's registers, beside the others a work-item keeps:
 // f32 16384 [32, 16, 32] spilled) in the fewest passes or one more (where those do not fit the
 // registers), the fewest passes (each reads and writes the whole array and waits twice), then
-// the least time (loopedShape), the fewest work-items, the widest first pass. f32 8448: [8, 11, 8, 12] on 768 (chooseRadices' [16, 16, 11, 3] took 960, its
+// the least time (loopedShape), the fewest work-items, the widest first pass. f32 8448: [16, 4, 11, 12] on 768 (chooseRadices' [16, 16, 11, 3] took 960, its
 // radix-3 pass three butterflies a work-item and its middle passes 528 and 768 of them);
 // {} where none fits the registers.
 Radices loopedOneArrayRadices(int64_t n, const FftRequest& request) {
@@ -170,7 +170,7 @@ Radices oneArrayRadicesFor(int64_t n, const FftRequest& request, bool looped) {
   constexpr int64_t kMostRadix = 32;
   if (n < 2 || !localFits(n, request, 1, 1)) return {};
   // two arrays fit, but the two-array kernel's widest pass has more than 1024 butterflies (f32
-  // 8448 = [8, 11, 8, 12]: 1056): one array, its passes looped
+  // 8448 = [16, 16, 11, 3]: 2816): one array, its passes looped
   if (localFits(n, request))
     return looped && !localKernelFits(chooseRadices(n), request) ? loopedOneArrayRadices(n, request)
                                                                  : Radices{};
