@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <optional>
 #include <tuple>
 
@@ -125,16 +126,17 @@ namespace {
 // {} where none fits the registers.
 Radices loopedOneArrayRadices(int64_t n, const FftRequest& request) {
   constexpr int64_t kMost = 16;
-  // the fewest radices of at most 16 whose product is n (0: none)
-  std::vector<int64_t> fewest(static_cast<size_t>(n + 1), 0);
+  // the fewest radices of at most 16 whose product is n (-1: none), memoized by divisor (n is
+  // bounded only by the budget, which --local-memory sets: no array of n)
+  std::map<int64_t, int64_t> fewest;
   auto least = [&](auto&& self, int64_t m) -> int64_t {
     if (m == 1) return 0;
-    int64_t& f = fewest[static_cast<size_t>(m)];
-    if (f != 0) return f;
-    f = -1;
+    if (auto it = fewest.find(m); it != fewest.end()) return it->second;
+    int64_t f = -1;
     for (int64_t r = 2; r <= kMost; ++r)
       if (m % r == 0)
         if (int64_t k = self(self, m / r); k >= 0 && (f < 0 || k + 1 < f)) f = k + 1;
+    fewest[m] = f;
     return f;
   };
   const int64_t passes = least(least, n);
