@@ -290,6 +290,7 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, Exp
     out.stageLocal.insert(out.stageLocal.end(), choice.stageLocal.begin(), choice.stageLocal.end());
   }
   out.oneArray = out.oneArray || local->oneArray;
+  out.chainInOneArray = out.chainInOneArray || (tile == 0 && transformDepth(g->body()) >= 2);
   out.localPaddings.push_back(tile > 0 ? 0 : choice.localPadding);
   ir::FunPtr perGroup = ir::MapWorkgroup::make(0, ir::MapLocal::make(tile > 0 ? 0 : 1, rowFun));
   if (tile > 0 && transposedInto && b % f == 0) {
@@ -372,7 +373,7 @@ void fftOpsOptions(const ExpandedFftOps& expanded, std::string_view strategy,
     options.localReuseInPass = options.localReuseInPass || expanded.localReuseInPass;
   }
   // a one-kernel form in one local array: its passes share it as the plain FFT's do
-  if (expanded.oneArray) options.localReuseInPass = true;
+  if (expanded.oneArray || expanded.chainInOneArray) options.localReuseInPass = true;
   // the row forms' padding for their radices (localPaddingFor) where they all ask for it (the
   // planner checked each form's arrays padded so against the budget)
   const auto& pads = expanded.localPaddings;

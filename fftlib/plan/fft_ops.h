@@ -62,6 +62,12 @@ struct ExpandedFftOps {
   // A one-kernel form keeps its rows in one local array, as the planner's Local plan of its
   // transforms (LocalChoice::oneArray): its passes share it (CodegenOptions::localReuseInPass).
   bool oneArray = false;
+  // A one-kernel form holds a transform of another's result (the convolution: forward, product,
+  // inverse): its passes share one local array where code generation finds it legal
+  // (CodegenOptions::localReuseInPass), a barrier more a pass for more blocks an SM. On an H200
+  // (pipeline_bench --local-reuse, bench/results/2026-11-29-nvidia-h200-session19-conv_one_array.csv)
+  // never slower: conv f32 4096 1.82 -> 2.17x faster than cuFFT's pipeline, 512 2.31 -> 2.47.
+  bool chainInOneArray = false;
   // Each one-kernel row form's local padding (PlanChoice::localPadding, 0: code generation's
   // 16): applied when every form of the kernel asks for the same one (fftOpsOptions).
   std::vector<int64_t> localPaddings;
