@@ -38,11 +38,11 @@ int64_t butterflyWork(int64_t r);
 // The values of `k` butterflies of radix r that a work-item of a block of w keeps in registers
 // until the pass's barrier (common.fdl's onWorkItems): ptxas gives each of w threads 65536 / w
 // registers (at most 255); one butterfly's values may take half of them (a third beyond radix
-// 16, whose butterflies keep more temporaries), the other k - 1 butterflies' results one
-// register each per real (the measures: butterflyInRegisters).
+// 16, whose butterflies keep more temporaries: butterflyRegisters), the other k - 1
+// butterflies' results one register each per real (the measures: butterflyInRegisters).
 bool butterfliesInRegisters(int64_t r, int64_t k, int64_t w, Precision p) {
   const int64_t registers = std::min<int64_t>(255, 65536 / std::max<int64_t>(w, 1));
-  return ((r <= 16 ? 2 : 3) * r + (k - 1) * r) * (p == Precision::F64 ? 4 : 2) <= registers;
+  return butterflyRegisters(r, p) + (k - 1) * r * (p == Precision::F64 ? 4 : 2) <= registers;
 }
 
 }  // namespace
