@@ -332,6 +332,8 @@ int64_t workItemsPerRow(const Radices& rs) {
 // The work-group shape of a local-memory kernel over rows of n = prod(rs) elements
 // (stockhamLocal with n = N, bluesteinLocal with n = M): F rows (rowsPerGroup) of
 // workItemsPerRow work-items each, at most 256 work-items in all, within local memory.
+constexpr int64_t kWarpRows = 32;  // an NVIDIA warp's threads: rows of one work-item each
+
 LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs, bool oneArray = false) {
   const int64_t n = product(rs);
   const int64_t minRadix = *std::min_element(rs.begin(), rs.end());
@@ -368,6 +370,18 @@ LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs, bool oneArra
   }
   const int64_t wg = r.workgroupSize > 0 ? r.workgroupSize : workItemsPerRow(rs);
   if (f <= 0) f = rowsPerGroup(n, r, std::max<int64_t>(256 / wg, 1));
+  // A row a work-item: whole warps of rows, as many as fit (at most 256; the last group
+  // partial), rather than a divisor of the batch that is not whole warps (f32 11's 149 rows,
+  // f64 17's 78). On an H200 (fft_bench, ratio to cuFFT's time, before -> after,
+  // bench/results/2026-11-29-nvidia-h200-session19-whole_warps.csv): f32 11 1.16 -> 1.01, 22
+  // 1.01 -> 0.94, 26 1.01 -> 0.91, 60 1.10 -> 1.07; f64 12 1.16 -> 1.09, 13 1.14 -> 1.08, 22
+  // 1.05 -> 1.00, 26 1.18 -> 1.13 (f64 17 0.330 -> 0.258 ms at 32 or 64 rows); but f32 33
+  // 1.04 -> 1.13 (93 rows, the most that 48 KiB holds, against 64).
+  if (wg == 1 && r.fftsPerGroup <= 0 && f % kWarpRows != 0) {
+    int64_t most = std::min<int64_t>(256, r.batch);
+    while (most >= kWarpRows && !localFits(n, r, most)) --most;
+    if (most >= kWarpRows) f = most / kWarpRows * kWarpRows;
+  }
   if (wg * f > 1024)
     throw UserError(
         fmt::format("work-group size {} x {} ffts per group: more than 1024 "

@@ -4,6 +4,7 @@
 // in long double, fftc's L2 error within 1.5x FFTW's own at the same precision.
 #include <gtest/gtest.h>
 
+#include <tuple>
 #include <vector>
 
 #include "fftlib/plan/planner.h"
@@ -104,6 +105,26 @@ TEST(SmallRow, MatchFftwF64) {
                                "small row", 7, "stockhamLocalCopy");
   expectPlanWithinFftw<double>(lineRequest(30, 64, Precision::F64), "small row", 9,
                                "stockhamLocalCopy");
+}
+
+// A row a work-item: the rows of a work-group are whole warps (as many as fit, at most 256), the
+// last group partial, not the batch's largest divisor (f32 11's 149, f64 17's 78, f64 22's
+// 101); a request's own rows are kept.
+TEST(SmallRow, RowsOfAWorkGroupAreWholeWarps) {
+  for (auto [n, p, batch] : {std::tuple{int64_t{11}, Precision::F32, int64_t{6100805}},
+                             {17, Precision::F64, 1973790},
+                             {22, Precision::F64, 1525201},
+                             {16, Precision::F32, 4194304}}) {
+    const PlanChoice c = choosePlan(lineRequest(n, batch, p));
+    const auto* l = c.as<LocalChoice>();
+    ASSERT_NE(l, nullptr) << n;
+    EXPECT_EQ(l->shape.workgroupSize, 1) << n;
+    EXPECT_GE(l->shape.fftsPerGroup, 32) << n;
+    EXPECT_EQ(l->shape.fftsPerGroup % 32, 0) << n << ": " << l->shape.fftsPerGroup;
+  }
+  FftRequest named = lineRequest(11, 6100805, Precision::F32);
+  named.fftsPerGroup = 149;
+  EXPECT_EQ(choosePlan(named).as<LocalChoice>()->shape.fftsPerGroup, 149);
 }
 
 }  // namespace
