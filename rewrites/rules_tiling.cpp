@@ -1,6 +1,8 @@
 // Rules that block a two-level map for locality: 2D tiling (tiles of r x c results, one per
 // parallel work-item or work-group) and the map-reduce interchange, which turns the r x c
 // reductions of a tile into one reduction over a block of accumulators (register blocking).
+#include <optional>
+
 #include "ir/builders.h"
 #include "rewrites/match_util.h"
 #include "rewrites/rules.h"
@@ -83,6 +85,42 @@ Rule tile2D(ArithExpr r, ArithExpr c) {
        }});
 }
 
+namespace {
+
+// tile2DStride's result (w absent) and tile2DStrideGroups' (the columns in groups of w
+// adjacent ones): the tiles' rows of column groups n/c apart, each row's results put back at
+// their columns.
+ExprPtr stridedTiles(const Match& m, const ArithExpr& r, const ArithExpr& c,
+                     const std::optional<ArithExpr>& w) {
+  const ParamPtr& x = m.params[0];
+  const ArithExpr groups = m.e("y")->type().size() / c;
+  FunPtr perTile = lambda1("xt", [&](const ExprPtr& xt) {
+    FunPtr perColumnGroup = lambda1("yt", [&](const ExprPtr& yt) {
+      LambdaPtr row = Lambda::make({x}, FunCall::make(m.f("inner"), {yt}));
+      return FunCall::make(ir::Map::make(row), {xt});
+    });
+    ExprPtr columns = w ? FunCall::make(Split::make(*w), {m.e("y")}) : m.e("y");
+    ExprPtr strided =
+        FunCall::make(Transpose::make(), {FunCall::make(Split::make(groups), {columns})});
+    if (w) strided = FunCall::make(ir::Map::make(etaCallOf(Join::make())), {strided});
+    return FunCall::make(ir::Map::make(perColumnGroup), {strided});
+  });
+  ExprPtr tiles =
+      FunCall::make(ir::Map::make(perTile), {FunCall::make(Split::make(r), {m.e("xs")})});
+  FunPtr untileRow = lambda1("t", [&w](const ExprPtr& t) {
+    FunPtr row = lambda1("u", [&w](const ExprPtr& u) {
+      if (!w) return FunCall::make(Join::make(), {FunCall::make(Transpose::make(), {u})});
+      ExprPtr g = FunCall::make(ir::Map::make(etaCallOf(Split::make(*w))), {u});
+      ExprPtr tr = FunCall::make(Transpose::make(), {g});
+      return FunCall::make(Join::make(), {FunCall::make(Join::make(), {tr})});
+    });
+    return FunCall::make(ir::Map::make(row), {FunCall::make(Transpose::make(), {t})});
+  });
+  return FunCall::make(Join::make(), {FunCall::make(ir::Map::make(untileRow), {tiles})});
+}
+
+}  // namespace
+
 // map(fun x => map(f) <<: y) <<: xs            xs: [a]m, y: [b]n, x not free in y
 // -> join o map(map(join o transpose) o transpose)
 //    <<: map(fun xt => map(fun yt => map(fun x => map(f) <<: yt) <<: xt)
@@ -105,28 +143,7 @@ Rule tile2DStride(ArithExpr r, ArithExpr c) {
        "as tile2D(r, c)",
        matchMapOfClosedMap,
        [r, c](const Match& m, const RuleContext&) { return tilesProperly(m, r, c); },
-       [r, c](const Match& m) -> ExprPtr {
-         const ParamPtr& x = m.params[0];
-         const ArithExpr groups = m.e("y")->type().size() / c;
-         FunPtr perTile = lambda1("xt", [&](const ExprPtr& xt) {
-           FunPtr perColumnGroup = lambda1("yt", [&](const ExprPtr& yt) {
-             LambdaPtr row = Lambda::make({x}, FunCall::make(m.f("inner"), {yt}));
-             return FunCall::make(ir::Map::make(row), {xt});
-           });
-           ExprPtr strided =
-               FunCall::make(Transpose::make(), {FunCall::make(Split::make(groups), {m.e("y")})});
-           return FunCall::make(ir::Map::make(perColumnGroup), {strided});
-         });
-         ExprPtr tiles =
-             FunCall::make(ir::Map::make(perTile), {FunCall::make(Split::make(r), {m.e("xs")})});
-         FunPtr untileRow = lambda1("t", [](const ExprPtr& t) {
-           FunPtr row = lambda1("u", [](const ExprPtr& u) {
-             return FunCall::make(Join::make(), {FunCall::make(Transpose::make(), {u})});
-           });
-           return FunCall::make(ir::Map::make(row), {FunCall::make(Transpose::make(), {t})});
-         });
-         return FunCall::make(Join::make(), {FunCall::make(ir::Map::make(untileRow), {tiles})});
-       }});
+       [r, c](const Match& m) { return stridedTiles(m, r, c, std::nullopt); }});
 }
 
 // map(fun x => map(f) <<: y) <<: xs            xs: [a]m, y: [b]n, x not free in y
@@ -153,33 +170,7 @@ Rule tile2DStrideGroups(ArithExpr r, ArithExpr c, ArithExpr w) {
        [r, c, w](const Match& m, const RuleContext&) {
          return tilesProperly(m, r, c) && provablyPositive(w) && provablyDivisible(c, w);
        },
-       [r, c, w](const Match& m) -> ExprPtr {
-         const ParamPtr& x = m.params[0];
-         const ArithExpr groups = m.e("y")->type().size() / c;
-         FunPtr perTile = lambda1("xt", [&](const ExprPtr& xt) {
-           FunPtr perColumnGroup = lambda1("yt", [&](const ExprPtr& yt) {
-             LambdaPtr row = Lambda::make({x}, FunCall::make(m.f("inner"), {yt}));
-             return FunCall::make(ir::Map::make(row), {xt});
-           });
-           ExprPtr vecs = FunCall::make(Split::make(w), {m.e("y")});
-           ExprPtr strided =
-               FunCall::make(Transpose::make(), {FunCall::make(Split::make(groups), {vecs})});
-           ExprPtr joined =
-               FunCall::make(ir::Map::make(etaCallOf(Join::make())), {strided});
-           return FunCall::make(ir::Map::make(perColumnGroup), {joined});
-         });
-         ExprPtr tiles =
-             FunCall::make(ir::Map::make(perTile), {FunCall::make(Split::make(r), {m.e("xs")})});
-         FunPtr untileRow = lambda1("t", [w](const ExprPtr& t) {
-           FunPtr row = lambda1("u", [w](const ExprPtr& u) {
-             ExprPtr g = FunCall::make(ir::Map::make(etaCallOf(Split::make(w))), {u});
-             ExprPtr tr = FunCall::make(Transpose::make(), {g});
-             return FunCall::make(Join::make(), {FunCall::make(Join::make(), {tr})});
-           });
-           return FunCall::make(ir::Map::make(row), {FunCall::make(Transpose::make(), {t})});
-         });
-         return FunCall::make(Join::make(), {FunCall::make(ir::Map::make(untileRow), {tiles})});
-       }});
+       [r, c, w](const Match& m) { return stridedTiles(m, r, c, w); }});
 }
 
 namespace {
