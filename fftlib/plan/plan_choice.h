@@ -316,6 +316,12 @@ bool oneArrayTile(const Radices& rs);
 // The work-items of one row of a hierarchical tile over rs (the stage's launch shape, F of
 // them): n / rs[1] for oneArrayTile, else n / min(rs), one per butterfly of the widest pass.
 int64_t tileWorkItems(const Radices& rs);
+// A tile of several columns beyond 48 KiB for a level whose tiles within it are narrower than
+// 64 bytes, under a larger budget (a CUDA device's): its columns, 0 when none fits
+// (plan_heuristics.cpp), with wideTileRadices' radices [r0, R, .., R] ({} when n has none).
+int64_t wideTileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows,
+                        const FftRequest& r);
+Radices wideTileRadices(int64_t n);
 // Whether one row of n = prod(rs) runs in a one-array local kernel: oneArrayRadices and one
 // padded array of n in the request's budget.
 bool oneArrayKernelFits(const Radices& rs, const FftRequest& request);

@@ -442,6 +442,8 @@ int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, con
   return 1;
 }
 
+}  // namespace
+
 // A tile beyond 48 KiB (issue 22), for a level whose tiles within 48 KiB are narrower than
 // kTileMinBytes, under a budget above it (a CUDA device's shared memory): the fewest columns
 // of at least kTileMinBytes (at most 128 bytes) that divide the rows, in one local array (oneArrayTile) of at most
@@ -459,6 +461,8 @@ int64_t wideTileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows,
     if (rows % f == 0 && tileBytes(n, f, 1, r.precision) <= budget / 3) return f;
   return 0;
 }
+
+namespace {
 
 // The threads of a multiprocessor that a wide tile (wideTileColumns) keeps resident: its
 // blocks of F x tileWorkItems(rs) work-items that the registers hold, each work-item keeping
@@ -496,6 +500,8 @@ bool wideSplitPays(const std::vector<std::vector<int64_t>>& levels, const std::v
   return true;
 }
 
+}  // namespace
+
 // The radices of a wide tile of n (wideTileColumns): [r0, R, ..., R], the largest R <= 16 of
 // which n is r0 times a power (r0 <= R), so that the tile's rows take the fewest work-items
 // (n / R, tileWorkItems) and its passes after the first share one array: 1024 = [4, 16, 16],
@@ -512,6 +518,8 @@ Radices wideTileRadices(int64_t n) {
   }
   return {};
 }
+
+namespace {
 
 // The radices split into k levels, outermost first, by one rule with or without the request's
 // radices: n_1 = the largest (product of a prefix of the radices | divisor of N) at most

@@ -124,6 +124,7 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
   const auto& ns = nd.dims;
   const size_t d = ns.size();
   std::vector<int64_t> splits(d, 0);  // n1 of a four-step dimension, else 0
+  std::vector<int64_t> wideColumns(d, 0);  // the lines of a wide tile's one pass, else 0
   size_t passes = 0;
   for (size_t j = 0; j < d; ++j) {
     if (ns[j] < 2) return false;
@@ -133,7 +134,14 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
       splits[j] = fourStepSplit(ns[j], r);
       if (splits[j] == 0) return false;
     } else if (j + 1 < d && narrowTile(r, ns, j)) {
-      splits[j] = fourStepSplit(ns[j], r);  // 0: one pass after all
+      // a tile of 64 bytes beyond 48 KiB in one pass, as a hierarchical level's wide tile
+      // (one pass at about 1.5 plain ones against the four-step's two), else the four-step
+      const int64_t t = std::accumulate(ns.begin() + static_cast<std::ptrdiff_t>(j) + 1,
+                                        ns.end(), int64_t{1}, std::multiplies<>());
+      const Radices wide = wideTileRadices(ns[j]);
+      wideColumns[j] = wide.empty() ? 0 : wideTileColumns(ns[j], wide, t, r);
+      if (wideColumns[j] > 0) nd.dimRadices[j] = wide;
+      else splits[j] = fourStepSplit(ns[j], r);  // 0: one pass after all
     }
     passes += splits[j] ? 2 : 1;
   }
@@ -163,8 +171,9 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
   const auto bound = std::move(nd.dimRadices);  // bindDimensions': Bluestein keeps M's
   nd.dimRadices.clear();
   for (size_t j = 0; j < d; ++j) {
-    std::vector<int64_t> rs1 = nd.dimBluestein[j] ? bound[j]
-                                                 : chooseRadices(splits[j] ? splits[j] : ns[j]);
+    std::vector<int64_t> rs1 = nd.dimBluestein[j] || wideColumns[j]
+                                   ? bound[j]
+                                   : chooseRadices(splits[j] ? splits[j] : ns[j]);
     std::vector<int64_t> rs2 = splits[j] ? chooseRadices(ns[j] / splits[j]) : std::vector<int64_t>{};
     rsAll.insert(rsAll.end(), rs1.begin(), rs1.end());
     mids.push_back(static_cast<int64_t>(rsAll.size()));
@@ -186,6 +195,9 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
       const int64_t n1 = splits[j], n2 = ns[j] / n1;
       fs[j] = linePass(r, at(mids[j], offs[j + 1]), true, n1 * t, c.stageLocal);  // pass A
       f2s[j] = linePass(r, at(offs[j], mids[j]), true, n2 * t, c.stageLocal);     // pass B
+    } else if (wideColumns[j]) {  // the tile's work-items a line: tileWorkItems, as hierarchical's
+      fs[j] = wideColumns[j];
+      c.stageLocal.push_back({fs[j], tileWorkItems(at(offs[j], offs[j + 1]))});
     } else {
       lds[j] = t == 1 ? 1 : 0;
       int64_t rows = t;
@@ -199,6 +211,11 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
   }
   c.radices = rsAll;
   c.kernel = "ndLocal";
+  // As hierarchical.fdl's tiles (chooseHierarchicalPlan), which these line passes are: their
+  // passes share one local array where code generation finds it legal, and a tile's lines one
+  // element apart in the banks.
+  c.localReuseInPass = true;
+  c.localRowSkew = true;
   c.defines["rsAll"] = rsAll;
   c.defines["offs"] = offs;
   c.defines["n1End"] = mids;
