@@ -225,6 +225,27 @@ TEST(NdFft, FourStepDimensionsInTwoLocalPasses) {
   }
 }
 
+// Under a budget beyond 48 KiB (a CUDA device's 227 KiB), a column dimension whose tile within
+// 48 KiB would be narrower than a sector takes a wide tile in one pass (wideTileColumns: 64
+// bytes of columns in one local array, [4, 16, 16] on 64 work-items a line) instead of the
+// four-step's two; under 48 KiB the four-step stays.
+TEST(NdFft, WideColumnTileInOnePassBeyond48KiB) {
+  for (auto p : {Precision::F32, Precision::F64}) {
+    auto r = ndRequest({1024, 16}, 1, p);
+    r.localMemoryBytes = 232448;
+    const auto c = choosePlan(r);
+    ASSERT_EQ(c.kernel, "ndLocal") << r.key();
+    EXPECT_EQ(nd(c).fourStepSplits, (Dims{0, 0})) << r.key();
+    EXPECT_EQ(nd(c).dimRadices.front(), (Dims{4, 16, 16})) << r.key();
+    EXPECT_EQ(nd(c).linesPerGroup.front(), p == Precision::F32 ? 8 : 4) << r.key();
+    EXPECT_TRUE(c.localReuseInPass);
+    EXPECT_EQ(planFft(r)->stages.size(), 2u) << r.key();
+    expectAccurate(r);
+    r.localMemoryBytes = 0;
+    EXPECT_EQ(planFft(r)->stages.size(), 3u) << r.key();  // the four-step within 48 KiB
+  }
+}
+
 TEST(NdFft, DeviceBuffersInPlace) {
   auto r = ndRequest({6, 8}, 2);
   Plan plan = Plan::create(context(), r);
