@@ -136,6 +136,7 @@ std::vector<RuleInfo> buildCatalog() {
     r.group = "memory";
     c.push_back(r);
   }
+  c.push_back(plain("prefetchChunks", "memory", rules::prefetchChunks));
   c.push_back(withDim("mapGlobal", rules::mapGlobal));
   c.push_back(withDim("mapWorkgroup", rules::mapWorkgroup));
   c.push_back(withDim("mapLocal", rules::mapLocal));

@@ -90,6 +90,9 @@ Rule vectorize(ir::ArithExpr n);
 Rule vectorizeOperand(ir::ArithExpr n);
 // stageLocal(k) with its copies and the blocks' operands vectorized (16-byte vectors).
 Rule stageLocalVector(ir::ArithExpr k);
+// stageLocal's reduction over the chunks as reduceSeqPrefetch: the same value, its chunks'
+// copies into local memory loaded one step early into registers (software pipelining).
+Rule prefetchChunks();
 
 // ---- lowering
 Rule mapGlobal(int dim = 0);

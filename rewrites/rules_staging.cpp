@@ -5,6 +5,7 @@
 #include "ir/beta_reduce.h"
 #include "ir/builders.h"
 #include "ir/infer.h"
+#include "ir/view_predicates.h"
 #include "rewrites/ir_util.h"
 #include "rewrites/match_util.h"
 #include "rewrites/rules.h"
@@ -478,6 +479,43 @@ Rule stageLocalVector(ArithExpr k) {
        },
        [k](const Match& m) {
          return stageResult(m, k, vectorWidth(m.e("ys")->type().element().element()));
+       }});
+}
+
+// reduceSeq(f, z) <<: chunks -> reduceSeqPrefetch(f, z) <<: chunks
+// at stageLocal's work-group reduction: f = fun (acc, ch) => e copies views of its chunk ch into
+// local memory (toLocal), z a mapLocal (the blocks' accumulators spread over the work-items).
+// Why it holds: reduceSeqPrefetch means reduceSeq (the interpreter runs it so); only the
+// schedule changes: code generation loads chunk i+1's copies into each work-item's registers
+// before step i computes and stores them into local memory at the start of step i+1 (software
+// pipelining: the global loads' latency overlaps the chunk's multiply-adds).
+Rule prefetchChunks() {
+  return Rule(
+      {"prefetchChunks", "memory", "reduceSeq(f, z) <<: xs -> reduceSeqPrefetch(f, z) <<: xs",
+       "inside a mapWorkgroup, not inside a mapLocal or mapGlobal; z a mapLocal (an accumulator "
+       "spread over the work-items); f = fun (acc, ch) => e, e copies views of ch into local "
+       "memory (toLocal) once a step",
+       [](const ExprPtr& e) -> std::optional<Match> {
+         const auto* c = asCall(e);
+         if (!c || c->args().size() != 1) return std::nullopt;
+         const auto* r = c->f()->as<ReduceSeq>();
+         if (!r || r->prefetch()) return std::nullopt;
+         const auto* f = r->f()->as<Lambda>();
+         const auto* z = asCall(r->init());
+         if (!f || f->arity() != 2 || !z || z->f()->kind() != FunKind::MapLocal ||
+             stagedElementCopies(*f).empty())
+           return std::nullopt;
+         Match m;
+         m.funs = {{"f", r->f()}};
+         m.exprs = {{"z", r->init()}, {"xs", arg0(e)}};
+         return m;
+       },
+       [](const Match&, const RuleContext& ctx) {
+         return ctx.inside(FunKind::MapWorkgroup) && !ctx.inside(FunKind::MapLocal) &&
+                !ctx.inside(FunKind::MapGlobal) && !insideReduceFun(ctx);
+       },
+       [](const Match& m) -> ExprPtr {
+         return FunCall::make(ReduceSeq::makePrefetch(m.f("f"), m.e("z")), {m.e("xs")});
        }});
 }
 
