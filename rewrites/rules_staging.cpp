@@ -188,7 +188,7 @@ ExprPtr vectorCopy(const ExprPtr& x, const ArithExpr& n);
 
 // stageLocal's result; with w > 0, its copies and the blocks' operands vectorized (w of the
 // element type: stageLocalVector).
-ExprPtr stageResult(const Match& m, const ArithExpr& k, int64_t w = 0) {
+ExprPtr stageResult(const Match& m, const ArithExpr& k, int64_t w = 0, bool prefetch = false) {
   auto xv = rowView(m.e("X"));
   auto yv = rowView(m.e("Y"));
   const ParamPtr& xb = m.params[0];
@@ -247,7 +247,8 @@ ExprPtr stageResult(const Match& m, const ArithExpr& k, int64_t w = 0) {
   LambdaPtr stepF = Lambda::make({acc, ch}, step);
   ExprPtr chunks = FunCall::make(
       Zip::make(2), {chunksOf(m.e("xs"), k), chunksOf(m.e("ys"), k)});
-  ExprPtr folded = FunCall::make(ReduceSeq::make(stepF, init), {chunks});
+  ExprPtr folded = FunCall::make(
+      prefetch ? ReduceSeq::makePrefetch(stepF, init) : ReduceSeq::make(stepF, init), {chunks});
   // the blocks written out by the work-items that hold them; with vectors, a block's rows
   // copied w elements at a time where w divides them (one vector store each where the row's
   // columns are adjacent in the result: registerBlockVector's groups)
@@ -456,6 +457,15 @@ Rule vectorizeOperand(ArithExpr n) {
        }});
 }
 
+namespace {
+bool stageVectorCondition(const Match& m, const RuleContext& ctx, const ArithExpr& k) {
+  if (!stageCondition(m, ctx, k)) return false;
+  const Type& ys = m.e("ys")->type();
+  const int64_t w = vectorWidth(ys.element().element());
+  return w > 0 && provablyDivisible(k, ArithExpr(w)) && provablyDivisible(ys.size(), ArithExpr(w));
+}
+}  // namespace
+
 // stageLocal(k), then in its result vectorize(w) on the two copies into local memory and
 // vectorizeOperand(w) on the blocks' reduction, w = 16 bytes of the element type (float4,
 // double2): LIFT's macro-rule style (registerBlock), so that exploration finds the vectorized
@@ -469,16 +479,22 @@ Rule stageLocalVector(ArithExpr k) {
        "blocks' reduction (w: 16 bytes of elements)",
        "those of stageLocal(k); the elements scalars; their 16-byte vector width w (float4, "
        "double2) divides k and the tile's columns (the copied rows)",
-       stageMatch,
-       [k](const Match& m, const RuleContext& ctx) {
-         if (!stageCondition(m, ctx, k)) return false;
-         const Type& ys = m.e("ys")->type();
-         const int64_t w = vectorWidth(ys.element().element());
-         return w > 0 && provablyDivisible(k, ArithExpr(w)) &&
-                provablyDivisible(ys.size(), ArithExpr(w));
-       },
+       stageMatch, [k](const Match& m, const RuleContext& ctx) { return stageVectorCondition(m, ctx, k); },
        [k](const Match& m) {
          return stageResult(m, k, vectorWidth(m.e("ys")->type().element().element()));
+       }});
+}
+
+// stageLocalVector(k), its reduction over the chunks a reduceSeqPrefetch (prefetchChunks): the
+// macro that puts the software-pipelined staging at stageLocal's depth for exploration.
+Rule stageLocalPrefetch(ArithExpr k) {
+  std::string name = "stageLocalPrefetch(" + k.str() + ")";
+  return Rule(
+      {name, "memory", "stageLocalVector(k), then prefetchChunks at its reduction over the chunks",
+       "those of stageLocalVector(k)", stageMatch,
+       [k](const Match& m, const RuleContext& ctx) { return stageVectorCondition(m, ctx, k); },
+       [k](const Match& m) {
+         return stageResult(m, k, vectorWidth(m.e("ys")->type().element().element()), true);
        }});
 }
 

@@ -10,6 +10,7 @@
 #include "compiler/frontend/frontend.h"
 #include "ir/infer.h"
 #include "ir/printer.h"
+#include "rewrites/equality.h"
 #include "rewrites/named_strategies.h"
 #include "rewrites/rules.h"
 #include "rewrites/strategy_parser.h"
@@ -130,7 +131,7 @@ TEST(VectorRules, VectorizeKeepsTheResultExactlyAndAppliesIffTheWidthDivides) {
 TEST(VectorRules, SucceedIffTheyChangeTheProgram) {
   for (const Rule& rule : {rules::vectorize(2), rules::vectorize(4), rules::vectorizeOperand(2),
                            rules::vectorizeOperand(4), rules::stageLocalVector(2),
-                           rules::prefetchChunks()})
+                           rules::prefetchChunks(), rules::stageLocalPrefetch(4)})
     testing::applyEverywhere(rule, 7);
   // the random programs hold copies of arrays (map(id)) that vectorize applies to
   EXPECT_GT(testing::applyEverywhere(rules::vectorize(2), 7), 0) << "vectorize(2) never applied";
@@ -373,6 +374,14 @@ TEST(VectorRules, PrefetchedChunksKeepTheResultExactly) {
       EXPECT_EQ(at[0], (Path{0, 1, 0, 0, 0, 1, 1}));
       Applied a = applyAt(rules::prefetchChunks(), staged.program, at[0]);
       ASSERT_TRUE(a.changed);
+      // the macro: stageLocalVector and prefetchChunks in one step
+      if (vector) {
+        Applied macro = applyAt(rules::stageLocalPrefetch(kk), blocked.program, {0, 1, 0, 0, 0, 1});
+        ASSERT_TRUE(macro.changed);
+        EXPECT_TRUE(alphaEqual(macro.program, a.program))
+            << ir::print(macro.program, {false, 2}) << ir::print(a.program, {false, 2});
+        EXPECT_FALSE(alphaEqual(macro.program, staged.program));  // the flag counts
+      }
       const std::string printed = ir::print(a.program, {false, 2});
       EXPECT_EQ(occurrences(printed, "reduceSeqPrefetch("), 1u) << printed;
       EXPECT_FALSE(applyAt(rules::prefetchChunks(), a.program, at[0]).changed);
