@@ -479,7 +479,8 @@ Rule stageLocalVector(ArithExpr k) {
        "blocks' reduction (w: 16 bytes of elements)",
        "those of stageLocal(k); the elements scalars; their 16-byte vector width w (float4, "
        "double2) divides k and the tile's columns (the copied rows)",
-       stageMatch, [k](const Match& m, const RuleContext& ctx) { return stageVectorCondition(m, ctx, k); },
+       stageMatch,
+       [k](const Match& m, const RuleContext& ctx) { return stageVectorCondition(m, ctx, k); },
        [k](const Match& m) {
          return stageResult(m, k, vectorWidth(m.e("ys")->type().element().element()));
        }});
