@@ -37,7 +37,7 @@ explore() {  # NAME FILE ARGS...: explore on CUDA, the JSON in OUT/explore_NAME.
 # benchmark sizes do (an 8 x 8 block a work-item: 256 work-groups of 256), K = 256 keeps the
 # interpreter's reference (computed once) short; GEMM_STRATEGY overrides what kernels_bench times.
 explore gemm examples/gemm.fdl -D M=2048 -D N=2048 -D K=256 --depth 4 \
-  --rules tile2D,registerBlock,registerBlockVector,mapWorkgroup2D,mapLocal2D,mapGlobal2D,stageLocal,stageLocalVector \
+  --rules tile2D,registerBlock,registerBlockVector,mapWorkgroup2D,mapLocal2D,mapGlobal2D,stageLocal,stageLocalVector,stageLocalPrefetch \
   --params 8,128 \
   --max-variants 300 --budget 540
 # The sum: LIFT's parallel reduction (docs/rewrites.md, "A worked exploration: the sum"):

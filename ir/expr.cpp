@@ -323,9 +323,26 @@ FunPtr MapWorkgroup::withChildren(std::vector<FunPtr> funs, std::vector<ExprPtr>
     return make(std::move(funs[0]), std::move(exprs[0]), loc());                          \
   }
 FFTC_IR_REDUCE_MAKE(Reduce)
-FFTC_IR_REDUCE_MAKE(ReduceSeq)
 FFTC_IR_REDUCE_MAKE(ReduceSeqUnroll)
 #undef FFTC_IR_REDUCE_MAKE
+
+std::shared_ptr<const ReduceSeq> ReduceSeq::make(FunPtr f, ExprPtr init, SourceLoc loc) {
+  if (!f || !init) throw std::invalid_argument("ReduceSeq::make: null function or init");
+  return std::make_shared<const ReduceSeq>(std::move(f), std::move(init), std::move(loc));
+}
+std::shared_ptr<const ReduceSeq> ReduceSeq::makePrefetch(FunPtr f, ExprPtr init,
+                                                         SourceLoc loc) {
+  if (!f || !init) throw std::invalid_argument("ReduceSeq::makePrefetch: null function or init");
+  return std::make_shared<const ReduceSeq>(std::move(f), std::move(init), std::move(loc), true);
+}
+std::string ReduceSeq::name() const { return prefetch_ ? "reduceSeqPrefetch" : "reduceSeq"; }
+FunPtr ReduceSeq::withChildren(std::vector<FunPtr> funs, std::vector<ExprPtr> exprs) const {
+  expectCount("ReduceSeq", funs.size(), 1);
+  expectCount("ReduceSeq", exprs.size(), 1);
+  if (funs[0] == f_ && exprs[0] == init_) return ptr();
+  return std::make_shared<const ReduceSeq>(std::move(funs[0]), std::move(exprs[0]), loc(),
+                                           prefetch_);
+}
 
 AddressSpace AbstractTo::space() const {
   switch (kind()) {

@@ -388,9 +388,30 @@ class AbstractReduce : public FunDecl {
         : AbstractReduce(FunKind::Cls, std::move(f), std::move(init), std::move(loc)) {}    \
   };
 FFTC_IR_REDUCE_CLASS(Reduce)
-FFTC_IR_REDUCE_CLASS(ReduceSeq)
 FFTC_IR_REDUCE_CLASS(ReduceSeqUnroll)
 #undef FFTC_IR_REDUCE_CLASS
+
+// reduceSeq(f, init), and reduceSeqPrefetch(f, init) (prefetch()): a reduceSeq whose element's
+// copies into local memory are software-pipelined. Its meaning is reduceSeq's (the
+// interpreter and type inference treat it so); code generation loads element i+1's part of
+// those copies into each work-item's registers before step i computes, and stores them into
+// local memory at the start of step i+1 (docs/codegen.md, "Prefetched chunks").
+class ReduceSeq final : public AbstractReduce {
+ public:
+  static bool classof(FunKind k) { return k == FunKind::ReduceSeq; }
+  static std::shared_ptr<const ReduceSeq> make(FunPtr f, ExprPtr init, SourceLoc loc = {});
+  static std::shared_ptr<const ReduceSeq> makePrefetch(FunPtr f, ExprPtr init,
+                                                       SourceLoc loc = {});
+  bool prefetch() const { return prefetch_; }
+  std::string name() const override;
+  FunPtr withChildren(std::vector<FunPtr> funs, std::vector<ExprPtr> exprs) const override;
+  ReduceSeq(FunPtr f, ExprPtr init, SourceLoc loc, bool prefetch = false)
+      : AbstractReduce(FunKind::ReduceSeq, std::move(f), std::move(init), std::move(loc)),
+        prefetch_(prefetch) {}
+
+ private:
+  bool prefetch_;
+};
 
 // zip of n >= 2 arrays of one size: [a1]n, ..., [ak]n -> [(a1, ..., ak)]n.
 class Zip final : public FunDecl {

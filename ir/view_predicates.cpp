@@ -1,6 +1,8 @@
 // The view predicates (view_predicates.h).
 #include "ir/view_predicates.h"
 
+#include "ir/substitute.h"
+
 namespace fftc::ir {
 
 namespace {
@@ -63,6 +65,48 @@ bool isWritableView(const FunDecl& f) {
   if (const auto* m = f.as<Map>()) return isWritableView(*m->f());
   const auto* l = f.as<Lambda>();
   return l && l->arity() == 1 && writableChain(l->body(), l->params()[0].get());
+}
+
+namespace {
+bool copyExpr(const ExprPtr& e);
+// A function that only copies: a view, or a Lambda of one Param whose body copies it through
+// views and maps of such functions.
+bool copyFun(const FunDecl& f) {
+  if (isView(f)) return true;
+  const auto* l = f.as<Lambda>();
+  return l && l->arity() == 1 && copyExpr(l->body());
+}
+bool copyExpr(const ExprPtr& e) {
+  if (e->is<Param>()) return true;
+  const auto* c = e->as<FunCall>();
+  if (!c) return false;
+  const auto* m = c->f()->as<AbstractMap>();
+  if (!isView(*c->f()) && !(m && copyFun(*m->f()))) return false;
+  for (const auto& a : c->args())
+    if (!copyExpr(a)) return false;
+  return true;
+}
+
+void collectStagedCopies(const ExprPtr& e, const Param* acc, const Param* elem,
+                         std::vector<const FunCall*>& out) {
+  const auto* c = e->as<FunCall>();
+  if (!c) return;
+  const auto* to = c->f()->as<AbstractTo>();
+  if (to && to->kind() == FunKind::ToLocal && c->args().size() == 1 && isViewExpr(c->arg(0)) &&
+      uses(c->arg(0), elem) && !uses(c->arg(0), acc) && !isView(*to->f()) && copyFun(*to->f())) {
+    out.push_back(c);
+    return;
+  }
+  if (const auto* l = c->f()->as<Lambda>()) collectStagedCopies(l->body(), acc, elem, out);
+  for (const auto& a : c->args()) collectStagedCopies(a, acc, elem, out);
+}
+}  // namespace
+
+std::vector<const FunCall*> stagedElementCopies(const Lambda& step) {
+  std::vector<const FunCall*> out;
+  if (step.arity() != 2) return out;
+  collectStagedCopies(step.body(), step.params()[0].get(), step.params()[1].get(), out);
+  return out;
 }
 
 }  // namespace fftc::ir

@@ -2,6 +2,8 @@
 // written through it?", for the rewriter, the folder and the code generator alike.
 #pragma once
 
+#include <vector>
+
 #include "ir/expr.h"
 
 namespace fftc::ir {
@@ -23,5 +25,13 @@ bool isViewExpr(const ExprPtr& e);
 // through the inverse permutation), a high-level map of such a function, and a
 // one-Param Lambda whose body is a chain of such views applied to that Param.
 bool isWritableView(const FunDecl& f);
+
+// The copies of a reduction step's element into local memory (rewrites' stageLocal): the
+// `toLocal` calls of `step`'s body (a Lambda of (acc, element)) that run once a step (in the
+// arguments of its calls and the bodies of Lambdas applied there, not inside a map's or a
+// reduction's function), whose argument is a view of the element alone and whose function
+// only copies (maps whose functions copy, views; at least one map). What
+// reduceSeqPrefetch's code generation loads one step early (docs/codegen.md).
+std::vector<const FunCall*> stagedElementCopies(const Lambda& step);
 
 }  // namespace fftc::ir

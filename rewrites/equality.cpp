@@ -61,6 +61,7 @@ size_t attrHash(const FunDecl& f) {
     default:
       if (const auto* w = f.as<MapWorkgroup>())
         return mix(mix(h, static_cast<size_t>(w->dim() + 7)), static_cast<size_t>(w->cluster()));
+      if (const auto* r = f.as<ReduceSeq>()) return mix(h, r->prefetch() ? 3 : 1);
       if (const auto* m = f.as<AbstractMap>()) return mix(h, static_cast<size_t>(m->dim() + 7));
       return h;
   }
@@ -107,6 +108,7 @@ bool attrEqual(const FunDecl& a, const FunDecl& b) {
       if (const auto* w = a.as<MapWorkgroup>())
         return w->dim() == b.as<MapWorkgroup>()->dim() &&
                w->cluster() == b.as<MapWorkgroup>()->cluster();
+      if (const auto* r = a.as<ReduceSeq>()) return r->prefetch() == b.as<ReduceSeq>()->prefetch();
       if (const auto* m = a.as<AbstractMap>()) return m->dim() == b.as<AbstractMap>()->dim();
       return true;
   }

@@ -127,6 +127,11 @@ std::vector<RuleInfo> buildCatalog() {
     r.group = "memory";
     c.push_back(r);
   }
+  {
+    RuleInfo r = chunked("stageLocalPrefetch", rules::stageLocalPrefetch);
+    r.group = "memory";
+    c.push_back(r);
+  }
   using Make = Rule (*)(ir::ArithExpr);
   for (auto [name, make] : {std::pair<std::string, Make>{"vectorize", rules::vectorize},
                             std::pair<std::string, Make>{"vectorizeOperand",
@@ -136,6 +141,7 @@ std::vector<RuleInfo> buildCatalog() {
     r.group = "memory";
     c.push_back(r);
   }
+  c.push_back(plain("prefetchChunks", "memory", rules::prefetchChunks));
   c.push_back(withDim("mapGlobal", rules::mapGlobal));
   c.push_back(withDim("mapWorkgroup", rules::mapWorkgroup));
   c.push_back(withDim("mapLocal", rules::mapLocal));
@@ -192,7 +198,7 @@ std::optional<Rule> makeRule(std::string_view name, const std::vector<int64_t>& 
     return fail("registerBlockGroups(r, c, w): c and w must be positive, got " +
                 std::to_string(full[1]) + ", " + std::to_string(full[2]));
   if ((info->name == "splitJoin" || info->name == "stageLocal" ||
-       info->name == "stageLocalVector") &&
+       info->name == "stageLocalVector" || info->name == "stageLocalPrefetch") &&
       full[0] <= 0)
     return fail(info->name + "(k): k must be positive, got " + std::to_string(full[0]));
   if ((info->name == "vectorize" || info->name == "vectorizeOperand") && full[0] != 2 &&

@@ -90,6 +90,12 @@ Rule vectorize(ir::ArithExpr n);
 Rule vectorizeOperand(ir::ArithExpr n);
 // stageLocal(k) with its copies and the blocks' operands vectorized (16-byte vectors).
 Rule stageLocalVector(ir::ArithExpr k);
+// stageLocal's reduction over the chunks as reduceSeqPrefetch: the same value, its chunks'
+// copies into local memory loaded one step early into registers (software pipelining).
+Rule prefetchChunks();
+// stageLocalVector(k) with prefetchChunks at its reduction over the chunks (a macro: explore
+// finds the pipelined staging at stageLocal's depth).
+Rule stageLocalPrefetch(ir::ArithExpr k);
 
 // ---- lowering
 Rule mapGlobal(int dim = 0);

@@ -5,6 +5,7 @@
 #include "ir/beta_reduce.h"
 #include "ir/builders.h"
 #include "ir/infer.h"
+#include "ir/view_predicates.h"
 #include "rewrites/ir_util.h"
 #include "rewrites/match_util.h"
 #include "rewrites/rules.h"
@@ -187,7 +188,7 @@ ExprPtr vectorCopy(const ExprPtr& x, const ArithExpr& n);
 
 // stageLocal's result; with w > 0, its copies and the blocks' operands vectorized (w of the
 // element type: stageLocalVector).
-ExprPtr stageResult(const Match& m, const ArithExpr& k, int64_t w = 0) {
+ExprPtr stageResult(const Match& m, const ArithExpr& k, int64_t w = 0, bool prefetch = false) {
   auto xv = rowView(m.e("X"));
   auto yv = rowView(m.e("Y"));
   const ParamPtr& xb = m.params[0];
@@ -246,7 +247,8 @@ ExprPtr stageResult(const Match& m, const ArithExpr& k, int64_t w = 0) {
   LambdaPtr stepF = Lambda::make({acc, ch}, step);
   ExprPtr chunks = FunCall::make(
       Zip::make(2), {chunksOf(m.e("xs"), k), chunksOf(m.e("ys"), k)});
-  ExprPtr folded = FunCall::make(ReduceSeq::make(stepF, init), {chunks});
+  ExprPtr folded = FunCall::make(
+      prefetch ? ReduceSeq::makePrefetch(stepF, init) : ReduceSeq::make(stepF, init), {chunks});
   // the blocks written out by the work-items that hold them; with vectors, a block's rows
   // copied w elements at a time where w divides them (one vector store each where the row's
   // columns are adjacent in the result: registerBlockVector's groups)
@@ -455,6 +457,15 @@ Rule vectorizeOperand(ArithExpr n) {
        }});
 }
 
+namespace {
+bool stageVectorCondition(const Match& m, const RuleContext& ctx, const ArithExpr& k) {
+  if (!stageCondition(m, ctx, k)) return false;
+  const Type& ys = m.e("ys")->type();
+  const int64_t w = vectorWidth(ys.element().element());
+  return w > 0 && provablyDivisible(k, ArithExpr(w)) && provablyDivisible(ys.size(), ArithExpr(w));
+}
+}  // namespace
+
 // stageLocal(k), then in its result vectorize(w) on the two copies into local memory and
 // vectorizeOperand(w) on the blocks' reduction, w = 16 bytes of the element type (float4,
 // double2): LIFT's macro-rule style (registerBlock), so that exploration finds the vectorized
@@ -469,15 +480,59 @@ Rule stageLocalVector(ArithExpr k) {
        "those of stageLocal(k); the elements scalars; their 16-byte vector width w (float4, "
        "double2) divides k and the tile's columns (the copied rows)",
        stageMatch,
-       [k](const Match& m, const RuleContext& ctx) {
-         if (!stageCondition(m, ctx, k)) return false;
-         const Type& ys = m.e("ys")->type();
-         const int64_t w = vectorWidth(ys.element().element());
-         return w > 0 && provablyDivisible(k, ArithExpr(w)) &&
-                provablyDivisible(ys.size(), ArithExpr(w));
-       },
+       [k](const Match& m, const RuleContext& ctx) { return stageVectorCondition(m, ctx, k); },
        [k](const Match& m) {
          return stageResult(m, k, vectorWidth(m.e("ys")->type().element().element()));
+       }});
+}
+
+// stageLocalVector(k), its reduction over the chunks a reduceSeqPrefetch (prefetchChunks): the
+// macro that puts the software-pipelined staging at stageLocal's depth for exploration.
+Rule stageLocalPrefetch(ArithExpr k) {
+  std::string name = "stageLocalPrefetch(" + k.str() + ")";
+  return Rule(
+      {name, "memory", "stageLocalVector(k), then prefetchChunks at its reduction over the chunks",
+       "those of stageLocalVector(k)", stageMatch,
+       [k](const Match& m, const RuleContext& ctx) { return stageVectorCondition(m, ctx, k); },
+       [k](const Match& m) {
+         return stageResult(m, k, vectorWidth(m.e("ys")->type().element().element()), true);
+       }});
+}
+
+// reduceSeq(f, z) <<: chunks -> reduceSeqPrefetch(f, z) <<: chunks
+// at stageLocal's work-group reduction: f = fun (acc, ch) => e copies views of its chunk ch into
+// local memory (toLocal), z a mapLocal (the blocks' accumulators spread over the work-items).
+// Why it holds: reduceSeqPrefetch means reduceSeq (the interpreter runs it so); only the
+// schedule changes: code generation loads chunk i+1's copies into each work-item's registers
+// before step i computes and stores them into local memory at the start of step i+1 (software
+// pipelining: the global loads' latency overlaps the chunk's multiply-adds).
+Rule prefetchChunks() {
+  return Rule(
+      {"prefetchChunks", "memory", "reduceSeq(f, z) <<: xs -> reduceSeqPrefetch(f, z) <<: xs",
+       "inside a mapWorkgroup, not inside a mapLocal or mapGlobal; z a mapLocal (an accumulator "
+       "spread over the work-items); f = fun (acc, ch) => e, e copies views of ch into local "
+       "memory (toLocal) once a step",
+       [](const ExprPtr& e) -> std::optional<Match> {
+         const auto* c = asCall(e);
+         if (!c || c->args().size() != 1) return std::nullopt;
+         const auto* r = c->f()->as<ReduceSeq>();
+         if (!r || r->prefetch()) return std::nullopt;
+         const auto* f = r->f()->as<Lambda>();
+         const auto* z = asCall(r->init());
+         if (!f || f->arity() != 2 || !z || z->f()->kind() != FunKind::MapLocal ||
+             stagedElementCopies(*f).empty())
+           return std::nullopt;
+         Match m;
+         m.funs = {{"f", r->f()}};
+         m.exprs = {{"z", r->init()}, {"xs", arg0(e)}};
+         return m;
+       },
+       [](const Match&, const RuleContext& ctx) {
+         return ctx.inside(FunKind::MapWorkgroup) && !ctx.inside(FunKind::MapLocal) &&
+                !ctx.inside(FunKind::MapGlobal) && !insideReduceFun(ctx);
+       },
+       [](const Match& m) -> ExprPtr {
+         return FunCall::make(ReduceSeq::makePrefetch(m.f("f"), m.e("z")), {m.e("xs")});
        }});
 }
 

@@ -69,6 +69,8 @@ KernelGen::Result KernelGen::gen(const ir::ExprPtr& e, const ViewPtr& dest) {
     return {scalarView(v.e, v.t), false};
   }
   const auto* call = e->as<ir::FunCall>();
+  if (!prefetched_.empty())
+    if (auto it = prefetched_.find(call); it != prefetched_.end()) return {it->second, false};
   std::vector<Arg> args;
   for (const auto& a : call->args()) args.push_back(Arg{a, nullptr});
   // The trace's events carry the innermost call with a location, for the errors of the passes.
@@ -277,13 +279,43 @@ KernelGen::Result KernelGen::applyMap(const ir::AbstractMap& m, const Arg& arg, 
   auto body = [&](const ArithExpr& i) {
     ViewPtr elemDest = accessView(out, i);
     Result r = apply(*m.f(), {Arg{nullptr, accessView(in, i)}}, result.element(), elemDest);
-    if (!r.written) copy(elemDest, r.view, result.element());
+    if (r.written) return;
+    // a staged copy of reduceSeqPrefetch, in halves: into its register, or out of it
+    if (phase_ == PrefetchPhase::Load)
+      copy(prefetchRegister(result.element()), r.view, result.element());
+    else if (phase_ == PrefetchPhase::Store)
+      copy(elemDest, prefetchRegister(result.element()), result.element());
+    else
+      copy(elemDest, r.view, result.element());
   };
+  if (phase_ != PrefetchPhase::None && kind != LoopKind::Seq && kind != LoopKind::Local)
+    fail(m.loc(), "reduceSeqPrefetch: its copies may have mapLocal and sequential loops only");
+  if (phase_ != PrefetchPhase::None && kind == LoopKind::Seq && !n.constant())
+    fail(m.loc(), "reduceSeqPrefetch: a sequential loop of " + n.str() +
+                      " iterations in a copy it loads early: the registers need a constant count");
   if (m.kind() == FunKind::MapSeqUnroll) {
     auto c = n.constant();
     if (!c) fail(m.loc(), "mapSeqUnroll over a symbolic size " + n.str());
     spend(unrolledBodies_, *c, opt_.maxUnrolledBodies, m.loc(), "unrolled loop bodies");
-    for (int64_t i = 0; i < *c; ++i) body(ArithExpr(i));
+    for (int64_t i = 0; i < *c; ++i) {
+      if (phase_ != PrefetchPhase::None) phaseLoops_.push_back({ArithExpr(i), *c});
+      body(ArithExpr(i));
+      if (phase_ != PrefetchPhase::None) phaseLoops_.pop_back();
+    }
+  } else if (phase_ != PrefetchPhase::None) {
+    // reduceSeqPrefetch's copies: every loop's iterations are the work-item's registers
+    if (kind == LoopKind::Local) {
+      const size_t blocks = blocks_.size();
+      body(openCountedLocal(m.dim() < 0 ? 0 : m.dim(), n, base));
+      blocks_.resize(blocks + 1);  // the loop's block (the guard's, if any, closed)
+    } else {
+      ArithExpr var;
+      openLoop(kind, 0, n, base, var);
+      phaseLoops_.push_back({var, *n.constant()});
+      body(var);
+    }
+    phaseLoops_.pop_back();
+    closeLoop();
   } else {
     ArithExpr var;
     if (kind == LoopKind::Workgroup) traceEvent(TraceEvent::Kind::WorkgroupOpen);
@@ -443,10 +475,51 @@ KernelGen::Result KernelGen::applySpreadReduce(const ir::AbstractReduce& r, cons
   ViewPtr acc = memView(mem, accT);
   Result z = gen(r.init(), acc);
   if (!z.written) fail(r.loc(), "internal: a spread accumulator's initial value was not written");
+  // reduceSeqPrefetch: the element's copies into local memory in two halves, the loads into
+  // registers one step early (element 0's before the loop, element j+1's after step j's stores)
+  const auto* seq = r.as<ir::ReduceSeq>();
+  const auto* step = r.f()->as<ir::Lambda>();
+  std::vector<const ir::FunCall*> copies;
+  if (seq && seq->prefetch()) {
+    if (phase_ != PrefetchPhase::None || !prefetchRegs_.empty())
+      fail(r.loc(), "reduceSeqPrefetch inside another reduceSeqPrefetch");
+    if (step) copies = ir::stagedElementCopies(*step);
+    if (copies.empty())
+      fail(r.loc(), "reduceSeqPrefetch: its function copies nothing of its element into local "
+                    "memory (toLocal of a view of it, with mapLocal loops) to load a step early");
+    prefetchDeclBlock_ = blocks_.back();
+    prefetchDeclAt_ = prefetchDeclBlock_->body.size();
+    loadStagedCopies(copies, step->params()[1].get(), in, ArithExpr(0));
+  }
+  const ArithExpr n = in->type.size();
   ArithExpr var;
   traceEvent(TraceEvent::Kind::WorkgroupOpen);
-  auto loop = openLoop(LoopKind::Seq, 0, in->type.size(), "j", var);
+  auto loop = openLoop(LoopKind::Seq, 0, n, "j", var);
   loops_.back().sharedIterations = true;
+  if (!copies.empty()) {
+    // this step's element: from the registers into local memory
+    env_[step->params()[1].get()] = accessView(in, var);
+    phase_ = PrefetchPhase::Store;
+    prefetchSite_ = 0;
+    for (const ir::FunCall* c : copies) {
+      ViewPtr local = allocate(c->type(), MemSpace::Local);
+      ViewPtr src = gen(c->arg(0), nullptr).view;
+      Result w = apply(*c->f()->as<ir::AbstractTo>()->f(), {Arg{nullptr, src}}, c->type(), local);
+      if (!w.written) fail(r.loc(), "internal: reduceSeqPrefetch's copy was not stored");
+      prefetched_[c] = local;
+    }
+    phase_ = PrefetchPhase::None;
+    // the next element's loads, in flight while this step computes
+    if (!(n == ArithExpr(1))) {
+      const backends::CType intT = backends::CType::of(backends::CType::Kind::Int);
+      auto s = backends::sIf(
+          backends::cBinary("<", backends::cIndex(var + ArithExpr(1)), backends::cIndex(n), intT));
+      emit(s);
+      blocks_.push_back(s);
+      loadStagedCopies(copies, step->params()[1].get(), in, var + ArithExpr(1));
+      blocks_.pop_back();
+    }
+  }
   // Every work-item reads its own block and writes it back: no second array is needed.
   Result x = apply(*r.f(), {Arg{nullptr, acc}, Arg{nullptr, accessView(in, var)}}, accT, acc);
   if (!x.written)
@@ -454,7 +527,97 @@ KernelGen::Result KernelGen::applySpreadReduce(const ir::AbstractReduce& r, cons
                   "work-items must compute it with mapLocal loops over the same dimensions");
   traceEvent(TraceEvent::Kind::WorkgroupClose, loop);
   closeLoop();
+  prefetched_.clear();
+  prefetchRegs_.clear();
   return {acc, false};
+}
+
+void KernelGen::loadStagedCopies(const std::vector<const ir::FunCall*>& copies,
+                                 const ir::Param* elem, const ViewPtr& in, const ArithExpr& i) {
+  env_[elem] = accessView(in, i);
+  phase_ = PrefetchPhase::Load;
+  prefetchSite_ = 0;
+  for (const ir::FunCall* c : copies) {
+    // the copy's destination is never written in this half: a memory no statement names
+    auto none = std::make_shared<Memory>();
+    none->name = "unused";
+    none->role = MemRole::Private;
+    none->space = MemSpace::Private;
+    none->type = c->type();
+    none->element = c->type().innermost();
+    none->elemC = ctype(none->element);
+    const size_t before = prefetchSite_;
+    ViewPtr src = gen(c->arg(0), nullptr).view;
+    apply(*c->f()->as<ir::AbstractTo>()->f(), {Arg{nullptr, src}}, c->type(),
+          memView(none, c->type()));
+    if (prefetchSite_ == before)
+      fail(c->loc(), "reduceSeqPrefetch: a copy into local memory without a loop to load early");
+  }
+  phase_ = PrefetchPhase::None;
+}
+
+// for (int t = 0; t < T; ++t), element lidb + L t of the mapLocal(dim) loop over E, lidb the
+// work-item's local id, L the work-group's size in dim (fixed by the spread accumulator),
+// T = ceil(E / L) (and `if (lidb + L t < E)` inside where L does not divide E): the
+// work-item's iterations counted, so that its registers are indexed by constants once the
+// device compiler unrolls the loop. The guard's block stays open: the caller closes it.
+ArithExpr KernelGen::openCountedLocal(int dim, const ArithExpr& extent, const std::string& base) {
+  const int64_t L = stages_.at(static_cast<size_t>(cur_)).barrierRows[dim];
+  const auto E = extent.constant();
+  if (L <= 0 || !E)
+    fail({}, "reduceSeqPrefetch: a copy's mapLocal(" + std::to_string(dim) + ") loop of " +
+                 extent.str() + " iterations, on work-groups whose size in that dimension is " +
+                 (L > 0 ? std::to_string(L) : std::string("not fixed")) +
+                 ": its loads are kept in registers, which needs both constant (the blocks' "
+                 "accumulators fix the work-group's shape)");
+  const std::string b = fresh(base + "b");
+  emit(backends::sDecl(backends::CType::of(backends::CType::Kind::Int), b,
+                       backends::cWorkItem(backends::WorkItemFn::LocalId, dim), true));
+  ArithExpr unused;
+  backends::StmtPtr s = openLoop(LoopKind::Local, dim, extent, base, unused);
+  const int64_t T = (*E + L - 1) / L;
+  s->init = backends::cIndex(0);
+  s->step = nullptr;
+  s->bound = ArithExpr(T);
+  s->wide = false;
+  ArithExpr t = ArithExpr::loopVar(s->name, ArithExpr(T));
+  loops_.back().var = t;
+  phaseLoops_.push_back({t, T});
+  ArithExpr lid = ArithExpr::loopVar(b, ArithExpr(L)) + ArithExpr(L) * t;
+  if (*E % L != 0) {
+    const backends::CType intT = backends::CType::of(backends::CType::Kind::Int);
+    auto guard = backends::sIf(
+        backends::cBinary("<", backends::cIndex(lid), backends::cIndex(extent), intT));
+    emit(guard);
+    blocks_.push_back(guard);
+  }
+  return lid;
+}
+
+// The register of the element copy being generated: site k of the phase (the same in both
+// halves), at the phase's loop indices.
+ViewPtr KernelGen::prefetchRegister(const Type& elem) {
+  ArithExpr slot(0);
+  int64_t count = 1;
+  for (const auto& l : phaseLoops_) {
+    slot = slot * ArithExpr(l.extent) + l.var;
+    count *= l.extent;
+  }
+  const size_t site = prefetchSite_++;
+  if (phase_ == PrefetchPhase::Load && site == prefetchRegs_.size()) {
+    // declared before the loop (this is element 0's load): they carry a step's loads to the next
+    auto decls = backends::sBlock();
+    blocks_.push_back(decls);
+    prefetchRegs_.push_back(allocate(Type::array(elem, ArithExpr(count)), MemSpace::Private));
+    blocks_.pop_back();
+    auto& body = prefetchDeclBlock_->body;
+    body.insert(body.begin() + static_cast<std::ptrdiff_t>(prefetchDeclAt_), decls->body.begin(),
+                decls->body.end());
+    prefetchDeclAt_ += decls->body.size();
+  }
+  if (site >= prefetchRegs_.size())
+    fail({}, "internal: reduceSeqPrefetch's halves visit different copies");
+  return accessView(prefetchRegs_[site], slot);
 }
 
 void KernelGen::onSpreadIndex(const Memory& m, size_t d, const ArithExpr& index) {

@@ -66,6 +66,14 @@ class KernelGen {
   Result applySpreadReduce(const ir::AbstractReduce& r, const ViewPtr& in, const ir::Type& accT,
                            const std::vector<int>& dims);
   void onSpreadIndex(const Memory& m, size_t d, const ir::ArithExpr& index);
+  // reduceSeqPrefetch's pieces: element `i`'s staged copies (ir::stagedElementCopies) loaded
+  // into the work-items' registers; a copy's mapLocal loop as a counted loop over a
+  // work-item's iterations (the work-group's size in `dim` fixed); the register of the element
+  // copy being generated.
+  void loadStagedCopies(const std::vector<const ir::FunCall*>& copies, const ir::Param* elem,
+                        const ViewPtr& in, const ir::ArithExpr& i);
+  ir::ArithExpr openCountedLocal(int dim, const ir::ArithExpr& extent, const std::string& base);
+  ViewPtr prefetchRegister(const ir::Type& elem);
   Result applyScalar(const ir::FunDecl& f, const std::vector<Arg>& args, const ir::Type& result,
                      const ViewPtr& dest);
   Result applyTo(const ir::AbstractTo& t, const std::vector<Arg>& args, const ir::Type& result,
@@ -173,6 +181,23 @@ class KernelGen {
   // The zero an unrolled reduction starts from, during its first step: an addition with this
   // view as an operand is the other operand (applyReduce, applyScalar).
   ViewPtr zeroInit_;
+  // reduceSeqPrefetch (applySpreadReduce): while its copies are generated in two halves, Load
+  // (global memory into registers) and Store (registers into local memory), each element copy
+  // goes through the register prefetchRegister gives: one private array per copy site, in the
+  // order the halves visit them, indexed by the phase's loops (a work-item's iterations).
+  enum class PrefetchPhase : uint8_t { None, Load, Store };
+  PrefetchPhase phase_ = PrefetchPhase::None;
+  struct PhaseLoop {
+    ir::ArithExpr var;
+    int64_t extent;
+  };
+  std::vector<PhaseLoop> phaseLoops_;
+  std::vector<ViewPtr> prefetchRegs_;
+  size_t prefetchSite_ = 0;
+  backends::StmtPtr prefetchDeclBlock_;  // where the registers are declared (before the loop)
+  size_t prefetchDeclAt_ = 0;
+  // the staged copies of the step being generated, already in local memory
+  std::unordered_map<const ir::FunCall*, ViewPtr> prefetched_;
   void spend(int64_t& used, int64_t n, int64_t budget, const ir::SourceLoc& loc,
              const std::string& what);
   std::map<std::string, std::string> structNames_;

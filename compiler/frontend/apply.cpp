@@ -27,6 +27,7 @@ const BuiltinInfo kBuiltins[] = {
     {"mapLocal", BuiltinId::MapLocal, -1, 1},     {"mapCluster", BuiltinId::MapCluster, 2, 1},
     {"reduce", BuiltinId::Reduce, 2, 1},          {"reduceSeq", BuiltinId::ReduceSeq, 2, 1},
     {"reduceSeqUnroll", BuiltinId::ReduceSeqUnroll, 2, 1},
+    {"reduceSeqPrefetch", BuiltinId::ReduceSeqPrefetch, 2, 1},
     {"zip", BuiltinId::Zip, 0, -1},               {"split", BuiltinId::Split, 1, 1},
     {"join", BuiltinId::Join, 0, 1},              {"transpose", BuiltinId::Transpose, 0, 1},
     {"asVector", BuiltinId::AsVector, 1, 1},      {"asScalar", BuiltinId::AsScalar, 0, 1},
@@ -359,11 +360,13 @@ ir::FunPtr Elaborator::builtinFun(BuiltinId id, const std::vector<Value>& s, con
     }
     case BuiltinId::Reduce:
     case BuiltinId::ReduceSeq:
-    case BuiltinId::ReduceSeqUnroll: {
+    case BuiltinId::ReduceSeqUnroll:
+    case BuiltinId::ReduceSeqPrefetch: {
       ir::FunPtr f = fnArg(0);
       ir::ExprPtr init = toExpr(s[1], loc, fmt::format("the initial value of {}", name));
       if (id == BuiltinId::Reduce) return ir::Reduce::make(f, init, loc);
       if (id == BuiltinId::ReduceSeq) return ir::ReduceSeq::make(f, init, loc);
+      if (id == BuiltinId::ReduceSeqPrefetch) return ir::ReduceSeq::makePrefetch(f, init, loc);
       return ir::ReduceSeqUnroll::make(f, init, loc);
     }
     case BuiltinId::Split: return ir::Split::make(intArg(0), loc);

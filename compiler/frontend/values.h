@@ -80,7 +80,7 @@ const char* describe(const Value& v);
 // Built-in names: patterns, scalar functions, compile-time helpers.
 enum class BuiltinId {
   Map, MapSeq, MapSeqUnroll, MapGlobal, MapWorkgroup, MapLocal, MapCluster,
-  Reduce, ReduceSeq, ReduceSeqUnroll,
+  Reduce, ReduceSeq, ReduceSeqUnroll, ReduceSeqPrefetch,
   Zip, Split, Join, AsVector, AsScalar, Transpose, Array, Array2, Array3, Pad, Crop, Slide, Iterate, Id, Get, Gather,
   ToGlobal, ToLocal, ToPrivate,
   Add, Sub, Mult, Div, Mod, Neg, Cos, Sin, Exp, Sqrt, Conj, Re, Im, CisPi, CisPiRatio, Complex,

@@ -136,6 +136,50 @@ TEST(RegisterBlocking, GroupedBlockColumnsAreReadAsVectors) {
   }
 }
 
+// prefetchChunks (reduceSeqPrefetch) on the staged tiles: each chunk's copies in two halves,
+// the loads from global memory into the work-items' registers (chunk 0's before the chunk
+// loop, chunk j+1's after chunk j's stores into local memory, under `if (j + 1 < n)`), the
+// stores from the registers at the start of each chunk; still two barriers a chunk; the same
+// results, with copies whose loops a work-item runs once, several times, and in part (a
+// guard where the work-group's size does not divide them).
+TEST(RegisterBlocking, PrefetchedChunksMatchTheInterpreter) {
+  struct Case {
+    const char* strategy;
+    std::map<std::string, int64_t> sizes;
+  };
+  for (const Case& c :
+       {Case{"tile2D(16); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], registerBlock(4)); "
+             "at([0, 1, 0, 0, 0, 1], stageLocalVector(4)); topDown(prefetchChunks); lowerDefault",
+             {{"M", 32}, {"N", 48}, {"K", 24}}},
+        Case{"tile2D(16); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], registerBlockVector(4)); "
+             "at([0, 1, 0, 0, 0, 1], stageLocalVector(8)); topDown(prefetchChunks); lowerDefault",
+             {{"M", 32}, {"N", 48}, {"K", 24}}},
+        Case{"tile2D(16); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], registerBlock(4)); "
+             "at([0, 1, 0, 0, 0, 1], stageLocal(4)); topDown(prefetchChunks); lowerDefault",
+             {{"M", 32}, {"N", 48}, {"K", 12}}},
+        Case{"tile2D(8, 16); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], registerBlock(2, 4)); "
+             "at([0, 1, 0, 0, 0, 1], stageLocal(3)); topDown(prefetchChunks); lowerDefault",
+             {{"M", 24}, {"N", 32}, {"K", 9}}}}) {
+    std::string src;
+    auto check = lowerAndRun(c.strategy, c.sizes, &src);
+    SCOPED_TRACE(c.strategy);
+    EXPECT_MATCHES(check);
+    auto matches = [&](const std::string& re) {
+      const std::regex r(re);
+      return std::distance(std::sregex_iterator(src.begin(), src.end(), r),
+                           std::sregex_iterator());
+    };
+    EXPECT_EQ(matches(R"(barrier\(CLK_LOCAL_MEM_FENCE\))"), 2) << src;
+    EXPECT_EQ(matches(R"(if \(\(j \+ 1\) < \d+\))"), 1) << src;
+    // A and B read twice each: before the loop and one chunk ahead in it
+    EXPECT_EQ(matches(R"([^a-zA-Z_]A\[|vload4\(0, A \+)"), 2) << src;
+    EXPECT_EQ(matches(R"([^a-zA-Z_]B\[|vload4\(0, B \+)"), 2) << src;
+    if (std::string(c.strategy).find("stageLocal(3)") != std::string::npos) {
+      EXPECT_GE(matches(R"(if \(\(4 \* lid1?_\d+ \+ lid1?b)"), 1) << src;  // 3 of 4 work-items
+    }
+  }
+}
+
 // A vector copy where memory does not allow one access: a crop shifts the elements off the
 // vector's alignment, so the copy reads element by element (and is still right) and stores
 // the vector made of them into the aligned result as one; the same copy

@@ -10,6 +10,7 @@
 #include "compiler/frontend/frontend.h"
 #include "ir/infer.h"
 #include "ir/printer.h"
+#include "rewrites/equality.h"
 #include "rewrites/named_strategies.h"
 #include "rewrites/rules.h"
 #include "rewrites/strategy_parser.h"
@@ -129,7 +130,8 @@ TEST(VectorRules, VectorizeKeepsTheResultExactlyAndAppliesIffTheWidthDivides) {
 
 TEST(VectorRules, SucceedIffTheyChangeTheProgram) {
   for (const Rule& rule : {rules::vectorize(2), rules::vectorize(4), rules::vectorizeOperand(2),
-                           rules::vectorizeOperand(4), rules::stageLocalVector(2)})
+                           rules::vectorizeOperand(4), rules::stageLocalVector(2),
+                           rules::prefetchChunks(), rules::stageLocalPrefetch(4)})
     testing::applyEverywhere(rule, 7);
   // the random programs hold copies of arrays (map(id)) that vectorize applies to
   EXPECT_GT(testing::applyEverywhere(rules::vectorize(2), 7), 0) << "vectorize(2) never applied";
@@ -332,6 +334,91 @@ TEST(VectorRules, GroupedBlocksStagedAsVectorsKeepTheResultExactly) {
     }
   }
   EXPECT_EQ(staged, 32);
+}
+
+// prefetchChunks on stageLocal's and stageLocalVector's reduction over the chunks (random
+// generalized matrix products: order-sensitive folds, both zip orders): it applies at exactly
+// that reduction, once (reduceSeqPrefetch is not rewritten again), nowhere before the staging,
+// and the result is the interpreter's exactly, as written and lowered.
+TEST(VectorRules, PrefetchedChunksKeepTheResultExactly) {
+  std::mt19937_64 rng(2629);
+  const char* folds[] = {"reduce(add, 0.0f) <<: map(mult) <<: zip(x, y)",
+                         "reduce(λ((a, p) => a * 0.5f + p._0 - 2.0f * p._1), 1.0f) <<: zip(x, y)",
+                         "reduceSeq(λ((a, p) => a + p._1 * p._0), 0.25f) <<: zip(y, x)",
+                         "reduce(λ((a, p) => a * p._1 + p._0), 1.0f) <<: zip(y, x)"};
+  int prefetched = 0;
+  for (int i = 0; i < 16; ++i) {
+    const int r = 2 * (1 + static_cast<int>(rng() % 2)), c = 4 * (1 + static_cast<int>(rng() % 2));
+    const int m = 2 * r * 2, n = 4 * c;
+    const int kk = 4, K = kk * (2 + static_cast<int>(rng() % 2));
+    const std::string text = "kernel k(A: [[float]" + std::to_string(K) + "]" + std::to_string(m) +
+                             ", B: [[float]" + std::to_string(n) + "]" + std::to_string(K) +
+                             ") =\n  map(λ(x => map(λ(y => " + folds[rng() % 4] +
+                             ")) <<: transpose <<: B)) <<: A\n";
+    const std::string block = rng() % 2 ? "registerBlock" : "registerBlockVector";
+    const std::string s = "tile2D(" + std::to_string(m / 2) + ", " + std::to_string(n / 2) +
+                          "); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], " + block + "(" +
+                          std::to_string(r) + ", " + std::to_string(c) + "))";
+    const ir::LambdaPtr k = kernelOf(text);
+    ExprPtr typed = ir::inferTypes(k->body());
+    RewriteResult blocked = rewrite(typed, parseStrategy(s));
+    ASSERT_TRUE(blocked.success) << s << "\n" << text;
+    EXPECT_TRUE(matchPositions(rules::prefetchChunks(), blocked.program).empty());
+    for (bool vector : {false, true}) {
+      Applied staged = applyAt(vector ? rules::stageLocalVector(kk) : rules::stageLocal(kk),
+                               blocked.program, {0, 1, 0, 0, 0, 1});
+      ASSERT_TRUE(staged.changed) << s << "\n" << text;
+      const std::vector<Path> at = matchPositions(rules::prefetchChunks(), staged.program);
+      ASSERT_EQ(at.size(), 1u) << ir::print(staged.program, {false, 2});
+      // the reduction over the chunks, under the copy of the blocks into the result
+      EXPECT_EQ(at[0], (Path{0, 1, 0, 0, 0, 1, 1}));
+      Applied a = applyAt(rules::prefetchChunks(), staged.program, at[0]);
+      ASSERT_TRUE(a.changed);
+      // the macro: stageLocalVector and prefetchChunks in one step
+      if (vector) {
+        Applied macro = applyAt(rules::stageLocalPrefetch(kk), blocked.program, {0, 1, 0, 0, 0, 1});
+        ASSERT_TRUE(macro.changed);
+        EXPECT_TRUE(alphaEqual(macro.program, a.program))
+            << ir::print(macro.program, {false, 2}) << ir::print(a.program, {false, 2});
+        EXPECT_FALSE(alphaEqual(macro.program, staged.program));  // the flag counts
+      }
+      const std::string printed = ir::print(a.program, {false, 2});
+      EXPECT_EQ(occurrences(printed, "reduceSeqPrefetch("), 1u) << printed;
+      EXPECT_FALSE(applyAt(rules::prefetchChunks(), a.program, at[0]).changed);
+      RewriteResult low = rewrite(a.program, lowerDefault());
+      ASSERT_TRUE(low.success);
+      EXPECT_EQ(occurrences(ir::print(low.program, {false, 2}), "reduceSeqPrefetch("), 1u);
+      auto in = inputs(k, rng);
+      const ir::Value want = runProgram(typed, k->params(), in);
+      std::string why;
+      ASSERT_TRUE(valuesClose(want, runProgram(a.program, k->params(), in), 0.0, &why))
+          << why << "\n" << s << "\n" << text << printed;
+      ASSERT_TRUE(valuesClose(want, runProgram(low.program, k->params(), in), 0.0, &why))
+          << why << "\n" << s << "; lowerDefault\n" << text << ir::print(low.program, {false, 2});
+      ++prefetched;
+    }
+  }
+  EXPECT_EQ(prefetched, 32);
+}
+
+// reduceSeqPrefetch in the language: reduceSeq's meaning and type (the interpreter runs it as
+// reduceSeq), printed under its own name; prefetchChunks leaves a reduction that stages no copy
+// of its element alone.
+TEST(VectorRules, ReduceSeqPrefetchIsReduceSeq) {
+  const ir::LambdaPtr k = kernelOf(
+      "kernel k(x: [float]8) = reduceSeqPrefetch(λ((a, v) => a * 0.5f + v), 1.0f) <<: x\n");
+  ExprPtr typed = ir::inferTypes(k->body());
+  EXPECT_EQ(typed->type().str(), "float");
+  EXPECT_NE(ir::print(typed, {false, 2}).find("reduceSeqPrefetch("), std::string::npos);
+  std::mt19937_64 rng(31);
+  auto in = inputs(k, rng);
+  const ir::LambdaPtr plain =
+      kernelOf("kernel k(x: [float]8) = reduceSeq(λ((a, v) => a * 0.5f + v), 1.0f) <<: x\n");
+  std::string why;
+  EXPECT_TRUE(valuesClose(runProgram(ir::inferTypes(plain->body()), plain->params(), in),
+                          runProgram(typed, k->params(), in), 0.0, &why))
+      << why;
+  EXPECT_TRUE(matchPositions(rules::prefetchChunks(), typed).empty());
 }
 
 }  // namespace
