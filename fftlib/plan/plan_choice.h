@@ -223,6 +223,14 @@ bool rowInOneWorkItem(int64_t n, Precision precision);
 // The radices of a one-kernel (Local) plan of n: [n] where rowInOneWorkItem, else
 // chooseRadices(n).
 Radices localRadices(int64_t n, Precision precision);
+// The radices of a transform chained to another in one kernel (fft_ops.cpp: the convolution's
+// forward and inverse FFT): powers of two up to `largest` (a power of two; the odd factors as
+// chooseRadices packs them) where that takes fewer radices than chooseRadices(n), else
+// chooseRadices(n). A pass fewer is a local exchange and a barrier fewer each way:
+// 512 [8, 8, 8] -> [32, 16], 1024 [16, 8, 8] -> [32, 32], 8192 [16, 16, 16, 2] -> [32, 16, 16];
+// 2048 and 4096 keep three radices of 16 and 8.
+inline constexpr int64_t kChainLargestRadix = 32;
+Radices chainRadices(int64_t n, int64_t largest = kChainLargestRadix);
 // Whether the prime n is planned as one radix, common.fdl's raderDft in one work-item a row (the
 // Local variant, radices [n]), not raderLocal's rows of (n - 1) / min(rs) work-items: n is a
 // Rader radix and rowInOneWorkItem (f32 31 .. 43, f64 31). On an H200
