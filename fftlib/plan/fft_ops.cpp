@@ -255,6 +255,7 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits,
   r.radices = localRadices(r.size, r.precision) != several ? several : Radices{};
   r.real = false;
   PlanChoice choice = choosePlan(withLimits(r, PlanLimits{}));
+  bool wider = false;
   // A transform of another's result (the convolution) with fewer, wider radices
   // (chainRadices): a pass fewer is a local exchange and a barrier fewer in each transform.
   // Taken where the planner plans them in one kernel too (LocalChoice, no looped passes) and
@@ -273,8 +274,10 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits,
             (!l->oneArray || oneArrayChain(ops.size(), g->body(), order)) &&
             (!choices.chainRegisterBound ||
              butterflyInRegisters(*std::max_element(wide.begin(), wide.end()),
-                                  l->shape.workgroupSize * l->shape.fftsPerGroup, r.precision)))
+                                  l->shape.workgroupSize * l->shape.fftsPerGroup, r.precision))) {
           choice = std::move(c);
+          wider = true;
+        }
       } catch (const UserError&) {
         // no such plan: the planner's radices
       }
@@ -316,7 +319,11 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits,
     out.stageLocal.insert(out.stageLocal.end(), choice.stageLocal.begin(), choice.stageLocal.end());
   }
   out.oneArray = out.oneArray || local->oneArray;
-  out.chainInOneArray = out.chainInOneArray || (tile == 0 && transformDepth(g->body()) >= 2);
+  // (not for the wider radices: 1024's fused [32, 32] pass reads its tile in a loop, and code
+  // generation shared the array without the barrier between the reads and the writes; two
+  // arrays: 34.8 KB at 1024, as many blocks as its registers allow)
+  out.chainInOneArray =
+      out.chainInOneArray || (tile == 0 && !wider && transformDepth(g->body()) >= 2);
   out.localPaddings.push_back(tile > 0 ? 0 : choice.localPadding);
   ir::FunPtr perGroup = ir::MapWorkgroup::make(0, ir::MapLocal::make(tile > 0 ? 0 : 1, rowFun));
   if (tile > 0 && transposedInto && b % f == 0) {
@@ -362,7 +369,8 @@ ir::ExprPtr oneKernelForms(const ir::ExprPtr& e, const FftRequest& limits,
   changed = changed || argsChanged;
   // typed arguments (a rebuilt one keeps its type: FunCall::rebuild)
   const ir::ExprPtr call = argsChanged ? c->rebuild(c->f(), args, e->type()) : e;
-  if (ir::ExprPtr form = oneKernelForm(*call->as<ir::FunCall>(), limits, choices, out, transposedInto)) {
+  if (ir::ExprPtr form =
+          oneKernelForm(*call->as<ir::FunCall>(), limits, choices, out, transposedInto)) {
     changed = true;
     return form;
   }
