@@ -319,9 +319,8 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits,
     out.stageLocal.insert(out.stageLocal.end(), choice.stageLocal.begin(), choice.stageLocal.end());
   }
   out.oneArray = out.oneArray || local->oneArray;
-  // (not for the wider radices: 1024's fused [32, 32] pass reads its tile in a loop, and code
-  // generation shared the array without the barrier between the reads and the writes; two
-  // arrays: 34.8 KB at 1024, as many blocks as its registers allow)
+  // (not for the wider radices: their registers bound the blocks an SM before two arrays do,
+  // 1024 [32, 32] 6 blocks with 34.8 KB, so one array would only add a barrier a pass)
   out.chainInOneArray =
       out.chainInOneArray || (tile == 0 && !wider && transformDepth(g->body()) >= 2);
   out.localPaddings.push_back(tile > 0 ? 0 : choice.localPadding);
