@@ -65,7 +65,7 @@ struct Options {
   // The largest radix of the conv's chained transforms (FftOpsOptions::chainRadix; 16: the
   // plain FFT's radices, as before session 20). Rows labelled "PIPELINE/chain-radix=R" when not
   // the default.
-  int64_t chainRadix = fl::kChainLargestRadix;
+  int64_t chainRadix = fl::kChainDefaultRadix;
   // The wider radices also where the planner's register estimate says they spill
   // (FftOpsOptions::chainRegisterBound false; 8192: [32, 16, 16]). Rows "PIPELINE/any-registers".
   bool anyRegisters = false;
@@ -418,7 +418,7 @@ int main(int argc, char** argv) {
       const std::string line = fmt::format(
           "{},{}{}{}{}{},{},{},{},{:.4f},{:.4f},{:.2f},{:.2e},{}", context.device().name,
           r.pipeline, o.localReuse ? "/one-array" : "", o.anyRegisters ? "/any-registers" : "",
-          o.chainRadix != fl::kChainLargestRadix ? fmt::format("/chain-radix={}", o.chainRadix)
+          o.chainRadix != fl::kChainDefaultRadix ? fmt::format("/chain-radix={}", o.chainRadix)
                                                  : "",
           r.minBlocks > 0 ? fmt::format("/min-blocks={}", r.minBlocks) : "", r.n,
           r.batch, r.fftcStages, r.fftcMs, r.cufftMs, r.fftcMs > 0 ? r.cufftMs / r.fftcMs : 0.0,

@@ -41,7 +41,7 @@ int runCompile(const Args& args) {
   std::string file, kernel, rewrite, outDir, device, wisdom;
   std::string target = "opencl", precision = "f32", emit = "source,manifest,header";
   std::vector<std::string> defines;
-  int64_t localMemory = 0, chainRadix = fftlib::kChainLargestRadix;
+  int64_t localMemory = 0, chainRadix = fftlib::kChainDefaultRadix;
   po::options_description desc("fftc compile options");
   desc.add_options()
       ("file", po::value(&file)->required(), "the .fdl program")

@@ -22,7 +22,7 @@ int runExec(const Args& args) {
   std::string file, kernel, rewrite, device, wisdom, target = "opencl", precision = "f32";
   std::vector<std::string> defines;
   uint64_t seed = 1;
-  int64_t localMemory = 0, chainRadix = fftlib::kChainLargestRadix;
+  int64_t localMemory = 0, chainRadix = fftlib::kChainDefaultRadix;
   bool check = false, json = false;
   compiler::exec::TimingOptions timing;
   po::options_description desc("fftc exec options");

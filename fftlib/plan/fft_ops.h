@@ -78,7 +78,7 @@ struct ExpandedFftOps {
 struct FftOpsOptions {
   // The largest radix of a transform of another's result in one kernel (the convolution's
   // forward and inverse; chainRadices): 16 gives them the plain FFT's radices (chooseRadices).
-  int64_t chainRadix = kChainLargestRadix;
+  int64_t chainRadix = kChainDefaultRadix;
   // Whether the wider radices must keep their butterfly in the registers of the plan's
   // work-group by the planner's estimate (butterflyInRegisters); false: taken anyway (8192 f32
   // [32, 16, 16] on 512 work-items: 128 registers, 72 bytes spilled by ptxas sm_90).
