@@ -62,6 +62,13 @@ struct Options {
   // most that shared memory and the threads allow, less one while ptxas spills (local memory
   // a thread > 0). Rows labelled "PIPELINE/min-blocks=B".
   bool minBlocks = false;
+  // The largest radix of the conv's chained transforms (FftOpsOptions::chainRadix; 16: the
+  // plain FFT's radices, as before session 20). Rows labelled "PIPELINE/chain-radix=R" when not
+  // the default.
+  int64_t chainRadix = fl::kChainDefaultRadix;
+  // The wider radices also where the planner's register estimate says they spill
+  // (FftOpsOptions::chainRegisterBound false; 8192: [32, 16, 16]). Rows "PIPELINE/any-registers".
+  bool anyRegisters = false;
 };
 
 using fftc::bench::checkCuda;
@@ -157,7 +164,10 @@ ex::RunResult runFftc(const cu::Context& context, const fe::Kernel& k,
   fftc::compiler::codegen::CodegenOptions options;
   options.format = false;
   options.localReuseInPass = o.localReuse;
-  const fl::ExpandedFftOps expanded = fl::expandFftOps(k, limits);
+  const fl::ExpandedFftOps expanded =
+      fl::expandFftOps(k, limits,
+                       fl::FftOpsOptions{.chainRadix = o.chainRadix,
+                                         .chainRegisterBound = !o.anyRegisters});
   auto built = fl::buildExpanded(expanded, "", Target::Cuda, options);
   if (o.minBlocks && built.compiled.stages.size() == 1) {
     const auto& s = built.compiled.stages[0];
@@ -373,7 +383,13 @@ int main(int argc, char** argv) {
        "fftc's kernels in one local array where a pass may share it (rows PIPELINE/one-array)")
       ("min-blocks", po::bool_switch(&o.minBlocks),
        "one-kernel programs built for as many blocks a multiprocessor as shared memory allows "
-       "without spills (__launch_bounds__'s minimum; rows PIPELINE/min-blocks=B)");
+       "without spills (__launch_bounds__'s minimum; rows PIPELINE/min-blocks=B)")
+      ("chain-radix", po::value(&o.chainRadix)->default_value(o.chainRadix),
+       "the largest radix of the conv's forward and inverse FFT in one kernel (16: the plain "
+       "FFT's radices; rows PIPELINE/chain-radix=R when not the default)")
+      ("any-registers", po::bool_switch(&o.anyRegisters),
+       "the conv's wider radices also where the planner's register estimate says they spill "
+       "(rows PIPELINE/any-registers)");
   po::variables_map vm;
   po::store(po::parse_command_line(argc, argv, desc), vm);
   po::notify(vm);
@@ -400,8 +416,10 @@ int main(int argc, char** argv) {
         std::replace(r.error.begin(), r.error.end(), '\n', ' ');
       }
       const std::string line = fmt::format(
-          "{},{}{}{},{},{},{},{:.4f},{:.4f},{:.2f},{:.2e},{}", context.device().name, r.pipeline,
-          o.localReuse ? "/one-array" : "",
+          "{},{}{}{}{}{},{},{},{},{:.4f},{:.4f},{:.2f},{:.2e},{}", context.device().name,
+          r.pipeline, o.localReuse ? "/one-array" : "", o.anyRegisters ? "/any-registers" : "",
+          o.chainRadix != fl::kChainDefaultRadix ? fmt::format("/chain-radix={}", o.chainRadix)
+                                                 : "",
           r.minBlocks > 0 ? fmt::format("/min-blocks={}", r.minBlocks) : "", r.n,
           r.batch, r.fftcStages, r.fftcMs, r.cufftMs, r.fftcMs > 0 ? r.cufftMs / r.fftcMs : 0.0,
           r.difference, r.error);

@@ -41,7 +41,7 @@ int runCompile(const Args& args) {
   std::string file, kernel, rewrite, outDir, device, wisdom;
   std::string target = "opencl", precision = "f32", emit = "source,manifest,header";
   std::vector<std::string> defines;
-  int64_t localMemory = 0;
+  int64_t localMemory = 0, chainRadix = fftlib::kChainDefaultRadix;
   po::options_description desc("fftc compile options");
   desc.add_options()
       ("file", po::value(&file)->required(), "the .fdl program")
@@ -58,6 +58,9 @@ int runCompile(const Args& args) {
        "files in DIR when -o is given)")
       ("local-memory", po::value(&localMemory)->default_value(localMemory),
        "bytes of local memory the plans of fft(x) operations may take (0: 48 KiB)")
+      ("chain-radix", po::value(&chainRadix)->default_value(chainRadix),
+       "the largest radix of an fft(x) of another's result in one kernel (the convolution's; "
+       "16: the plain FFT's radices)")
       ("device", po::value(&device),
        "opencl:P:D, opencl:NAME or cuda:N: without --rewrite, apply the strategy explore "
        "--record found for a kernel on this device (wisdom)")
@@ -122,7 +125,8 @@ int runCompile(const Args& args) {
       if (!note.empty()) fmt::print(stderr, "fftc: note: {}\n", note);
     }
     if (fftlib::hasFftOps(*k)) {
-      expanded = fftlib::expandFftOps(*k, fftOpLimits(tgt, localMemory));
+      expanded = fftlib::expandFftOps(*k, fftOpLimits(tgt, localMemory),
+                                     fftOpChoices(chainRadix));
       if (strategy.empty()) strategy = fftlib::kFftOpsStrategy;
       fftlib::fftOpsOptions(*expanded, strategy, options);
     }

@@ -22,7 +22,7 @@ int runExec(const Args& args) {
   std::string file, kernel, rewrite, device, wisdom, target = "opencl", precision = "f32";
   std::vector<std::string> defines;
   uint64_t seed = 1;
-  int64_t localMemory = 0;
+  int64_t localMemory = 0, chainRadix = fftlib::kChainDefaultRadix;
   bool check = false, json = false;
   compiler::exec::TimingOptions timing;
   po::options_description desc("fftc exec options");
@@ -37,6 +37,9 @@ int runExec(const Args& args) {
       ("seed", po::value(&seed)->default_value(seed), "seed of the random inputs")
       ("local-memory", po::value(&localMemory)->default_value(localMemory),
        "bytes of local memory the plans of fft(x) operations may take (0: 48 KiB)")
+      ("chain-radix", po::value(&chainRadix)->default_value(chainRadix),
+       "the largest radix of an fft(x) of another's result in one kernel (the convolution's; "
+       "16: the plain FFT's radices)")
       ("repeat", po::value(&timing.repeat)->default_value(timing.repeat),
        "timed runs after the cold one (more than 1: the medians are reported)")
       ("warmup", po::value(&timing.warmup)->default_value(timing.warmup),
@@ -71,7 +74,8 @@ int runExec(const Args& args) {
   const bool fftOps = fftlib::hasFftOps(k);
   std::optional<fftlib::ExpandedFftOps> expanded;
   if (fftOps) {
-    expanded = fftlib::expandFftOps(k, fftOpLimits(tgt, localMemory));
+    expanded = fftlib::expandFftOps(k, fftOpLimits(tgt, localMemory),
+                                     fftOpChoices(chainRadix));
   }
   const ir::LambdaPtr reference = k.lambda;
 

@@ -85,6 +85,13 @@ fftlib::FftRequest fftOpLimits(Target target, int64_t localMemory) {
   return limits;
 }
 
+fftlib::FftOpsOptions fftOpChoices(int64_t chainRadix) {
+  if (chainRadix < 2 || (chainRadix & (chainRadix - 1)) != 0)
+    throw backends::UserError(
+        fmt::format("--chain-radix {}: expected a power of two, 2 or more", chainRadix));
+  return {.chainRadix = chainRadix};
+}
+
 std::vector<std::string> splitList(const std::string& text) {
   std::vector<std::string> out;
   size_t start = 0;

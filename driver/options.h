@@ -12,6 +12,7 @@
 #include "driver/exit_status.h"
 #include "compiler/frontend/frontend.h"
 #include "compiler/pipeline/pipeline.h"
+#include "fftlib/plan/fft_ops.h"
 #include "fftlib/plan/plan_request.h"
 
 namespace fftc::driver {
@@ -44,6 +45,9 @@ Target parseTarget(const std::string& text);             // opencl | cuda
 // The limits of a program's fft operations (fftlib/plan/fft_ops.h) from `exec`/`compile`'s
 // --target and --local-memory (UserError when the bytes are negative).
 fftlib::FftRequest fftOpLimits(Target target, int64_t localMemory);
+// `exec`/`compile`'s --chain-radix R (fftlib::FftOpsOptions::chainRadix): a power of two, 2
+// or more (UserError otherwise).
+fftlib::FftOpsOptions fftOpChoices(int64_t chainRadix);
 std::vector<std::string> splitList(const std::string& text);  // "a,b,,c" -> {a, b, c}
 
 }  // namespace fftc::driver

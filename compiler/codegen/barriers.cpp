@@ -66,19 +66,16 @@ class BarrierPass {
   void access(const TraceEvent& e) {
     if (!e.shared) return;
     const Memory& m = *e.memory;
-    if (m.space == backends::MemSpace::Local && m.localOrder >= 0) {
-      if (e.writing) {
-        // write after read: the storage was read as another array since the last barrier (the
-        // storage's owner too: a toLocal result allocated first may be written last, in the
-        // pass that reads the array sharing its storage)
-        auto it = readPending_.find(m.storage);
-        if (it != readPending_.end() && it->second &&
-            (m.storage != m.localOrder || it->second->reader != &m)) {
-          LoopStmts readLoops = it->second->loops;
-          place(e, false, readLoops);
-        }
-      } else {
-        readPending_[m.storage] = PendingRead{&m, loopStmts(e.loops)};
+    const bool localArray = m.space == backends::MemSpace::Local && m.localOrder >= 0;
+    if (localArray && e.writing) {
+      // write after read: the storage was read as another array since the last barrier (the
+      // storage's owner too: a toLocal result allocated first may be written last, in the
+      // pass that reads the array sharing its storage)
+      auto it = readPending_.find(m.storage);
+      if (it != readPending_.end() && it->second &&
+          (m.storage != m.localOrder || it->second->reader != &m)) {
+        LoopStmts readLoops = it->second->loops;
+        place(e, false, readLoops);
       }
     }
     Write& w = writes_[&m];
@@ -90,14 +87,17 @@ class BarrierPass {
       }
       return;
     }
-    if (!w.pending) return;
     // The reader is the writer when it reads what its own work-item wrote: the same index as
     // a function of the local id (with the same work distribution).
-    const bool same = e.inLocalLoop && w.index && e.canonical && *e.canonical == *w.index;
-    if (!same) {
+    if (w.pending && !(e.inLocalLoop && w.index && e.canonical && *e.canonical == *w.index)) {
       LoopStmts writeLoops = w.loops;
       place(e, m.space == backends::MemSpace::Global, writeLoops);
     }
+    // recorded after the barrier this read may need: one read in a loop (a radix-32 pass's
+    // `for (i ...) p[i] = l[...]`) is one event, and the barrier before it must not clear it,
+    // or the pass's writes to the same storage get no barrier after it (1024's [32, 32]
+    // convolution in one array: a race that fftc exec --check caught on PoCL)
+    if (localArray) readPending_[m.storage] = PendingRead{&m, loopStmts(e.loops)};
   }
 
   // When the work-items of a row exchanged data (a barrier was needed), the next row's writes

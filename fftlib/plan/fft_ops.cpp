@@ -224,7 +224,8 @@ bool columnsOfArrays(const ir::ExprPtr& rows) {
 // B, the form writes through that transpose, toGlobal(fun t => transpose <<: join <<: perGroup
 // <<: t) <<: split(F) <<: rows, so that the stores are the columns' too and the next pass reads
 // rows (*transposedInto = true: the caller drops its transpose).
-ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, ExpandedFftOps& out,
+ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits,
+                          const FftOpsOptions& choices, ExpandedFftOps& out,
                           bool* transposedInto = nullptr) {
   const auto* map = call.f()->as<ir::Map>();
   const auto* g = map ? map->f()->as<ir::Lambda>() : nullptr;
@@ -253,7 +254,35 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, Exp
   const Radices several = chooseRadices(r.size);
   r.radices = localRadices(r.size, r.precision) != several ? several : Radices{};
   r.real = false;
-  const PlanChoice choice = choosePlan(withLimits(r, PlanLimits{}));
+  PlanChoice choice = choosePlan(withLimits(r, PlanLimits{}));
+  bool wider = false;
+  // A transform of another's result (the convolution) with fewer, wider radices
+  // (chainRadices): a pass fewer is a local exchange and a barrier fewer in each transform.
+  // Taken where the planner plans them in one kernel too (LocalChoice, no looped passes) and
+  // the widest butterfly stays in the registers of that plan's work-group
+  // (butterflyInRegisters, as the planner's one-array rule checks).
+  if (transformDepth(g->body()) >= 2 && !columnsOfArrays(rows)) {
+    const Radices wide = chainRadices(r.size, choices.chainRadix);
+    if (wide != several && wide.size() < several.size()) {
+      FftRequest rw = r;
+      rw.radices = wide;
+      try {
+        PlanChoice c = choosePlan(withLimits(rw, PlanLimits{}));
+        const auto* l = c.as<LocalChoice>();
+        Radices order = wide;
+        if (c.kernel == "stockhamLocal" && l && l->loopedWorkItems == 0 &&
+            (!l->oneArray || oneArrayChain(ops.size(), g->body(), order)) &&
+            (!choices.chainRegisterBound ||
+             butterflyInRegisters(*std::max_element(wide.begin(), wide.end()),
+                                  l->shape.workgroupSize * l->shape.fftsPerGroup, r.precision))) {
+          choice = std::move(c);
+          wider = true;
+        }
+      } catch (const UserError&) {
+        // no such plan: the planner's radices
+      }
+    }
+  }
   const auto* local = choice.as<LocalChoice>();
   // (a one array whose passes loop over the work-items, fft.fdl's W: not fftStockhamTwiddle's
   // passes, which the row map below takes)
@@ -290,7 +319,10 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, Exp
     out.stageLocal.insert(out.stageLocal.end(), choice.stageLocal.begin(), choice.stageLocal.end());
   }
   out.oneArray = out.oneArray || local->oneArray;
-  out.chainInOneArray = out.chainInOneArray || (tile == 0 && transformDepth(g->body()) >= 2);
+  // (not for the wider radices: their registers bound the blocks an SM before two arrays do,
+  // 1024 [32, 32] 6 blocks with 34.8 KB, so one array would only add a barrier a pass)
+  out.chainInOneArray =
+      out.chainInOneArray || (tile == 0 && !wider && transformDepth(g->body()) >= 2);
   out.localPaddings.push_back(tile > 0 ? 0 : choice.localPadding);
   ir::FunPtr perGroup = ir::MapWorkgroup::make(0, ir::MapLocal::make(tile > 0 ? 0 : 1, rowFun));
   if (tile > 0 && transposedInto && b % f == 0) {
@@ -314,8 +346,9 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits, Exp
 // The row maps of the kernel's data flow (the body and, recursively, the arguments of its
 // calls, never inside a function: a work-group cannot nest in a loop) in their one-kernel
 // form, arguments first (so stageLocal lists the shapes in the order the stages run).
-ir::ExprPtr oneKernelForms(const ir::ExprPtr& e, const FftRequest& limits, ExpandedFftOps& out,
-                           bool& changed, bool* transposedInto = nullptr) {
+ir::ExprPtr oneKernelForms(const ir::ExprPtr& e, const FftRequest& limits,
+                           const FftOpsOptions& choices, ExpandedFftOps& out, bool& changed,
+                           bool* transposedInto = nullptr) {
   const auto* c = e->as<ir::FunCall>();
   if (!c) return e;
   std::vector<ir::ExprPtr> args;
@@ -323,7 +356,8 @@ ir::ExprPtr oneKernelForms(const ir::ExprPtr& e, const FftRequest& limits, Expan
   const bool transpose = c->f()->is<ir::Transpose>() && c->args().size() == 1;
   for (const auto& a : c->args()) {
     bool written = false;
-    args.push_back(oneKernelForms(a, limits, out, argsChanged, transpose ? &written : nullptr));
+    args.push_back(
+        oneKernelForms(a, limits, choices, out, argsChanged, transpose ? &written : nullptr));
     if (written) {  // the form of the argument writes through this transpose
       changed = true;
       const auto* form = args.back()->as<ir::FunCall>();
@@ -334,7 +368,8 @@ ir::ExprPtr oneKernelForms(const ir::ExprPtr& e, const FftRequest& limits, Expan
   changed = changed || argsChanged;
   // typed arguments (a rebuilt one keeps its type: FunCall::rebuild)
   const ir::ExprPtr call = argsChanged ? c->rebuild(c->f(), args, e->type()) : e;
-  if (ir::ExprPtr form = oneKernelForm(*call->as<ir::FunCall>(), limits, out, transposedInto)) {
+  if (ir::ExprPtr form =
+          oneKernelForm(*call->as<ir::FunCall>(), limits, choices, out, transposedInto)) {
     changed = true;
     return form;
   }
@@ -347,11 +382,12 @@ ir::ExprPtr oneKernelForms(const ir::ExprPtr& e, const FftRequest& limits, Expan
 
 }  // namespace
 
-ExpandedFftOps expandFftOps(const compiler::frontend::Kernel& original, const FftRequest& limits) {
+ExpandedFftOps expandFftOps(const compiler::frontend::Kernel& original, const FftRequest& limits,
+                            const FftOpsOptions& choices) {
   ExpandedFftOps out;
   const compiler::frontend::Kernel kernel = etaOps(original);
   bool changed = false;
-  ir::ExprPtr body = oneKernelForms(kernel.lambda->body(), limits, out, changed);
+  ir::ExprPtr body = oneKernelForms(kernel.lambda->body(), limits, choices, out, changed);
   out.oneKernel = changed;
   // the operations left: passes over global memory
   ReplaceOps replace([&](const Op& op) { return libraryFft(op, globalCall(op, out.operations)); });

@@ -33,6 +33,7 @@
 
 #include "compiler/frontend/frontend.h"
 #include "compiler/pipeline/pipeline.h"
+#include "fftlib/plan/plan_choice.h"
 #include "fftlib/plan/plan_request.h"
 
 namespace fftc::fftlib {
@@ -73,6 +74,17 @@ struct ExpandedFftOps {
   std::vector<int64_t> localPaddings;
 };
 
+// What a caller may choose of the expansion (an experiment, a tuner's search).
+struct FftOpsOptions {
+  // The largest radix of a transform of another's result in one kernel (the convolution's
+  // forward and inverse; chainRadices): 16 gives them the plain FFT's radices (chooseRadices).
+  int64_t chainRadix = kChainDefaultRadix;
+  // Whether the wider radices must keep their butterfly in the registers of the plan's
+  // work-group by the planner's estimate (butterflyInRegisters); false: taken anyway (8192 f32
+  // [32, 16, 16] on 512 work-items: 128 registers, 72 bytes spilled by ptxas sm_90).
+  bool chainRegisterBound = true;
+};
+
 // Whether the kernel holds fft or ifft operations.
 bool hasFftOps(const compiler::frontend::Kernel& kernel);
 
@@ -80,7 +92,8 @@ bool hasFftOps(const compiler::frontend::Kernel& kernel);
 // memory budget (FftRequest::target, localMemoryBytes; the rest is ignored). Throws
 // backends::UserError for an operation whose size is not a constant (give it by -D) or whose
 // argument is not a [complex]n.
-ExpandedFftOps expandFftOps(const compiler::frontend::Kernel& kernel, const FftRequest& limits = {});
+ExpandedFftOps expandFftOps(const compiler::frontend::Kernel& kernel, const FftRequest& limits = {},
+                            const FftOpsOptions& choices = {});
 
 // The strategy an expanded kernel is lowered by: lowerFft, as the planner's kernels, with the
 // maps after a pass fused into it (rewrites/named_strategies.h). The expansion's work-group

@@ -223,6 +223,21 @@ bool rowInOneWorkItem(int64_t n, Precision precision);
 // The radices of a one-kernel (Local) plan of n: [n] where rowInOneWorkItem, else
 // chooseRadices(n).
 Radices localRadices(int64_t n, Precision precision);
+// The radices of a transform chained to another in one kernel (fft_ops.cpp: the convolution's
+// forward and inverse FFT): powers of two up to `largest` (a power of two; the odd factors as
+// chooseRadices packs them) where that takes fewer radices than chooseRadices(n), else
+// chooseRadices(n). A pass fewer is a local exchange and a barrier fewer each way:
+// 512 [8, 8, 8] -> [32, 16], 1024 [16, 8, 8] -> [32, 32], 8192 [16, 16, 16, 2] -> [32, 16, 16];
+// 2048 and 4096 keep three radices of 16 and 8.
+inline constexpr int64_t kChainLargestRadix = 32;
+Radices chainRadices(int64_t n, int64_t largest = kChainLargestRadix);
+// The chain's largest radix by default (FftOpsOptions::chainRadix, `--chain-radix`): 16, the
+// plain FFT's radices. On an H200 the wider ones lost (pipeline_bench, speedup over cuFFT's
+// pipeline, two runs each: 512 [32, 16] 1.59 against [8, 8, 8]'s 2.43 - 2.48, 1024 [32, 32]
+// 2.05 - 2.07 against 2.22 - 2.24; bench/results/2026-11-29-nvidia-h200-session20-conv_chain_radix.csv):
+// their 149 - 165 registers leave 3 - 6 warps an SM (0.19 occupancy, ptxas sm_90) where the
+// radix-8/16 rows keep 0.625 - 0.75, and the barriers saved do not make up for it.
+inline constexpr int64_t kChainDefaultRadix = 16;
 // Whether the prime n is planned as one radix, common.fdl's raderDft in one work-item a row (the
 // Local variant, radices [n]), not raderLocal's rows of (n - 1) / min(rs) work-items: n is a
 // Rader radix and rowInOneWorkItem (f32 31 .. 43, f64 31). On an H200

@@ -14,13 +14,14 @@ namespace {
 
 using backends::UserError;
 
-// Spreads `bits` factors of two over `bins` radices as evenly as possible, largest first.
-std::vector<int64_t> powerOfTwoRadices(int bits) {
+// Spreads `bits` factors of two over the fewest radices of at most 2^most each (16 by default),
+// as evenly as possible, largest first.
+std::vector<int64_t> powerOfTwoRadices(int bits, int most = 4) {
   std::vector<int64_t> out;
   if (bits <= 0) return out;
-  int bins = (bits + 3) / 4;
+  const int bins = (bits + most - 1) / most;
   for (int i = 0; i < bins; ++i) {
-    int b = bits / bins + (i < bits % bins ? 1 : 0);
+    const int b = bits / bins + (i < bits % bins ? 1 : 0);
     out.push_back(int64_t{1} << b);
   }
   return out;
@@ -176,6 +177,21 @@ int64_t bluesteinSize(int64_t n, Precision precision) {
   for (int64_t c = smooth; c <= std::min(2 * p2, kBluesteinMaxM); c = smoothSizeAtLeast(c + 1))
     if (fourStepSplit(c, defaults) > 0) return c;
   return m;
+}
+
+Radices chainRadices(int64_t n, int64_t largest) {
+  const Radices plain = chooseRadices(n);
+  int twos = 0, most = 0;
+  int64_t m = n;
+  for (; m % 2 == 0; m /= 2) ++twos;
+  while (most < 30 && (int64_t{2} << most) <= largest) ++most;
+  std::vector<int64_t> odd;
+  for (int64_t p = 3; p * p <= m; p += 2)
+    for (; m % p == 0; m /= p) odd.push_back(p);
+  if (m > 1) odd.push_back(m);
+  if (most <= 4) return plain;  // chooseRadices' own bound: radix 16
+  const Radices wide = orderRadices(powerOfTwoRadices(twos, most), packOdd(odd));
+  return wide.size() < plain.size() ? wide : plain;
 }
 
 std::vector<int64_t> chooseRadices(int64_t n) {

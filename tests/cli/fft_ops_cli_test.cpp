@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <string>
+#include <tuple>
 
 #include "cli_helpers.h"
 
@@ -94,6 +96,27 @@ TEST(FftOpsCli, CompileWritesTheExpandedKernel) {
   EXPECT_NE(r.out.find("map(fft)"), std::string::npos) << r.out;  // the ir: the operation
   EXPECT_NE(r.out.find("lowered by lowerFft"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("mapWorkgroup"), std::string::npos) << r.out;
+}
+
+// The convolution's transforms in the wider radices (chainRadices: 1024 = [32, 32], a row on 32
+// work-items) and, with --chain-radix 16, the plain FFT's ([16, 8, 8] on 128): both check.
+TEST(FftOpsCli, ConvolutionsChainRadixChoosesItsRadicesAndChecks) {
+  for (const auto& [flag, radices, workItems] :
+       {std::tuple{"", "radices 16, 8, 8 (", 128},
+        std::tuple{" --chain-radix 32", "radices 32, 32 (", 32}}) {
+    auto o = execJson(kExamples + "convolution.fdl --kernel conv -D N=1024 -D B=4" + flag);
+    if (o.empty()) continue;
+    const std::string text = boost::json::serialize(o);
+    EXPECT_EQ(o.at("stages").as_array().size(), 1U) << text;
+    EXPECT_NE(text.find(radices), std::string::npos) << text;
+    EXPECT_EQ(o.at("stages").as_array().at(0).at("local").as_array().at(0).as_int64(), workItems)
+        << text;
+  }
+  auto r = fftc("exec " + kExamples +
+                "convolution.fdl --kernel conv -D N=1024 -D B=4 --chain-radix 12");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_EQ(lineCount(r.out), 1) << r.out;
+  EXPECT_NE(r.out.find("--chain-radix 12: expected a power of two"), std::string::npos) << r.out;
 }
 
 TEST(FftOpsCli, ASymbolicSizeIsOneLineExit1) {

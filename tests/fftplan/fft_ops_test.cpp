@@ -196,13 +196,14 @@ TEST(FftOps, ConvolutionsProductAndScalingAreInTheTransformsPasses) {
   }
 }
 
-// Where the radices are not a palindrome (1024 = [16, 8, 8]) the fused middle pass (the
-// forward's last radix-8 pass, the product with H, the inverse's first radix-8 pass) computes
-// the convolution: the lowered kernel on the interpreter against the direct sum.
+// Where the radices are not a palindrome (1024 = [16, 8, 8], the plain FFT's radices: chain
+// radix 16) the fused middle pass (the forward's last radix-8 pass, the product with H, the
+// inverse's first radix-8 pass) computes the convolution: the lowered kernel on the interpreter
+// against the direct sum.
 TEST(FftOps, ConvolutionWithReversedInverseRadicesMatchesTheDirectSum) {
   const int64_t n = 1024, b = 2;
   const Kernel k = compileKernel(kConv, {{"N", n}, {"B", b}}, ir::ScalarKind::Float);
-  const ExpandedFftOps e = expandFftOps(k);
+  const ExpandedFftOps e = expandFftOps(k, {}, FftOpsOptions{.chainRadix = 16});
   ASSERT_TRUE(e.oneKernel);
   EXPECT_NE(e.operations.at(0).find("radices 16, 8, 8"), std::string::npos) << e.operations[0];
   EXPECT_NE(e.operations.at(1).find("radices 8, 8, 16"), std::string::npos) << e.operations[1];
@@ -215,6 +216,80 @@ TEST(FftOps, ConvolutionWithReversedInverseRadicesMatchesTheDirectSum) {
       ir::Value::complexArray(x, ir::ScalarKind::Float, {b, n}),
       ir::Value::complexArray(dftRows(h, n, Direction::Forward), ir::ScalarKind::Float, {n})};
   EXPECT_LT(maxRelError(run(built.lowered.kernel.lambda, args), want), 1e-5);
+}
+
+// The convolution's transforms take fewer, wider radices than a lone transform of their size
+// (chainRadices: powers of two up to 32 where that is fewer passes), a pass fewer each way being
+// a local exchange and a barrier fewer: 512 [8, 8, 8] -> [32, 16] (the inverse reversed), 1024
+// [16, 8, 8] -> [32, 32]; 2048 keeps three radices of 16 and 8, and `chainRadix` 16 gives the
+// plain FFT's radices. Each form's barriers counted in two arrays (2p - 1 for p passes) and its
+// result against the direct sum on the OpenCL device.
+TEST(FftOps, ConvolutionTakesFewerWiderRadices) {
+  EXPECT_EQ(chainRadices(512), (Radices{32, 16}));
+  EXPECT_EQ(chainRadices(1024), (Radices{32, 32}));
+  EXPECT_EQ(chainRadices(2048), chooseRadices(2048));
+  EXPECT_EQ(chainRadices(8192), (Radices{32, 16, 16}));
+  EXPECT_EQ(chainRadices(16384), (Radices{32, 32, 16}));
+  EXPECT_EQ(chainRadices(1536), chooseRadices(1536));  // three radices either way
+  EXPECT_EQ(chainRadices(1024, 16), chooseRadices(1024));
+  struct Case {
+    int64_t n, chainRadix;
+    const char *fwd, *inv;
+    int64_t passes;
+  };
+  for (const Case c : {Case{512, 32, "32, 16", "16, 32", 2}, Case{1024, 32, "32, 32", "32, 32", 2},
+                       Case{1024, 16, "16, 8, 8", "8, 8, 16", 3},
+                       Case{2048, 32, "16, 16, 8", "8, 16, 16", 3}}) {
+    SCOPED_TRACE(fmt::format("N = {}, chain radix {}", c.n, c.chainRadix));
+    const int64_t b = 3;
+    const Kernel k = compileKernel(kConv, {{"N", c.n}, {"B", b}}, ir::ScalarKind::Float);
+    const ExpandedFftOps e = expandFftOps(k, {}, FftOpsOptions{.chainRadix = c.chainRadix});
+    ASSERT_TRUE(e.oneKernel);
+    ASSERT_EQ(e.operations.size(), 2U);
+    EXPECT_NE(e.operations[0].find(fmt::format("radices {} (", c.fwd)), std::string::npos)
+        << e.operations[0];
+    EXPECT_NE(e.operations[1].find(fmt::format("radices {} (", c.inv)), std::string::npos)
+        << e.operations[1];
+    // the wider radices in two arrays (fft_ops.cpp: code generation shared 1024's one array
+    // without the barrier in its fused radix-32 pass; `fftc exec --check` failed)
+    EXPECT_EQ(e.chainInOneArray, c.passes == 3);
+    ExpandedFftOps two = e;
+    two.chainInOneArray = false;
+    const std::string src =
+        buildExpanded(two, "", compiler::pipeline::Target::OpenCL).compiled.source;
+    int64_t barriers = 0;
+    for (size_t at = src.find("barrier("); at != std::string::npos; at = src.find("barrier(", at + 1))
+      ++barriers;
+    EXPECT_EQ(barriers, 2 * c.passes - 1);
+    const auto x = randomVector(static_cast<size_t>(c.n * b), 11);
+    const auto h = randomVector(static_cast<size_t>(c.n), 12);
+    const std::vector<C> want = circularConvolution(x, h, c.n);
+    const std::vector<ir::Value> args = {
+        ir::Value::complexArray(x, ir::ScalarKind::Float, {b, c.n}),
+        ir::Value::complexArray(dftRows(h, c.n, Direction::Forward), ir::ScalarKind::Float, {c.n})};
+    // as expanded, and in one local array (its fused pass reads its tile in a loop, then
+    // writes the array it read: the barrier between, codegen/barriers.cpp)
+    ExpandedFftOps one = e;
+    one.chainInOneArray = true;
+    for (const ExpandedFftOps& form : {e, one}) {
+      const auto built = buildExpanded(form, "", compiler::pipeline::Target::OpenCL);
+      ASSERT_EQ(built.compiled.stages.size(), 1U);
+      // one array: a barrier more in each pass from local to local memory (2048's radix-16
+      // passes keep half of its 256 work-items idle: code generation keeps two arrays)
+      if (form.chainInOneArray && c.passes == 2) {
+        const std::string& text = built.compiled.source;
+        int64_t n = 0;
+        for (size_t at = text.find("barrier("); at != std::string::npos;
+             at = text.find("barrier(", at + 1))
+          ++n;
+        EXPECT_EQ(n, 2 * c.passes - 1 + 2 * c.passes - 3);
+      }
+      const auto got =
+          compiler::exec::runCompiled(fftc::testing::openclContext(), built.compiled, args)
+              .output.toComplexVector();
+      EXPECT_LT(maxRelError(got, want), 1e-5) << form.chainInOneArray;
+    }
+  }
 }
 
 // A convolution of radix-10 rows (1000 = [10, 10, 10]) pads its local arrays as the planner's
@@ -259,14 +334,15 @@ TEST(FftOps, ConvolutionTakesThePlannersLocalPadding) {
 // the direct sum. A lone transform keeps the planner's arrays.
 TEST(FftOps, ConvolutionInOneLocalArrayRunsCorrectly) {
   struct Case {
-    int64_t n, b, localMemory;
+    int64_t n, b, localMemory, chainRadix;
   };
-  for (const Case c : {Case{256, 11, 0}, Case{1024, 3, 0}, Case{4096, 2, 232448}}) {
+  // (1024 in the plain FFT's radices: its wider ones keep two arrays)
+  for (const Case c : {Case{256, 11, 0, 32}, Case{1024, 3, 0, 16}, Case{4096, 2, 232448, 32}}) {
     const Kernel k = compileKernel(kConv, {{"N", c.n}, {"B", c.b}}, ir::ScalarKind::Float);
     FftRequest limits;
     limits.target = compiler::pipeline::Target::OpenCL;
     limits.localMemoryBytes = c.localMemory;
-    const ExpandedFftOps e = expandFftOps(k, limits);
+    const ExpandedFftOps e = expandFftOps(k, limits, FftOpsOptions{.chainRadix = c.chainRadix});
     ASSERT_TRUE(e.oneKernel) << c.n;
     EXPECT_TRUE(e.chainInOneArray) << c.n;
     ExpandedFftOps twoArrays = e;
