@@ -673,6 +673,8 @@ Variant chooseVariant(const FftRequest& r) {
       (hierarchicalFits(r) || r.levels != 0 || !r.levelSizes.empty()))
     return Variant::Hierarchical;
   if (!r.radices.empty() || smooth) return Variant::StockhamTwiddle;
+  // a prime factor above kLargestRaderRadix as a Rader pass in one kernel (raderPassPlan)
+  if (raderPassPlan(r.size, r)) return Variant::Local;
   return Variant::Bluestein;
 }
 
@@ -682,11 +684,37 @@ void bindLocalShape(PlanChoice& c, const LocalShape& shape) {
   c.stageLocal = {{shape.workgroupSize, shape.fftsPerGroup}};
 }
 
+// Local with a Rader pass (raderPassPlan): stockhamLocal with rs and rsR, the request's
+// work-group shape where it has one.
+PlanChoice chooseRaderPassPlan(const FftRequest& r, const RaderPassPlan& plan) {
+  PlanChoice c;
+  c.variant = Variant::Local;
+  c.radices = plan.radices;
+  c.file = "fft.fdl";
+  c.kernel = "stockhamLocal";
+  c.defines["rs"] = plan.radices;
+  c.defines["rsR"] = plan.convolution;
+  LocalShape shape{.workgroupSize = r.workgroupSize > 0 ? r.workgroupSize : plan.workItems,
+                   .fftsPerGroup = r.fftsPerGroup > 0 ? r.fftsPerGroup : plan.fftsPerGroup};
+  if (!localFits(r.size, r, shape.fftsPerGroup, 4) ||
+      shape.workgroupSize * shape.fftsPerGroup > 1024)
+    throw UserError(fmt::format(
+        "local variant with a Rader pass: {} rows of N = {} {} (four local arrays of N each) "
+        "in {} work-items do not fit in {} bytes of local memory and 1024 work-items",
+        shape.fftsPerGroup, r.size, precisionName(r.precision),
+        shape.workgroupSize * shape.fftsPerGroup, localMemoryFor(r, shape.fftsPerGroup)));
+  bindLocalShape(c, shape);
+  c.detail = LocalChoice{.radices = plan.radices, .shape = shape, .raderPass = plan.convolution};
+  return c;
+}
+
 // Stockham, twiddle, Cooley-Tukey and Local: fft.fdl with rs.
 PlanChoice choosePasses(const FftRequest& r, Variant v) {
   if (!r.radices.empty() && product(r.radices) != r.size)
     throw UserError(fmt::format("radices {}: their product is {}, not the size {}",
                                 listText(r.radices), product(r.radices), r.size));
+  if (v == Variant::Local && r.radices.empty())
+    if (auto plan = raderPassPlan(r.size, r)) return chooseRaderPassPlan(r, *plan);
   PlanChoice c;
   c.variant = v;
   // one kernel: a row that fits a work-item's registers is one radix (rowInOneWorkItem)

@@ -1,5 +1,6 @@
 // The radices of Rader's cyclic convolution (rader.fdl raderLocal, plan_choice.h raderRadices):
-// the radix list of N - 1 whose two FFTs take the fewest issue slots per row of the kernel.
+// the radix list of N - 1 whose two FFTs take the fewest issue slots per row of the kernel; and
+// Rader as a pass of a one-kernel plan (raderPassPlan, common.fdl raderStockPass).
 #include <algorithm>
 #include <limits>
 
@@ -91,6 +92,60 @@ Radices raderRadices(int64_t n, const FftRequest& request) {
   const bool fits =
       localFits(n - 1, request, 1, 3) && (n - 1) / *std::min_element(rs.begin(), rs.end()) <= 1024;
   return fits ? rs : Radices{};
+}
+
+bool raderPassPrime(int64_t p) {
+  return p > kLargestRaderRadix && largestPrimeFactor(p) == p && plannedByRadices(p - 1);
+}
+
+std::optional<RaderPassPlan> raderPassPlan(int64_t n, const FftRequest& request) {
+  if (n < 2 * (kLargestRaderRadix + 1) || largestPrimeFactor(n) == n) return std::nullopt;
+  // the one prime factor above kLargestRaderRadix, p, and m = n / p^k
+  int64_t p = 0, k = 0, m = n;
+  for (int64_t f = 2; f * f <= m; ++f)
+    for (; m % f == 0; m /= f)
+      if (f > kLargestRaderRadix) {
+        if (p != 0 && p != f) return std::nullopt;
+        p = f;
+      }
+  if (m > kLargestRaderRadix) {
+    if (p != 0 && p != m) return std::nullopt;
+    p = m;
+  }
+  if (p == 0 || !raderPassPrime(p)) return std::nullopt;
+  m = n;
+  for (; m % p == 0; m /= p) ++k;
+  if (!plannedByRadices(m) || !localFits(n, request, 1, 4)) return std::nullopt;
+  RaderPassPlan plan;
+  plan.radices.assign(static_cast<size_t>(k), p);
+  if (m > 1)
+    for (int64_t r : chooseRadices(m)) plan.radices.push_back(r);
+  plan.convolution = raderConvolutionRadices(p - 1);
+  // the widest pass's butterflies, the convolution's (p - 1)·(n / p) elements in its passes
+  int64_t w = 1, widest = 2;
+  bool raderInside = false;
+  for (int64_t r : plan.radices)
+    if (r != p) {
+      w = std::max(w, n / r);
+      widest = std::max(widest, r);
+      raderInside = raderInside || raderRadix(r);
+    }
+  for (int64_t r : plan.convolution) {
+    w = std::max(w, (p - 1) * (n / p) / r);
+    widest = std::max(widest, r);
+    raderInside = raderInside || raderRadix(r);
+  }
+  w = std::min(w, raderInside ? kRaderWorkItems : int64_t{1024});
+  // fewer work-items while the widest butterfly would fit the registers of fewer (not where
+  // it takes more than a thread's 255 at any count: f64 37)
+  if (butterflyRegisters(widest, request.precision) <= 255)
+    while (w > 64 && !butterflyInRegisters(widest, w, request.precision))
+      w = std::max<int64_t>(64, (w + 1) / 2);
+  plan.workItems = w;
+  int64_t f = std::max<int64_t>(std::min(256 / w, request.batch), 1);
+  while (f > 1 && !localFits(n, request, f, 4)) --f;
+  plan.fftsPerGroup = f;
+  return plan;
 }
 
 }  // namespace fftc::fftlib
