@@ -136,9 +136,13 @@ std::optional<RaderPassPlan> raderPassPlan(int64_t n, const FftRequest& request)
     raderInside = raderInside || raderRadix(r);
   }
   w = std::min(w, raderInside ? kRaderWorkItems : int64_t{1024});
-  // fewer work-items while the widest butterfly would fit the registers of fewer (not where
-  // it takes more than a thread's 255 at any count: f64 37)
-  if (butterflyRegisters(widest, request.precision) <= 255)
+  // fewer work-items while the widest butterfly would fit the registers of fewer; where it
+  // takes more than a thread's 255 at any count (f64 23, 37), 256, each with 255 (ptxas sm_90,
+  // f64 2961 = [47, 9, 7] with [2, 23]: 1024 work-items took 64 registers and spilled 2780
+  // bytes)
+  if (butterflyRegisters(widest, request.precision) > 255)
+    w = std::min(w, kRaderWorkItems);
+  else
     while (w > 64 && !butterflyInRegisters(widest, w, request.precision))
       w = std::max<int64_t>(64, (w + 1) / 2);
   plan.workItems = w;
