@@ -171,10 +171,11 @@ inline constexpr int64_t kLargestDirectPrime = 29;
 // composite size whose prime factors above 29 are all such radices is planned by radices
 // (37 x 16, 43 x 2, 31 x 2^k); a prime is one radix where its butterfly fits a work-item
 // (primeInOneWorkItem), else raderLocal's work-items share its convolution (raderRadices), and
-// larger prime factors go to Bluestein. On an H200 (2026-11-29) f64 488 =
-// [8, 61] took 2.0 ms for a batch of 68759, its butterfly spilling, where f32 592 = [16, 37]
-// was 0.57x cuFFT's time and 2368 = [8, 8, 37] 0.42x: 43 is the bound (the accuracy sweep's
-// 86, 129, 172, 215 need it; as Bluestein their f64 L2 was 1.7 - 1.8x FFTW's).
+// larger prime factors are Rader passes (raderPassPlan) or go to Bluestein. On an H200
+// (2026-11-29) f64 488 = [8, 61] took 2.0 ms for a batch of 68759, its butterfly spilling,
+// where f32 592 = [16, 37] was 0.57x cuFFT's time and 2368 = [8, 8, 37] 0.42x: 43 is the
+// bound (the accuracy sweep's 86, 129, 172, 215 need it; as Bluestein their f64 L2 was 1.7 -
+// 1.8x FFTW's).
 inline constexpr int64_t kLargestRaderRadix = 43;
 // The largest prime factor of Bluestein's convolution size M when it is not a power of two: M
 // is free to choose, and radices 11 and 13 cost more per element than 2, 3, 5, 7.

@@ -79,7 +79,8 @@ std::string describeChoice(const PlanChoice& c) {
                                 v.clusterBlocks, v.shape.workgroupSize / v.clusterBlocks)
                   : "",
               v.oneArray ? ", one local array (each pass reads, waits, writes)" : "",
-              v.loopedWorkItems > 0 ? ", a work-item looping over its butterflies of each pass" : "",
+              v.loopedWorkItems > 0 ? ", a work-item looping over its butterflies of each pass"
+                                    : "",
               v.raderPass.empty()
                   ? ""
                   : fmt::format(", radix {} a Rader pass (its butterflies' convolutions by "

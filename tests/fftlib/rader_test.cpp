@@ -165,7 +165,8 @@ TEST(RaderPassNegativeControl, ThePassIsRaders) {
        {std::pair{"raderEach(p, m, raderX0Mask(p))", "raderEach(p, m, raderLast(p))"},
         std::pair{"transpose <<: gather(discreteLogs(raderH(p), p))",
                   "transpose <<: gather(discreteLogs(raderG(p), p))"},
-        std::pair{"raderEach(p, m, raderSpectrum1(p, s))", "raderEach(p, m, raderSpectrum1(p, -s))"}}) {
+        std::pair{"raderEach(p, m, raderSpectrum1(p, s))",
+                  "raderEach(p, m, raderSpectrum1(p, -s))"}}) {
     FftCase c{.file = "fft.fdl",
               .kernel = "stockhamLocal",
               .defines = {{"rs", Radices{8, 47}}, {"rsR", Radices{2, 23}}},

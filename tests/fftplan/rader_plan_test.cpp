@@ -215,8 +215,8 @@ TEST(RaderRadixPlan, MatchFftwHierarchical31x4096F32) {
 // before (2961 = 47·63 and 2384 = 149·16 took 3.44x and 2.88x cuFFT's time on an H200).
 TEST(RaderPassPlan, CompositeSizesTakeRaderPasses) {
   EXPECT_TRUE(raderPassPrime(47));
-  EXPECT_TRUE(raderPassPrime(149));  // 148 = 4·37: a Rader radix in the convolution
-  EXPECT_FALSE(raderPassPrime(43));  // a Rader radix in a work-item (raderRadix)
+  EXPECT_TRUE(raderPassPrime(149));    // 148 = 4·37: a Rader radix in the convolution
+  EXPECT_FALSE(raderPassPrime(43));    // a Rader radix in a work-item (raderRadix)
   EXPECT_FALSE(raderPassPrime(4099));  // 4098 = 2·3·683
   EXPECT_FALSE(raderPassPrime(94));
   struct Expected {
@@ -254,7 +254,8 @@ TEST(RaderPassPlan, CompositeSizesTakeRaderPasses) {
 // radix of its own (2384: 148 = [4, 37]), three radices inverse scaled (2961), 47 x 47 (the
 // second pass twiddled) under a GPU's shared memory.
 TEST(RaderPassPlan, MatchFftw376F32AndF64) {
-  expectPlanWithinFftw<float>(lineRequest(376, 3, Precision::F32), "rader pass", 3, "stockhamLocal");
+  expectPlanWithinFftw<float>(lineRequest(376, 3, Precision::F32), "rader pass", 3,
+                              "stockhamLocal");
   expectPlanWithinFftw<double>(lineRequest(376, 3, Precision::F64), "rader pass", 3,
                                "stockhamLocal");
 }
