@@ -660,6 +660,11 @@ bool hierarchicalFits(const FftRequest& r) {
 Variant chooseVariant(const FftRequest& r) {
   if (r.variant != Variant::Auto) return r.variant;
   if (r.size == 1) return Variant::Stockham;
+  // a prime factor above kLargestRaderRadix as a Rader pass in one kernel (raderPassPlan; a
+  // request naming its radices gets it too, as the tuner names the planner's plans)
+  if (const auto plan = raderPassPlan(r.size, r);
+      plan && (r.radices.empty() || r.radices == plan->radices))
+    return Variant::Local;
   const bool smooth = plannedByRadices(r.size, r.precision);
   if (smooth && (r.radices.empty() || product(r.radices) == r.size) &&
       (localKernelFits(r.radices.empty() ? localRadices(r.size, r.precision) : r.radices, r) ||
@@ -673,8 +678,6 @@ Variant chooseVariant(const FftRequest& r) {
       (hierarchicalFits(r) || r.levels != 0 || !r.levelSizes.empty()))
     return Variant::Hierarchical;
   if (!r.radices.empty() || smooth) return Variant::StockhamTwiddle;
-  // a prime factor above kLargestRaderRadix as a Rader pass in one kernel (raderPassPlan)
-  if (raderPassPlan(r.size, r)) return Variant::Local;
   return Variant::Bluestein;
 }
 
@@ -713,8 +716,10 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
   if (!r.radices.empty() && product(r.radices) != r.size)
     throw UserError(fmt::format("radices {}: their product is {}, not the size {}",
                                 listText(r.radices), product(r.radices), r.size));
-  if (v == Variant::Local && r.radices.empty())
-    if (auto plan = raderPassPlan(r.size, r)) return chooseRaderPassPlan(r, *plan);
+  if (v == Variant::Local)
+    if (const auto plan = raderPassPlan(r.size, r);
+        plan && (r.radices.empty() || r.radices == plan->radices))
+      return chooseRaderPassPlan(r, *plan);
   PlanChoice c;
   c.variant = v;
   // one kernel: a row that fits a work-item's registers is one radix (rowInOneWorkItem)

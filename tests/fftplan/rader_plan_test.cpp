@@ -242,6 +242,16 @@ TEST(RaderPassPlan, CompositeSizesTakeRaderPasses) {
     EXPECT_EQ(std::get<Radices>(c.defines.at("rsR")), e.rsR) << e.n;
     EXPECT_LE(c.stageLocal[0][0] * c.stageLocal[0][1], 1024) << e.n;
   }
+  // the plan's radices given back (the tuner's way to name it), with or without the variant
+  for (Variant v : {Variant::Auto, Variant::Local}) {
+    FftRequest r = lineRequest(376, 3, Precision::F32);
+    r.variant = v;
+    r.radices = {47, 8};
+    const PlanChoice c = choosePlan(r);
+    EXPECT_EQ(c.kernel, "stockhamLocal");
+    ASSERT_NE(c.as<LocalChoice>(), nullptr);
+    EXPECT_EQ(c.as<LocalChoice>()->raderPass, (Radices{2, 23}));
+  }
   // four arrays of N do not fit 48 KiB (f32 2384: 4 x 19 KB), two prime factors above 43, a
   // p - 1 not planned by radices, a prime (raderLocal or Bluestein): Bluestein's variant
   for (int64_t n : {2384, 2961, 47 * 53, 4099 * 2, 1601})
