@@ -121,6 +121,17 @@ std::optional<RaderPassPlan> raderPassPlan(int64_t n, const FftRequest& request)
   if (m > 1)
     for (int64_t r : chooseRadices(m)) plan.radices.push_back(r);
   plan.convolution = raderConvolutionRadices(p - 1);
+  // A convolution with a direct prime radix above 16 (46 = [2, 23]: 23 as one dense butterfly)
+  // lost to Bluestein in one kernel on an H200 (f32 376 = [47, 8] 0.88 -> 1.41x cuFFT's time,
+  // f64 1.56 -> 3.12; f64 2209 = [47, 47] 1.53 -> 1.85), and won against Bluestein's passes over
+  // global memory (2961 = [47, 9, 7]: 3.36 -> 1.42x, f64 2.58 -> 1.17;
+  // bench/results/2026-11-29-nvidia-h200-session20-rader_pass.csv). A request naming the
+  // pass's radices (a tuner) gets it.
+  const bool densePrime = std::any_of(plan.convolution.begin(), plan.convolution.end(),
+                                      [](int64_t r) { return r > 16 && !raderRadix(r); });
+  if (densePrime && request.radices.empty() &&
+      localKernelFits(chooseRadices(bluesteinSize(n, request.precision)), request))
+    return std::nullopt;
   // the widest pass's butterflies, the convolution's (p - 1)·(n / p) elements in its passes
   int64_t w = 1, widest = 2;
   bool raderInside = false;

@@ -225,12 +225,11 @@ TEST(RaderPassPlan, CompositeSizesTakeRaderPasses) {
     int64_t localBytes;
     Radices rs, rsR;
   };
-  for (const Expected& e : {Expected{376, Precision::F32, 0, {47, 8}, {2, 23}},
+  for (const Expected& e : {Expected{488, Precision::F32, 0, {61, 8}, {10, 6}},
                             Expected{212, Precision::F64, 0, {53, 4}, {4, 13}},
                             // an H100's or H200's opt-in shared memory
                             Expected{2384, Precision::F32, 227 * 1024, {149, 16}, {4, 37}},
-                            Expected{2961, Precision::F64, 227 * 1024, {47, 9, 7}, {2, 23}},
-                            Expected{47 * 47, Precision::F32, 227 * 1024, {47, 47}, {2, 23}}}) {
+                            Expected{2961, Precision::F64, 227 * 1024, {47, 9, 7}, {2, 23}}}) {
     FftRequest r = lineRequest(e.n, 3, e.p);
     r.localMemoryBytes = e.localBytes;
     const PlanChoice c = choosePlan(r);
@@ -244,14 +243,23 @@ TEST(RaderPassPlan, CompositeSizesTakeRaderPasses) {
   }
   // the plan's radices given back (the tuner's way to name it), with or without the variant
   for (Variant v : {Variant::Auto, Variant::Local}) {
-    FftRequest r = lineRequest(376, 3, Precision::F32);
+    FftRequest r = lineRequest(488, 3, Precision::F32);
     r.variant = v;
-    r.radices = {47, 8};
+    r.radices = {61, 8};
     const PlanChoice c = choosePlan(r);
     EXPECT_EQ(c.kernel, "stockhamLocal");
     ASSERT_NE(c.as<LocalChoice>(), nullptr);
-    EXPECT_EQ(c.as<LocalChoice>()->raderPass, (Radices{2, 23}));
+    EXPECT_EQ(c.as<LocalChoice>()->raderPass, (Radices{10, 6}));
   }
+  // a convolution with a dense prime radix above 16 (46 = [2, 23]) where Bluestein is one
+  // kernel (376 = [47, 8], 47 x 47 under 227 KiB): Bluestein's, which was faster on an H200;
+  // 2961 above keeps its pass (Bluestein's M = 6000 takes passes over global memory)
+  for (const auto& [n, bytes] : {std::pair<int64_t, int64_t>{376, 0}, {47 * 47, 227 * 1024}})
+    for (Precision p : {Precision::F32, Precision::F64}) {
+      FftRequest r = lineRequest(n, 3, p);
+      r.localMemoryBytes = bytes;
+      EXPECT_EQ(choosePlan(r).kernel, "bluesteinLocal") << n;
+    }
   // four arrays of N do not fit 48 KiB (f32 2384: 4 x 19 KB), two prime factors above 43, a
   // p - 1 not planned by radices, a prime (raderLocal or Bluestein): Bluestein's variant
   for (int64_t n : {2384, 2961, 47 * 53, 4099 * 2, 1601})
@@ -259,14 +267,14 @@ TEST(RaderPassPlan, CompositeSizesTakeRaderPasses) {
 }
 
 // The plans on PoCL against FFTW in long double (L2 within kL2Bound of FFTW's at the same
-// precision): the pass first and alone beside a radix (376 = [47, 8], f32 and f64), several
+// precision): the pass first and alone beside a radix (488 = [61, 8], f32 and f64), several
 // rows a work-group (212 = [53, 4], a batch they do not divide), the convolution with a Rader
 // radix of its own (2384: 148 = [4, 37]), three radices inverse scaled (2961), 47 x 47 (the
-// second pass twiddled) under a GPU's shared memory.
-TEST(RaderPassPlan, MatchFftw376F32AndF64) {
-  expectPlanWithinFftw<float>(lineRequest(376, 3, Precision::F32), "rader pass", 3,
+// second pass twiddled, its radices given) under a GPU's shared memory.
+TEST(RaderPassPlan, MatchFftw488F32AndF64) {
+  expectPlanWithinFftw<float>(lineRequest(488, 3, Precision::F32), "rader pass", 3,
                               "stockhamLocal");
-  expectPlanWithinFftw<double>(lineRequest(376, 3, Precision::F64), "rader pass", 3,
+  expectPlanWithinFftw<double>(lineRequest(488, 3, Precision::F64), "rader pass", 3,
                                "stockhamLocal");
 }
 TEST(RaderPassPlan, MatchFftw212RowsInGroupsF32) {
@@ -290,8 +298,9 @@ TEST(RaderPassPlan, MatchFftw2961InverseScaledF32AndF64) {
                                "rader pass", 3, "stockhamLocal");
 }
 TEST(RaderPassPlan, MatchFftw47x47F64) {
-  expectPlanWithinFftw<double>(wide(lineRequest(47 * 47, 2, Precision::F64)), "rader pass", 3,
-                               "stockhamLocal");
+  FftRequest r = wide(lineRequest(47 * 47, 2, Precision::F64));
+  r.radices = {47, 47};  // by default Bluestein's one kernel (CompositeSizesTakeRaderPasses)
+  expectPlanWithinFftw<double>(r, "rader pass", 3, "stockhamLocal");
 }
 
 // Accuracy by construction (issue 23): the Rader primes where FFTW computes a direct DFT (31,
