@@ -286,7 +286,9 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits,
   const auto* local = choice.as<LocalChoice>();
   // (a one array whose passes loop over the work-items, fft.fdl's W: not fftStockhamTwiddle's
   // passes, which the row map below takes)
-  if (choice.kernel != "stockhamLocal" || !local || local->loopedWorkItems > 0) return nullptr;
+  if (choice.kernel != "stockhamLocal" || !local || local->loopedWorkItems > 0 ||
+      !local->raderPass.empty())
+    return nullptr;
   const int64_t b = r.batch, w = local->shape.workgroupSize;
   // columns of arrays: a tile of adjacent columns where the row keeps two local arrays
   // (columnTileLines' bytes); in one array, the multi-pass form's hierarchical column tiles,

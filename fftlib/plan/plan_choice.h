@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -46,6 +47,9 @@ struct LocalChoice {
   // One array whose passes from local memory to local memory have other butterfly counts than
   // the work-group's size (loopedOneArrayWorkItems): that size, fft.fdl's W; 0 otherwise.
   int64_t loopedWorkItems = 0;
+  // The radices of p - 1 where the radix p (a prime above kLargestRaderRadix, raderPassPlan)
+  // is a Rader pass (fft.fdl's rsR, common.fdl's raderStockPass); empty otherwise.
+  Radices raderPass;
   bool operator==(const LocalChoice&) const = default;
 };
 
@@ -167,10 +171,11 @@ inline constexpr int64_t kLargestDirectPrime = 29;
 // composite size whose prime factors above 29 are all such radices is planned by radices
 // (37 x 16, 43 x 2, 31 x 2^k); a prime is one radix where its butterfly fits a work-item
 // (primeInOneWorkItem), else raderLocal's work-items share its convolution (raderRadices), and
-// larger prime factors go to Bluestein. On an H200 (2026-11-29) f64 488 =
-// [8, 61] took 2.0 ms for a batch of 68759, its butterfly spilling, where f32 592 = [16, 37]
-// was 0.57x cuFFT's time and 2368 = [8, 8, 37] 0.42x: 43 is the bound (the accuracy sweep's
-// 86, 129, 172, 215 need it; as Bluestein their f64 L2 was 1.7 - 1.8x FFTW's).
+// larger prime factors are Rader passes (raderPassPlan) or go to Bluestein. On an H200
+// (2026-11-29) f64 488 = [8, 61] took 2.0 ms for a batch of 68759, its butterfly spilling,
+// where f32 592 = [16, 37] was 0.57x cuFFT's time and 2368 = [8, 8, 37] 0.42x: 43 is the
+// bound (the accuracy sweep's 86, 129, 172, 215 need it; as Bluestein their f64 L2 was 1.7 -
+// 1.8x FFTW's).
 inline constexpr int64_t kLargestRaderRadix = 43;
 // The largest prime factor of Bluestein's convolution size M when it is not a power of two: M
 // is free to choose, and radices 11 and 13 cost more per element than 2, 3, 5, 7.
@@ -286,6 +291,26 @@ int64_t bluesteinSize(int64_t n, Precision precision);
 // forward FFT's result stays for X_0 while the inverse FFT ping-pongs) fit the request's budget
 // with at most 1024 work-items; {} otherwise (Bluestein).
 Radices raderRadices(int64_t n, const FftRequest& request);
+// Rader as a pass of a one-kernel plan (issue 23 item 2; common.fdl's raderStockPass, fft.fdl
+// stockhamLocal -D rsR): a size N = p^k·m whose one prime factor above kLargestRaderRadix, p,
+// has p - 1 planned by radices (raderPassPrime), m planned by radices, N not prime. Its radices
+// are [p, ..., p] then chooseRadices(m) (the Rader passes first: the first reads global memory
+// with no twiddles), the convolution's raderConvolutionRadices(p - 1); every pass's
+// butterflies, the convolution FFTs' (p - 1)·m / r among them, on `workItems` work-items
+// (the widest pass's, at most 1024, at most kRaderWorkItems where a radix is a Rader radix,
+// fewer while the widest butterfly does not fit the registers: butterflyInRegisters). It fits
+// where four local arrays of N do (the pass's input and Y, of N, and the convolution FFTs'
+// two of (p - 1)·m: rows of one work-group, F, as many as fit in 256 work-items). Where
+// Bluestein took 2961 = 47·63 (M = 6000 in three FFTs through global memory) and 2384 = 149·16
+// (M = 4800): one kernel, one read and one write of the data.
+bool raderPassPrime(int64_t p);
+struct RaderPassPlan {
+  Radices radices;      // of N, the Rader passes first
+  Radices convolution;  // of p - 1 (rsR)
+  int64_t workItems = 0;
+  int64_t fftsPerGroup = 1;
+};
+std::optional<RaderPassPlan> raderPassPlan(int64_t n, const FftRequest& request);
 // The radices of Rader's convolution FFTs of m = N - 1 (rader_radices.cpp): chooseRadices(m)
 // unless another list takes at most 3/4 of its issue slots per row (its passes' butterflies
 // over the row's m / min(rs) work-items, which idle through a pass of few large butterflies:

@@ -668,6 +668,11 @@ bool hierarchicalFits(const FftRequest& r) {
 Variant chooseVariant(const FftRequest& r) {
   if (r.variant != Variant::Auto) return r.variant;
   if (r.size == 1) return Variant::Stockham;
+  // a prime factor above kLargestRaderRadix as a Rader pass in one kernel (raderPassPlan; a
+  // request naming its radices gets it too, as the tuner names the planner's plans)
+  if (const auto plan = raderPassPlan(r.size, r);
+      plan && (r.radices.empty() || r.radices == plan->radices))
+    return Variant::Local;
   const bool smooth = plannedByRadices(r.size, r.precision);
   if (smooth && (r.radices.empty() || product(r.radices) == r.size) &&
       (localKernelFits(r.radices.empty() ? localRadices(r.size, r.precision) : r.radices, r) ||
@@ -690,11 +695,39 @@ void bindLocalShape(PlanChoice& c, const LocalShape& shape) {
   c.stageLocal = {{shape.workgroupSize, shape.fftsPerGroup}};
 }
 
+// Local with a Rader pass (raderPassPlan): stockhamLocal with rs and rsR, the request's
+// work-group shape where it has one.
+PlanChoice chooseRaderPassPlan(const FftRequest& r, const RaderPassPlan& plan) {
+  PlanChoice c;
+  c.variant = Variant::Local;
+  c.radices = plan.radices;
+  c.file = "fft.fdl";
+  c.kernel = "stockhamLocal";
+  c.defines["rs"] = plan.radices;
+  c.defines["rsR"] = plan.convolution;
+  LocalShape shape{.workgroupSize = r.workgroupSize > 0 ? r.workgroupSize : plan.workItems,
+                   .fftsPerGroup = r.fftsPerGroup > 0 ? r.fftsPerGroup : plan.fftsPerGroup};
+  if (!localFits(r.size, r, shape.fftsPerGroup, 4) ||
+      shape.workgroupSize * shape.fftsPerGroup > 1024)
+    throw UserError(fmt::format(
+        "local variant with a Rader pass: {} rows of N = {} {} (four local arrays of N each) "
+        "in {} work-items do not fit in {} bytes of local memory and 1024 work-items",
+        shape.fftsPerGroup, r.size, precisionName(r.precision),
+        shape.workgroupSize * shape.fftsPerGroup, localMemoryFor(r, shape.fftsPerGroup)));
+  bindLocalShape(c, shape);
+  c.detail = LocalChoice{.radices = plan.radices, .shape = shape, .raderPass = plan.convolution};
+  return c;
+}
+
 // Stockham, twiddle, Cooley-Tukey and Local: fft.fdl with rs.
 PlanChoice choosePasses(const FftRequest& r, Variant v) {
   if (!r.radices.empty() && product(r.radices) != r.size)
     throw UserError(fmt::format("radices {}: their product is {}, not the size {}",
                                 listText(r.radices), product(r.radices), r.size));
+  if (v == Variant::Local)
+    if (const auto plan = raderPassPlan(r.size, r);
+        plan && (r.radices.empty() || r.radices == plan->radices))
+      return chooseRaderPassPlan(r, *plan);
   PlanChoice c;
   c.variant = v;
   // one kernel: a row that fits a work-item's registers is one radix (rowInOneWorkItem)

@@ -1,5 +1,6 @@
 // The radices of Rader's cyclic convolution (rader.fdl raderLocal, plan_choice.h raderRadices):
-// the radix list of N - 1 whose two FFTs take the fewest issue slots per row of the kernel.
+// the radix list of N - 1 whose two FFTs take the fewest issue slots per row of the kernel; and
+// Rader as a pass of a one-kernel plan (raderPassPlan, common.fdl raderStockPass).
 #include <algorithm>
 #include <limits>
 
@@ -91,6 +92,75 @@ Radices raderRadices(int64_t n, const FftRequest& request) {
   const bool fits =
       localFits(n - 1, request, 1, 3) && (n - 1) / *std::min_element(rs.begin(), rs.end()) <= 1024;
   return fits ? rs : Radices{};
+}
+
+bool raderPassPrime(int64_t p) {
+  return p > kLargestRaderRadix && largestPrimeFactor(p) == p && plannedByRadices(p - 1);
+}
+
+std::optional<RaderPassPlan> raderPassPlan(int64_t n, const FftRequest& request) {
+  if (n < 2 * (kLargestRaderRadix + 1) || largestPrimeFactor(n) == n) return std::nullopt;
+  // the one prime factor above kLargestRaderRadix, p, and m = n / p^k
+  int64_t p = 0, k = 0, m = n;
+  for (int64_t f = 2; f * f <= m; ++f)
+    for (; m % f == 0; m /= f)
+      if (f > kLargestRaderRadix) {
+        if (p != 0 && p != f) return std::nullopt;
+        p = f;
+      }
+  if (m > kLargestRaderRadix) {
+    if (p != 0 && p != m) return std::nullopt;
+    p = m;
+  }
+  if (p == 0 || !raderPassPrime(p)) return std::nullopt;
+  m = n;
+  for (; m % p == 0; m /= p) ++k;
+  if (!plannedByRadices(m) || !localFits(n, request, 1, 4)) return std::nullopt;
+  RaderPassPlan plan;
+  plan.radices.assign(static_cast<size_t>(k), p);
+  if (m > 1)
+    for (int64_t r : chooseRadices(m)) plan.radices.push_back(r);
+  plan.convolution = raderConvolutionRadices(p - 1);
+  // A convolution with a direct prime radix above 16 (46 = [2, 23]: 23 as one dense butterfly)
+  // lost to Bluestein in one kernel on an H200 (f32 376 = [47, 8] 0.88 -> 1.41x cuFFT's time,
+  // f64 1.56 -> 3.12; f64 2209 = [47, 47] 1.53 -> 1.85), and won against Bluestein's passes over
+  // global memory (2961 = [47, 9, 7]: 3.36 -> 1.42x, f64 2.58 -> 1.17;
+  // bench/results/2026-11-29-nvidia-h200-session20-rader_pass.csv). A request naming the
+  // pass's radices (a tuner) gets it.
+  const bool densePrime = std::any_of(plan.convolution.begin(), plan.convolution.end(),
+                                      [](int64_t r) { return r > 16 && !raderRadix(r); });
+  if (densePrime && request.radices.empty() &&
+      localKernelFits(chooseRadices(bluesteinSize(n, request.precision)), request))
+    return std::nullopt;
+  // the widest pass's butterflies, the convolution's (p - 1)·(n / p) elements in its passes
+  int64_t w = 1, widest = 2;
+  bool raderInside = false;
+  for (int64_t r : plan.radices)
+    if (r != p) {
+      w = std::max(w, n / r);
+      widest = std::max(widest, r);
+      raderInside = raderInside || raderRadix(r);
+    }
+  for (int64_t r : plan.convolution) {
+    w = std::max(w, (p - 1) * (n / p) / r);
+    widest = std::max(widest, r);
+    raderInside = raderInside || raderRadix(r);
+  }
+  w = std::min(w, raderInside ? kRaderWorkItems : int64_t{1024});
+  // fewer work-items while the widest butterfly would fit the registers of fewer; where it
+  // takes more than a thread's 255 at any count (f64 23, 37), 256, each with 255 (ptxas sm_90,
+  // f64 2961 = [47, 9, 7] with [2, 23]: 1024 work-items took 64 registers and spilled 2780
+  // bytes)
+  if (butterflyRegisters(widest, request.precision) > 255)
+    w = std::min(w, kRaderWorkItems);
+  else
+    while (w > 64 && !butterflyInRegisters(widest, w, request.precision))
+      w = std::max<int64_t>(64, (w + 1) / 2);
+  plan.workItems = w;
+  int64_t f = std::max<int64_t>(std::min(256 / w, request.batch), 1);
+  while (f > 1 && !localFits(n, request, f, 4)) --f;
+  plan.fftsPerGroup = f;
+  return plan;
 }
 
 }  // namespace fftc::fftlib

@@ -77,6 +77,11 @@ inline std::vector<Case> planSpread() {
   out.push_back(withLocalMemory(cudaCase(16384, 2), kH100SharedBytes));
   out.push_back(
       withLocalMemory(cudaCase(8192, 2, Variant::Auto, Precision::F64), kH100SharedBytes));
+  // Rader passes (common.fdl raderStockPass): 2384 = [149, 16] (148 = [4, 37]), f64 2961
+  out.push_back(withLocalMemory(cudaCase(2384, 2), kH100SharedBytes));
+  out.push_back(
+      withLocalMemory(cudaCase(2961, 2, Variant::Auto, Precision::F64, Direction::Inverse, true),
+                      kH100SharedBytes));
   // two levels of tiles of several columns beyond 48 KiB (f64 2^20: both stages 64 KiB)
   out.push_back(withLocalMemory(
       cudaCase(int64_t{1} << 20, 1, Variant::Auto, Precision::F64, Direction::Inverse, true),

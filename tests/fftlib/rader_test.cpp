@@ -111,6 +111,76 @@ INSTANTIATE_TEST_SUITE_P(Fft, RaderRadix, ::testing::ValuesIn(raderRadixCases())
                            return s + (i.param.direction == Direction::Forward ? "_fwd" : "_inv");
                          });
 
+// Rader as a pass (common.fdl raderStockPass, fft.fdl stockhamLocal -D rsR): a prime radix
+// above 43 whose pass computes its n / p butterflies' cyclic convolutions together, the FFTs
+// of p - 1 (radices rsR) as Stockham passes over the butterflies, in local memory. The pass
+// first (reading global memory, no twiddles), last, in the middle (twiddled), twice (53 x 53),
+// beside a Rader radix of its own inside the convolution (148 = [4, 37]: 2384), and 2961 =
+// 47 x 9 x 7; both precisions, both directions, pyvkfft's tolerance undoubled.
+struct RaderPassCase {
+  Radices rs;
+  Radices rsR;
+  bool bothDirections = true;
+};
+
+class RaderPass : public ::testing::TestWithParam<RaderPassCase> {};
+
+TEST_P(RaderPass, MatchesFftw) {
+  const RaderPassCase& p = GetParam();
+  for (auto prec : {ir::ScalarKind::Float, ir::ScalarKind::Double})
+    for (auto d : {Direction::Forward, Direction::Inverse}) {
+      if (d == Direction::Inverse && !p.bothDirections) continue;
+      FftCase c{.file = "fft.fdl",
+                .kernel = "stockhamLocal",
+                .defines = {{"rs", p.rs}, {"rsR", p.rsR}},
+                .n = product(p.rs),
+                .batch = 2,
+                .precision = prec,
+                .direction = d,
+                .scaled = d == Direction::Inverse};
+      FftResult r = runFft(c);
+      ASSERT_TRUE(r.ran) << describe(c) << "\n" << r.error;
+      ErrorSummary::get().record("rader pass", c, r);
+      EXPECT_LT(r.linf, r.tol / 2) << describe(c) << " (l2 " << r.l2 << ")";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fft, RaderPass,
+                         ::testing::Values(RaderPassCase{{47, 2}, {2, 23}},
+                                           RaderPassCase{{8, 47}, {2, 23}},
+                                           RaderPassCase{{4, 53, 2}, {4, 13}},
+                                           RaderPassCase{{53, 53}, {4, 13}, false},
+                                           RaderPassCase{{149, 16}, {4, 37}, false},
+                                           RaderPassCase{{47, 9, 7}, {2, 23}, false}),
+                         [](const ::testing::TestParamInfo<RaderPassCase>& i) {
+                           std::string s;
+                           for (int64_t r : i.param.rs) s += std::to_string(r) + "_";
+                           return s + "R" + std::to_string(product(i.param.rsR) + 1);
+                         });
+
+// The pass is Rader's: x_0 left out of the zero frequency, the output gathered by log_g, or
+// the spectrum's sign flipped, and 376 = [8, 47] is wrong.
+TEST(RaderPassNegativeControl, ThePassIsRaders) {
+  for (auto [from, to] :
+       {std::pair{"raderEach(p, m, raderX0Mask(p))", "raderEach(p, m, raderLast(p))"},
+        std::pair{"transpose <<: gather(discreteLogs(raderH(p), p))",
+                  "transpose <<: gather(discreteLogs(raderG(p), p))"},
+        std::pair{"raderEach(p, m, raderSpectrum1(p, s))",
+                  "raderEach(p, m, raderSpectrum1(p, -s))"}}) {
+    FftCase c{.file = "fft.fdl",
+              .kernel = "stockhamLocal",
+              .defines = {{"rs", Radices{8, 47}}, {"rsR", Radices{2, 23}}},
+              .n = 376,
+              .batch = 2,
+              .precision = ir::ScalarKind::Double};
+    c.mutateFrom = from;
+    c.mutateTo = to;
+    FftResult r = runFft(c);
+    ASSERT_TRUE(r.ran) << r.error;
+    EXPECT_GT(r.linf, 1e-2) << from;
+  }
+}
+
 // The radix-31 butterfly is Rader's: with its spectrum's sign flipped, or its output gathered
 // by log_g, 62 = [2, 31] is wrong.
 TEST(RaderRadixNegativeControl, TheButterflyIsRaders) {

@@ -507,14 +507,17 @@ TEST(FftPlan, LocalVariantShape) {
   // primes up to 29 are radices of their own (plannedByRadices), beside small radices too (the
   // row then takes the work-items of the wider radix); 31 .. 43 beside others are Rader radices
   // (common.fdl raderDft), alone too where the butterfly fits a work-item (primeInOneWorkItem:
-  // f32 31 .. 43); the other primes from 31 and larger prime factors go to Bluestein's variant
-  // (raderLocal for the primes whose N - 1 is 29-smooth)
+  // f32 31 .. 43); the other primes from 31 go to Bluestein's variant (raderLocal for the
+  // primes whose N - 1 is 29-smooth), larger prime factors too unless they are Rader passes
+  // (raderPassPlan: 2 x 67, one prime above 43 whose p - 1 is planned by radices, in four
+  // local arrays that fit; not 47 x 53, nor 127 x 64 within 48 KiB)
   for (int64_t n : {31, 37}) EXPECT_EQ(choosePlan(req(n)).variant, Variant::Local) << n;
   for (int64_t n : {17, 19, 23, 29, 34, 17 * 64, 19 * 19, 23 * 32, 29 * 3, 2 * 31, 31 * 64}) {
     EXPECT_TRUE(plannedByRadices(n)) << n;
     EXPECT_NE(choosePlan(req(n)).variant, Variant::Bluestein) << n;
   }
-  for (int64_t n : {47, 53, 2 * 67, 127 * 64}) {
+  EXPECT_EQ(choosePlan(req(2 * 67)).variant, Variant::Local);
+  for (int64_t n : {47, 53, 47 * 53, 127 * 64}) {
     EXPECT_FALSE(plannedByRadices(n)) << n;
     EXPECT_EQ(choosePlan(req(n)).variant, Variant::Bluestein) << n;
   }

@@ -169,9 +169,12 @@ TEST(RaderRadixPlan, CompositeSizesTakeRaderRadices) {
   EXPECT_FALSE(raderRadix(29));  // symDft
   EXPECT_FALSE(raderRadix(47));  // beyond kLargestRaderRadix
   EXPECT_FALSE(raderRadix(62));  // not prime
+  // larger prime factors are Rader passes where four local arrays fit (below), else Bluestein
   for (int64_t n : {61 * 8, 71 * 2, 127 * 4, 257 * 2, 1009 * 4}) {
     EXPECT_FALSE(plannedByRadices(n)) << n;
-    EXPECT_EQ(choosePlan(lineRequest(n, 2, Precision::F32)).file, "bluestein.fdl") << n;
+    EXPECT_EQ(choosePlan(lineRequest(n, 2, Precision::F32)).file,
+              n == 1009 * 4 ? "bluestein.fdl" : "fft.fdl")
+        << n;
   }
   EXPECT_FALSE(plannedByRadices(31));  // a prime: primeInOneWorkItem or raderLocal
   // 311 - 1 = 2·5·31: raderLocal's convolution keeps radices of at most 29 (Bluestein)
@@ -204,6 +207,100 @@ TEST(RaderRadixPlan, MatchFftw1147F64) {
 TEST(RaderRadixPlan, MatchFftwHierarchical31x4096F32) {
   expectPlanWithinFftw<float>(lineRequest(31 * 4096, 1, Precision::F32), "rader radix", 3,
                               "hierarchicalLocal3");
+}
+
+// Rader as a pass (common.fdl raderStockPass, raderPassPlan): a composite size whose one
+// prime factor above kLargestRaderRadix has p - 1 planned by radices, in one kernel
+// (stockhamLocal -D rsR, the Rader passes first) where four local arrays of N fit; Bluestein
+// before (2961 = 47·63 and 2384 = 149·16 took 3.44x and 2.88x cuFFT's time on an H200).
+TEST(RaderPassPlan, CompositeSizesTakeRaderPasses) {
+  EXPECT_TRUE(raderPassPrime(47));
+  EXPECT_TRUE(raderPassPrime(149));    // 148 = 4·37: a Rader radix in the convolution
+  EXPECT_FALSE(raderPassPrime(43));    // a Rader radix in a work-item (raderRadix)
+  EXPECT_FALSE(raderPassPrime(4099));  // 4098 = 2·3·683
+  EXPECT_FALSE(raderPassPrime(94));
+  struct Expected {
+    int64_t n;
+    Precision p;
+    int64_t localBytes;
+    Radices rs, rsR;
+  };
+  for (const Expected& e : {Expected{488, Precision::F32, 0, {61, 8}, {10, 6}},
+                            Expected{212, Precision::F64, 0, {53, 4}, {4, 13}},
+                            // an H100's or H200's opt-in shared memory
+                            Expected{2384, Precision::F32, 227 * 1024, {149, 16}, {4, 37}},
+                            Expected{2961, Precision::F64, 227 * 1024, {47, 9, 7}, {2, 23}}}) {
+    FftRequest r = lineRequest(e.n, 3, e.p);
+    r.localMemoryBytes = e.localBytes;
+    const PlanChoice c = choosePlan(r);
+    EXPECT_EQ(c.variant, Variant::Local) << e.n;
+    EXPECT_EQ(c.kernel, "stockhamLocal") << e.n;
+    EXPECT_EQ(c.radices, e.rs) << e.n;
+    ASSERT_NE(c.as<LocalChoice>(), nullptr) << e.n;
+    EXPECT_EQ(c.as<LocalChoice>()->raderPass, e.rsR) << e.n;
+    EXPECT_EQ(std::get<Radices>(c.defines.at("rsR")), e.rsR) << e.n;
+    EXPECT_LE(c.stageLocal[0][0] * c.stageLocal[0][1], 1024) << e.n;
+  }
+  // the plan's radices given back (the tuner's way to name it), with or without the variant
+  for (Variant v : {Variant::Auto, Variant::Local}) {
+    FftRequest r = lineRequest(488, 3, Precision::F32);
+    r.variant = v;
+    r.radices = {61, 8};
+    const PlanChoice c = choosePlan(r);
+    EXPECT_EQ(c.kernel, "stockhamLocal");
+    ASSERT_NE(c.as<LocalChoice>(), nullptr);
+    EXPECT_EQ(c.as<LocalChoice>()->raderPass, (Radices{10, 6}));
+  }
+  // a convolution with a dense prime radix above 16 (46 = [2, 23]) where Bluestein is one
+  // kernel (376 = [47, 8], 47 x 47 under 227 KiB): Bluestein's, which was faster on an H200;
+  // 2961 above keeps its pass (Bluestein's M = 6000 takes passes over global memory)
+  for (const auto& [n, bytes] : {std::pair<int64_t, int64_t>{376, 0}, {47 * 47, 227 * 1024}})
+    for (Precision p : {Precision::F32, Precision::F64}) {
+      FftRequest r = lineRequest(n, 3, p);
+      r.localMemoryBytes = bytes;
+      EXPECT_EQ(choosePlan(r).kernel, "bluesteinLocal") << n;
+    }
+  // four arrays of N do not fit 48 KiB (f32 2384: 4 x 19 KB), two prime factors above 43, a
+  // p - 1 not planned by radices, a prime (raderLocal or Bluestein): Bluestein's variant
+  for (int64_t n : {2384, 2961, 47 * 53, 4099 * 2, 1601})
+    EXPECT_EQ(choosePlan(lineRequest(n, 2, Precision::F32)).variant, Variant::Bluestein) << n;
+}
+
+// The plans on PoCL against FFTW in long double (L2 within kL2Bound of FFTW's at the same
+// precision): the pass first and alone beside a radix (488 = [61, 8], f32 and f64), several
+// rows a work-group (212 = [53, 4], a batch they do not divide), the convolution with a Rader
+// radix of its own (2384: 148 = [4, 37]), three radices inverse scaled (2961), 47 x 47 (the
+// second pass twiddled, its radices given) under a GPU's shared memory.
+TEST(RaderPassPlan, MatchFftw488F32AndF64) {
+  expectPlanWithinFftw<float>(lineRequest(488, 3, Precision::F32), "rader pass", 3,
+                              "stockhamLocal");
+  expectPlanWithinFftw<double>(lineRequest(488, 3, Precision::F64), "rader pass", 3,
+                               "stockhamLocal");
+}
+TEST(RaderPassPlan, MatchFftw212RowsInGroupsF32) {
+  expectPlanWithinFftw<float>(lineRequest(212, 11, Precision::F32), "rader pass", 3,
+                              "stockhamLocal");
+}
+FftRequest wide(FftRequest r) {
+  r.localMemoryBytes = 227 * 1024;
+  return r;
+}
+TEST(RaderPassPlan, MatchFftw2384F32AndF64) {
+  expectPlanWithinFftw<float>(wide(lineRequest(2384, 2, Precision::F32)), "rader pass", 3,
+                              "stockhamLocal");
+  expectPlanWithinFftw<double>(wide(lineRequest(2384, 2, Precision::F64)), "rader pass", 3,
+                               "stockhamLocal");
+}
+TEST(RaderPassPlan, MatchFftw2961InverseScaledF32AndF64) {
+  expectPlanWithinFftw<float>(wide(lineRequest(2961, 2, Precision::F32, Direction::Inverse, true)),
+                              "rader pass", 3, "stockhamLocal");
+  expectPlanWithinFftw<double>(wide(lineRequest(2961, 2, Precision::F64, Direction::Inverse, true)),
+                               "rader pass", 3, "stockhamLocal");
+}
+TEST(RaderPassPlan, MatchFftw47x47F64) {
+  FftRequest r = wide(lineRequest(47 * 47, 2, Precision::F64));
+  r.radices = {47, 47};  // by default Bluestein's one kernel (CompositeSizesTakeRaderPasses)
+  expectPlanWithinFftw<double>(r, "rader pass", 3, "stockhamLocal");
 }
 
 // Accuracy by construction (issue 23): the Rader primes where FFTW computes a direct DFT (31,

@@ -178,14 +178,16 @@ TEST(Radix11And13, NoSmoothSizeUsesBluestein) {
       const bool oneRadix = n == 31 || (p == Precision::F32 && (n == 37 || n == 41 || n == 43));
       EXPECT_EQ(primeInOneWorkItem(n, p), oneRadix) << n;
       const bool bluestein = choosePlan(shapeRequest({n}, 1, p)).variant == Variant::Bluestein;
-      EXPECT_EQ(bluestein, !plannedByRadices(n) && !oneRadix) << n;
+      // a prime factor above 43 as a Rader pass (raderPassPlan) where four arrays of n fit
+      const bool pass = raderPassPlan(n, shapeRequest({n}, 1, p)).has_value();
+      EXPECT_EQ(bluestein, !plannedByRadices(n) && !oneRadix && !pass) << n;
       if (largestPrimeFactor(n) <= 13) {
         EXPECT_FALSE(bluestein) << n;
       }
       // a prime factor above kLargestRaderRadix, or a prime above 29 whose butterfly does not
       // fit a work-item (raderLocal, Bluestein's variant); 31 .. 43 beside others are Rader
       // radices, and alone where they fit a work-item (primeInOneWorkItem)
-      if (largestPrimeFactor(n) > kLargestRaderRadix ||
+      if ((largestPrimeFactor(n) > kLargestRaderRadix && !pass) ||
           (largestPrimeFactor(n) == n && n > kLargestDirectPrime && !oneRadix)) {
         EXPECT_TRUE(bluestein) << n;
       }
