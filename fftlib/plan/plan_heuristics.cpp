@@ -774,9 +774,9 @@ Radices clusterRadices(int64_t n, int64_t least) {
 }
 
 // fft.fdl fourStepCluster where it fits: N = M C, each block's M-point FFT in its own local
-// memory (two arrays of M) beside its share of the distributed array the blocks exchange
-// through (M: the load's and the result's), radices of M with at most 1024 butterflies a pass,
-// and C last. Empty when three arrays of M do not fit a block or the passes would need more
+// memory (two arrays of M, or one where that fits more blocks a multiprocessor) beside its share
+// of the distributed array the blocks exchange through (M: the load's and the result's),
+// radices of M with at most 1024 butterflies a pass, and C last. Empty when three arrays of M do not fit a block or the passes would need more
 // work-items than a block has.
 std::optional<PlanChoice> fourStepClusterPlan(const FftRequest& r, int64_t c) {
   const int64_t m = r.size / c;
@@ -800,7 +800,12 @@ std::optional<PlanChoice> fourStepClusterPlan(const FftRequest& r, int64_t c) {
   p.defines["rs"] = rs;
   p.defines["W"] = w;
   p.stageLocal = {{w, 1}};
-  p.detail = LocalChoice{.radices = rs, .shape = LocalShape{w * c, 1}, .clusterBlocks = c};
+  // the block's FFT in one array (each pass reads, waits, writes) where that lets a multiprocessor
+  // hold more of the blocks (2^15 over 8: 96 -> 64 KiB, 2 -> 3 blocks)
+  const int64_t array = m * complexBytes(r.precision), budget = localMemoryBudget(r);
+  p.localReuseInPass = budget / (2 * array) > budget / (3 * array);
+  p.detail = LocalChoice{
+      .radices = rs, .shape = LocalShape{w * c, 1}, .oneArray = p.localReuseInPass, .clusterBlocks = c};
   return p;
 }
 

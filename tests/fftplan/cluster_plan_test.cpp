@@ -35,9 +35,11 @@ TEST(ClusterPlan, FourStepRadicesAndWorkItems) {
     int64_t n, c;
     Radices rs;
     int64_t w;
+    bool oneArray;  // where one array lets a multiprocessor hold more blocks (2 -> 3 at 2^15/8)
   };
-  for (const Row& row : {Row{32768, 4, {32, 16, 16, 4}, 512}, Row{32768, 8, {16, 16, 16, 8}, 256},
-                         Row{65536, 8, {32, 16, 16, 8}, 512}}) {
+  for (const Row& row :
+       {Row{32768, 4, {32, 16, 16, 4}, 512, false}, Row{32768, 8, {16, 16, 16, 8}, 256, true},
+        Row{65536, 8, {32, 16, 16, 8}, 512, false}}) {
     SCOPED_TRACE(std::to_string(row.n) + " over " + std::to_string(row.c));
     const PlanChoice p = choosePlan(clusterRequest(row.n, row.c));
     EXPECT_EQ(p.kernel, "fourStepCluster");
@@ -45,10 +47,17 @@ TEST(ClusterPlan, FourStepRadicesAndWorkItems) {
     EXPECT_EQ(std::get<int64_t>(p.defines.at("W")), row.w);
     ASSERT_EQ(p.stageLocal.size(), 1u);
     EXPECT_EQ(p.stageLocal[0], (std::vector<int64_t>{row.w, 1}));
+    EXPECT_EQ(p.localReuseInPass, row.oneArray);
     const auto* local = p.as<LocalChoice>();
     ASSERT_TRUE(local);
     EXPECT_EQ(local->clusterBlocks, row.c);
   }
+  // radices asked for: M's, then C (else stockhamCluster's)
+  FftRequest given = clusterRequest(32768, 4);
+  given.radices = {16, 8, 8, 8, 4};
+  const PlanChoice p = choosePlan(given);
+  EXPECT_EQ(p.kernel, "fourStepCluster");
+  EXPECT_EQ(std::get<int64_t>(p.defines.at("W")), 1024);
 }
 
 // stockhamCluster where the four-step's three arrays of N / C do not fit a block.
@@ -80,14 +89,14 @@ TEST(ClusterPlan, RadicesShapeAndArrays) {
 }
 
 // One stage over global memory, the kernel of clusters, each block its share of the arrays:
-// 2^15 over 4 (fourStepCluster), the distributed array's share and the block's two arrays, 8192
-// complex floats each; 2^16 over 4 (stockhamCluster), one array of 16384 (the passes share it:
+// 2^15 over 4 (fourStepCluster), the distributed array's share and the block's two arrays of
+// 8192 complex floats (those padded by one element in 16: CodegenOptions::localPadding); 2^16 over 4 (stockhamCluster), one array of 16384 (the passes share it:
 // code generation's in-pass reuse across the cluster).
 TEST(ClusterPlan, CompilesToOnePass) {
   struct Row {
     int64_t n, c, localBytes;
   };
-  for (const Row& row : {Row{32768, 4, 3 * 8192 * 8}, Row{65536, 4, 16384 * 8}}) {
+  for (const Row& row : {Row{32768, 4, (8192 + 2 * (8192 + 511)) * 8}, Row{65536, 4, 16384 * 8}}) {
     SCOPED_TRACE(row.n);
     auto plan = planFft(clusterRequest(row.n, row.c));
     EXPECT_EQ(plan->strategy, "lowerFft") << plan->fallbackReason;
