@@ -367,6 +367,9 @@ void Inferer::checkNesting(const AbstractMap& m, const SourceLoc& loc) const {
           inCluster = true;
           break;
         }
+        if (myDim == kBlockDim && k == FunKind::MapWorkgroup)
+          fail(loc, me + " inside " + outer + ": mapBlock must be nested inside a mapCluster, "
+                                              "its rows are the cluster's blocks");
         if (d == kClusterDim || d == kBlockDim ||
             ((myDim == kClusterDim || myDim == kBlockDim) && k == FunKind::MapWorkgroup))
           fail(loc, me + " inside " + outer + ": a thread-block cluster is the only work-group "

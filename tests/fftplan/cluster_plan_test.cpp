@@ -28,8 +28,9 @@ FftRequest clusterRequest(int64_t n, int64_t c, int64_t batch = 4) {
   return r;
 }
 
-// fourStepCluster: M = N / C's radices (at most 1024 butterflies a pass, radix 16s and up), then
-// C; a block's work-items are the first pass's butterflies. 2^15 over 4: M = 8192; over 8: 4096.
+// fourStepCluster: M = N / C's radices (the fewest passes of radix 16 at most with at most 1024
+// butterflies each), then C; a block's work-items are the smallest radix's butterflies. 2^15
+// over 4: M = 8192; over 8: 4096.
 TEST(ClusterPlan, FourStepRadicesAndWorkItems) {
   struct Row {
     int64_t n, c;
@@ -38,8 +39,8 @@ TEST(ClusterPlan, FourStepRadicesAndWorkItems) {
     bool oneArray;  // where one array lets a multiprocessor hold more blocks (2 -> 3 at 2^15/8)
   };
   for (const Row& row :
-       {Row{32768, 4, {32, 16, 16, 4}, 512, false}, Row{32768, 8, {16, 16, 16, 8}, 256, true},
-        Row{65536, 8, {32, 16, 16, 8}, 512, false}}) {
+       {Row{32768, 4, {16, 8, 8, 8, 4}, 1024, false}, Row{32768, 8, {16, 16, 16, 8}, 256, true},
+        Row{65536, 8, {16, 8, 8, 8, 8}, 1024, false}}) {
     SCOPED_TRACE(std::to_string(row.n) + " over " + std::to_string(row.c));
     const PlanChoice p = choosePlan(clusterRequest(row.n, row.c));
     EXPECT_EQ(p.kernel, "fourStepCluster");
@@ -54,10 +55,10 @@ TEST(ClusterPlan, FourStepRadicesAndWorkItems) {
   }
   // radices asked for: M's, then C (else stockhamCluster's)
   FftRequest given = clusterRequest(32768, 4);
-  given.radices = {16, 8, 8, 8, 4};
+  given.radices = {32, 16, 16, 4};
   const PlanChoice p = choosePlan(given);
   EXPECT_EQ(p.kernel, "fourStepCluster");
-  EXPECT_EQ(std::get<int64_t>(p.defines.at("W")), 1024);
+  EXPECT_EQ(std::get<int64_t>(p.defines.at("W")), 512);
 }
 
 // stockhamCluster where the four-step's three arrays of N / C do not fit a block.
