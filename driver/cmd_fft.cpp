@@ -71,7 +71,7 @@ void addFftOptions(po::options_description& desc, FftOptions& o, bool withOutput
        "second argument (registers capped to fit them; 0: none)")
       ("cluster", po::value(&o.cluster)->default_value(o.cluster),
        "CUDA sm_90: the whole transform in one kernel, each row over a thread-block cluster "
-       "of this many blocks, 2 to 8 (fft.fdl stockhamCluster; 0: none)")
+       "of this many blocks, 2 to 8 (cluster.fdl fourStepCluster, else stockhamCluster; 0: none)")
       ("inembed", po::value(&o.inembed),
        "N,M,...: the input's embedding array, one entry per dimension (FFTW's inembed; "
        "default: the dimensions)")

@@ -302,7 +302,14 @@ std::shared_ptr<const MapWorkgroup> MapWorkgroup::makeCluster(int64_t blocks, Fu
   return std::make_shared<const MapWorkgroup>(0, blocks, std::move(f), std::move(loc));
 }
 
-std::string MapWorkgroup::name() const { return cluster_ > 1 ? "mapCluster" : "mapWorkgroup"; }
+std::shared_ptr<const MapWorkgroup> MapWorkgroup::makeBlocks(FunPtr f, SourceLoc loc) {
+  if (!f) throw std::invalid_argument("MapWorkgroup::makeBlocks: null function");
+  return std::make_shared<const MapWorkgroup>(1, kBlocks, std::move(f), std::move(loc));
+}
+
+std::string MapWorkgroup::name() const {
+  return cluster_ > 1 ? "mapCluster" : blocks() ? "mapBlock" : "mapWorkgroup";
+}
 
 FunPtr MapWorkgroup::withChildren(std::vector<FunPtr> funs, std::vector<ExprPtr> exprs) const {
   expectCount("MapWorkgroup", funs.size(), 1);

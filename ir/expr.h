@@ -343,9 +343,15 @@ class MapWorkgroup final : public AbstractMap {
   // mapCluster(C, f); throws CompileError unless 1 <= C <= kMaxClusterBlocks.
   static std::shared_ptr<const MapWorkgroup> makeCluster(int64_t blocks, FunPtr f,
                                                          SourceLoc loc = {});
+  // mapBlock(f), directly inside a mapCluster(C, ...): f over an array of C rows, row k run by
+  // block k of the cluster alone; inside f the work-group is that block again (its mapLocal(0),
+  // its own local arrays and barriers). Its dimension is 1 (a mapLocal(0) inside is the block's).
+  static std::shared_ptr<const MapWorkgroup> makeBlocks(FunPtr f, SourceLoc loc = {});
   static constexpr int64_t kMaxClusterBlocks = 8;  // portable on Hopper (16 needs an opt-in)
   int dim() const override { return dim_; }
   int64_t cluster() const { return cluster_; }
+  bool blocks() const { return cluster_ == kBlocks; }  // a mapBlock
+  static constexpr int64_t kBlocks = -1;              // cluster() of a mapBlock
   std::string name() const override;
   FunPtr withChildren(std::vector<FunPtr> funs, std::vector<ExprPtr> exprs) const override;
   MapWorkgroup(int dim, int64_t cluster, FunPtr f, SourceLoc loc)

@@ -135,9 +135,10 @@ class Inferer : public IRMutator {
   void checkNesting(const AbstractMap& m, const SourceLoc& loc) const;
   // parallel_'s dimension of a mapCluster (a mapWorkgroup(0) of a cluster): its own code.
   static constexpr int kClusterDim = 3;
+  static constexpr int kBlockDim = 4;  // a mapBlock's
   static int nestingDim(const AbstractMap& m) {
     const auto* w = m.as<MapWorkgroup>();
-    return w && w->cluster() > 1 ? kClusterDim : m.dim();
+    return w && w->cluster() > 1 ? kClusterDim : w && w->blocks() ? kBlockDim : m.dim();
   }
   std::vector<ExprPtr> coerceArgs(const FunDecl& f, std::vector<ExprPtr> args);
 
@@ -334,6 +335,7 @@ Type Inferer::applyBuiltin(const Builtin& b, const std::vector<Type>& args, cons
 void Inferer::checkNesting(const AbstractMap& m, const SourceLoc& loc) const {
   auto show = [](FunKind k, int d) {
     if (d == kClusterDim) return std::string("mapCluster");
+    if (d == kBlockDim) return std::string("mapBlock");
     return std::string(k == FunKind::MapGlobal     ? "mapGlobal"
                        : k == FunKind::MapWorkgroup ? "mapWorkgroup"
                                                     : "mapLocal") +
@@ -341,7 +343,7 @@ void Inferer::checkNesting(const AbstractMap& m, const SourceLoc& loc) const {
   };
   const int myDim = nestingDim(m);
   const std::string me = show(m.kind(), myDim);
-  bool inWorkgroup = false;
+  bool inWorkgroup = false, inCluster = false;
   for (const auto& [k, d] : parallel_) {
     const std::string outer = show(k, d);
     switch (m.kind()) {
@@ -359,7 +361,17 @@ void Inferer::checkNesting(const AbstractMap& m, const SourceLoc& loc) const {
         if (k == FunKind::MapLocal)
           fail(loc, me + " inside " + outer + ": work-groups cannot be nested in work-items");
         // A cluster is the work-group level of its kernel: it neither nests nor holds another.
-        if (d == kClusterDim || (myDim == kClusterDim && k == FunKind::MapWorkgroup))
+        // A cluster is the work-group level of its kernel: it neither nests nor holds another,
+        // but for the one level of its blocks (mapBlock, directly inside it).
+        if (myDim == kBlockDim && d == kClusterDim) {
+          inCluster = true;
+          break;
+        }
+        if (myDim == kBlockDim && k == FunKind::MapWorkgroup)
+          fail(loc, me + " inside " + outer + ": mapBlock must be nested inside a mapCluster, "
+                                              "its rows are the cluster's blocks");
+        if (d == kClusterDim || d == kBlockDim ||
+            ((myDim == kClusterDim || myDim == kBlockDim) && k == FunKind::MapWorkgroup))
           fail(loc, me + " inside " + outer + ": a thread-block cluster is the only work-group "
                                               "level of its work-items");
         if (d == m.dim())
@@ -380,6 +392,8 @@ void Inferer::checkNesting(const AbstractMap& m, const SourceLoc& loc) const {
   }
   if (m.kind() == FunKind::MapLocal && !inWorkgroup)
     fail(loc, me + " must be nested inside a mapWorkgroup");
+  if (myDim == kBlockDim && !inCluster)
+    fail(loc, "mapBlock must be nested inside a mapCluster: its rows are the cluster's blocks");
 }
 
 TypedFun Inferer::applyMap(const AbstractMap& m, const Type& arg, const SourceLoc& loc) {

@@ -130,6 +130,7 @@ std::string Printer::fun(const FunDecl& f, int indent) {
   }
   if (const auto* w = f.as<MapWorkgroup>(); w && w->cluster() > 1)
     return "mapCluster(" + std::to_string(w->cluster()) + ", " + sub(w->f()) + ")";
+  if (const auto* w = f.as<MapWorkgroup>(); w && w->blocks()) return "mapBlock(" + sub(w->f()) + ")";
   if (const auto* m = f.as<AbstractMap>())
     return m->name() + "(" + (m->dim() >= 0 ? std::to_string(m->dim()) + ", " : "") +
            sub(m->f()) + ")";

@@ -172,7 +172,9 @@ std::string CPrinter::stmt(const Stmt& s, int indent) const {
     case StmtKind::If:
       return pad + "if (" + expr(s.cond) + ") {\n" + block(s.body) + pad + "}\n";
     case StmtKind::Barrier:
-      return pad + (clusterKernel_ ? d_.clusterBarrier() : d_.barrier(s.localFence, s.globalFence)) +
+      return pad +
+             (clusterKernel_ && !s.blockOnly ? d_.clusterBarrier()
+                                             : d_.barrier(s.localFence, s.globalFence)) +
              ";\n";
     case StmtKind::Comment: return pad + "// " + s.name + "\n";
   }

@@ -134,6 +134,9 @@ struct Stmt {
   CExpr cond;
   // Barrier
   bool localFence = true, globalFence = false;
+  // In a kernel of thread-block clusters: the block's own barrier (it orders only the block's
+  // local arrays, a mapBlock's), not the cluster's.
+  bool blockOnly = false;
 };
 
 StmtPtr sBlock();

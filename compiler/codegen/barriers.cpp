@@ -75,7 +75,7 @@ class BarrierPass {
       if (it != readPending_.end() && it->second &&
           (m.storage != m.localOrder || it->second->reader != &m)) {
         LoopStmts readLoops = it->second->loops;
-        place(e, false, readLoops);
+        place(e, false, readLoops, !distributed(m) && !distributed(*it->second->reader));
       }
     }
     Write& w = writes_[&m];
@@ -91,7 +91,8 @@ class BarrierPass {
     // a function of the local id (with the same work distribution).
     if (w.pending && !(e.inLocalLoop && w.index && e.canonical && *e.canonical == *w.index)) {
       LoopStmts writeLoops = w.loops;
-      place(e, m.space == backends::MemSpace::Global, writeLoops);
+      place(e, m.space == backends::MemSpace::Global, writeLoops,
+            m.space == backends::MemSpace::Local && !distributed(m));
     }
     // recorded after the barrier this read may need: one read in a loop (a radix-32 pass's
     // `for (i ...) p[i] = l[...]`) is one event, and the barrier before it must not clear it,
@@ -113,6 +114,10 @@ class BarrierPass {
     trailing_ = trailing_ || o.outerTrailing;
   }
 
+  // A local array over a thread-block cluster's blocks (Memory::cluster): its accesses need
+  // the cluster's barrier; a block's own array (a mapBlock's) only the block's.
+  static bool distributed(const Memory& m) { return m.cluster > 1; }
+
   [[noreturn]] static void fail(const TraceEvent& e, const std::string& msg) {
     throw ir::CompileError(e.loc, "code generation: " + msg);
   }
@@ -121,7 +126,9 @@ class BarrierPass {
   // the first loop enclosing `e` that did not enclose the earlier access, in the innermost loop
   // they share (a loop over the rows of a work-group each work-item runs the same number of
   // times); where `e` is when they share all of its loops.
-  void place(const TraceEvent& e, bool globalFence, const LoopStmts& other) {
+  // blockOnly: the arrays are a block's own (in a cluster kernel: the block's barrier, which
+  // leaves the distributed arrays' pending accesses pending).
+  void place(const TraceEvent& e, bool globalFence, const LoopStmts& other, bool blockOnly) {
     const auto& loops = e.loops;
     const size_t first = e.workgroupDepth < 0 ? 0 : static_cast<size_t>(e.workgroupDepth) + 1;
     StmtPtr parent, before;
@@ -154,11 +161,13 @@ class BarrierPass {
       rows = perBlock;
     }
     auto barrier = backends::sBarrier(!globalFence, globalFence);
+    barrier->blockOnly = blockOnly;
     ++barriers_;
     if (parent) {
       auto& body = parent->body;
       auto it = std::find(body.begin(), body.end(), before);
       if (it == body.begin() || (*(it - 1))->kind != StmtKind::Barrier) body.insert(it, barrier);
+      else if (!blockOnly) (*(it - 1))->blockOnly = false;  // the one there, widened
       // else: already synchronized
     } else {
       // Where the access is: after the statement that was last in its block then (and after
@@ -169,8 +178,10 @@ class BarrierPass {
       body.insert(it, barrier);
     }
     placed_.insert(barrier.get());
-    for (auto& [m, w] : writes_) w.pending = false;
-    for (auto& [s, r] : readPending_) r.reset();
+    for (auto& [m, w] : writes_)
+      if (!blockOnly || !distributed(*m)) w.pending = false;
+    for (auto& [s, r] : readPending_)
+      if (!blockOnly || (r && !distributed(*r->reader))) r.reset();
   }
 
   std::vector<StageDraft>& stages_;

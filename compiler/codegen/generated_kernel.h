@@ -33,6 +33,8 @@ struct LoopFrame {
   // A mapCluster's loop, and a mapLocal(0) loop inside it, which spans the cluster's blocks:
   // their number (1: one work-group).
   int64_t cluster = 1;
+  // A mapBlock's loop: its one iteration a block is the block's rank in the cluster.
+  bool clusterBlocks = false;
 };
 
 // A device kernel being generated (one stage). The generator fills the body, the global

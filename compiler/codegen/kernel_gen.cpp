@@ -53,6 +53,15 @@ KernelGen::KernelGen(const CodegenOptions& options, std::string name)
   resolver_.onSpreadIndex = [this](const Memory& m, size_t d, const ArithExpr& index) {
     onSpreadIndex(m, d, index);
   };
+  // the mapBlock's variable, give or take loop variables of one value (a block's one row)
+  resolver_.isOwnBlock = [this](const ArithExpr& block) {
+    for (auto l = loops_.rbegin(); l != loops_.rend(); ++l) {
+      if (!l->clusterBlocks) continue;
+      const ArithExpr d = block - l->var;
+      return d.constLowerBound() == 0 && d.constUpperBound() == 0;
+    }
+    return false;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -267,6 +276,10 @@ KernelGen::Result KernelGen::applyMap(const ir::AbstractMap& m, const Arg& arg, 
     if (!atTopLevel())
       fail(m.loc(), "mapCluster must be the kernel's outermost parallel loop");
   }
+  const auto* blockMap = m.as<ir::MapWorkgroup>();
+  if (blockMap && !blockMap->blocks()) blockMap = nullptr;
+  if (blockMap && (clusterOf() <= 1 || loops_.back().kind != LoopKind::Workgroup))
+    fail(m.loc(), "mapBlock must be directly inside a mapCluster (no loop between)");
   ViewPtr in = evalArg(arg, nullptr).view;
   if (topParallel) {
     if (cur_ >= 0) closeStage();
@@ -318,14 +331,25 @@ KernelGen::Result KernelGen::applyMap(const ir::AbstractMap& m, const Arg& arg, 
     closeLoop();
   } else {
     ArithExpr var;
-    if (kind == LoopKind::Workgroup) traceEvent(TraceEvent::Kind::WorkgroupOpen);
+    // A mapBlock's one iteration a block has no next row to wait for: no trailing barrier.
+    const bool rows = kind == LoopKind::Workgroup && !blockMap;
+    if (rows) traceEvent(TraceEvent::Kind::WorkgroupOpen);
     const auto* wg = m.as<ir::MapWorkgroup>();
     pendingCluster_ = wg ? wg->cluster() : 1;
+    if (blockMap) {
+      if (n != ArithExpr(clusterOf()))
+        fail(m.loc(), "mapBlock over " + n.str() + " rows in a cluster of " +
+                          std::to_string(clusterOf()) + " work-groups: a row a block");
+      pendingCluster_ = 1;
+      pendingBlocks_ = clusterOf();
+      base = "blk";
+    }
     auto loop = openLoop(kind, m.dim() < 0 ? 0 : m.dim(), n, base, var);
     pendingCluster_ = 1;
+    pendingBlocks_ = 0;
     body(var);
     // The barrier pass ends the loop's body with a barrier when the rows exchanged data.
-    if (kind == LoopKind::Workgroup) traceEvent(TraceEvent::Kind::WorkgroupClose, loop);
+    if (rows) traceEvent(TraceEvent::Kind::WorkgroupClose, loop);
     closeLoop();
   }
   if (topParallel) closeStage();

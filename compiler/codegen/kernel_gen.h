@@ -142,6 +142,7 @@ class KernelGen {
   // while its loop opens.
   int64_t clusterOf() const;
   int64_t pendingCluster_ = 1;
+  int64_t pendingBlocks_ = 0;  // the cluster's blocks while a mapBlock's loop opens
   std::string fresh(const std::string& base);
   // Records a memory access in the trace (and the global memories a stage uses).
   void onAccess(const Memory& m, const ir::ArithExpr& index);

@@ -348,7 +348,14 @@ backends::StmtPtr KernelGen::openLoop(LoopKind kind, int dim, const ArithExpr& e
   const int64_t cluster = kind == LoopKind::Workgroup              ? pendingCluster_
                           : kind == LoopKind::Local && dim == 0 ? clusterOf()
                                                                 : 1;
-  if (cluster > 1) {
+  if (pendingBlocks_ > 0) {
+    // mapBlock: block k of the cluster runs row k (one iteration a block)
+    const backends::CType intT = backends::CType::of(backends::CType::Kind::Int);
+    const backends::CExpr c = backends::cIndex(pendingBlocks_);
+    s = backends::sFor(name,
+                       backends::cBinary("%", backends::cWorkItem(WorkItemFn::GroupId, 0), c, intT),
+                       extent, c);
+  } else if (cluster > 1) {
     const backends::CType intT = backends::CType::of(backends::CType::Kind::Int);
     auto op = [&](const char* o, backends::CExpr a, backends::CExpr b) {
       return backends::cBinary(o, std::move(a), std::move(b), intT);
@@ -389,10 +396,11 @@ backends::StmtPtr KernelGen::openLoop(LoopKind kind, int dim, const ArithExpr& e
     }
     case LoopKind::Seq: s = backends::sFor(name, backends::cIndex(0), extent, nullptr); break;
   }
-  if (kind != LoopKind::Seq) st.dims = std::max(st.dims, dim + 1);
+  if (kind != LoopKind::Seq && pendingBlocks_ == 0) st.dims = std::max(st.dims, dim + 1);
   emit(s);
   loops_.push_back(LoopFrame{kind, var, extent, dim, s, blocks_.back()});
   loops_.back().cluster = cluster;
+  loops_.back().clusterBlocks = pendingBlocks_ > 0;
   blocks_.push_back(s);
   return s;
 }

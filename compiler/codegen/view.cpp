@@ -469,7 +469,9 @@ struct Walker {
     if (m.cluster > 1) {
       // distributed over a cluster's blocks: the block's share, through its shared memory
       const ArithExpr share = m.count / ArithExpr(m.cluster);
-      base = backends::cCall(backends::kClusterArray, {base, backends::cIndex(index / share)}, m.elemC);
+      const ArithExpr block = index / share;
+      if (!r.isOwnBlock || !r.isOwnBlock(block))
+        base = backends::cCall(backends::kClusterArray, {base, backends::cIndex(block)}, m.elemC);
       index = index % share;
     }
     CExpr e = backends::cSubscript(base, index, m.elemC);

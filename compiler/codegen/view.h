@@ -97,6 +97,9 @@ struct ViewResolver {
   // Called with the index into each spread dimension of a memory (Memory::spreadDims), which
   // takes no room in the address; it must be the mapLocal loop's own variable.
   std::function<void(const Memory&, size_t dim, const ir::ArithExpr&)> onSpreadIndex;
+  // Whether a block index of a distributed local array (Memory::cluster) is the executing
+  // block's own rank (a mapBlock's variable): then the access is a plain local one.
+  std::function<bool(const ir::ArithExpr&)> isOwnBlock;
 };
 
 // Resolves a view of a scalar, complex or tuple value to a C expression (an lvalue when the view

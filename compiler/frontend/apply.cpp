@@ -25,6 +25,7 @@ const BuiltinInfo kBuiltins[] = {
     {"mapSeqUnroll", BuiltinId::MapSeqUnroll, 1, 1},
     {"mapGlobal", BuiltinId::MapGlobal, -1, 1},   {"mapWorkgroup", BuiltinId::MapWorkgroup, -1, 1},
     {"mapLocal", BuiltinId::MapLocal, -1, 1},     {"mapCluster", BuiltinId::MapCluster, 2, 1},
+    {"mapBlock", BuiltinId::MapBlock, 1, 1},
     {"reduce", BuiltinId::Reduce, 2, 1},          {"reduceSeq", BuiltinId::ReduceSeq, 2, 1},
     {"reduceSeqUnroll", BuiltinId::ReduceSeqUnroll, 2, 1},
     {"reduceSeqPrefetch", BuiltinId::ReduceSeqPrefetch, 2, 1},
@@ -358,6 +359,7 @@ ir::FunPtr Elaborator::builtinFun(BuiltinId id, const std::vector<Value>& s, con
                               ir::MapWorkgroup::kMaxClusterBlocks));
       return ir::MapWorkgroup::makeCluster(blocks, fnArg(1), loc);
     }
+    case BuiltinId::MapBlock: return ir::MapWorkgroup::makeBlocks(fnArg(0), loc);
     case BuiltinId::Reduce:
     case BuiltinId::ReduceSeq:
     case BuiltinId::ReduceSeqUnroll:

@@ -79,7 +79,7 @@ const char* describe(const Value& v);
 
 // Built-in names: patterns, scalar functions, compile-time helpers.
 enum class BuiltinId {
-  Map, MapSeq, MapSeqUnroll, MapGlobal, MapWorkgroup, MapLocal, MapCluster,
+  Map, MapSeq, MapSeqUnroll, MapGlobal, MapWorkgroup, MapLocal, MapCluster, MapBlock,
   Reduce, ReduceSeq, ReduceSeqUnroll, ReduceSeqPrefetch,
   Zip, Split, Join, AsVector, AsScalar, Transpose, Array, Array2, Array3, Pad, Crop, Slide, Iterate, Id, Get, Gather,
   ToGlobal, ToLocal, ToPrivate,

@@ -814,7 +814,61 @@ Radices clusterRadices(int64_t n, int64_t least) {
   return rs.back() >= least && rs.front() <= 64 ? rs : Radices{};
 }
 
-// Cluster (FftRequest::clusterBlocks): fft.fdl stockhamCluster, the whole row in one kernel over
+// The radices of a block's M-point FFT (M a power of two): the fewest passes of at most radix
+// 16 whose every pass has at most 1024 butterflies, the bits spread evenly (8192: [16, 8, 8, 8]
+// on 1024 work-items). clusterRadices' [32, 16, 16] on 512 spilled 56 B a work-item (ptxas sm_90,
+// 128 registers); with 16 at most, 52 registers and no spills. Empty when none does.
+Radices blockRadices(int64_t m) {
+  if (m < 2 || (m & (m - 1)) != 0) return {};
+  int bits = 0;
+  while ((int64_t{1} << bits) < m) ++bits;
+  for (int passes = (bits + 3) / 4; passes <= bits; ++passes) {
+    const int least = bits / passes;
+    if ((m >> least) > 1024) continue;
+    Radices rs;
+    for (int q = 0; q < passes; ++q) rs.push_back(int64_t{1} << (least + (q < bits % passes ? 1 : 0)));
+    return rs;
+  }
+  return {};
+}
+
+// cluster.fdl fourStepCluster where it fits: N = M C, each block's M-point FFT in its own local
+// memory (two arrays of M, or one where that fits more blocks a multiprocessor) beside its share
+// of the distributed array the blocks exchange through (M: the load's and the result's),
+// radices of M with at most 1024 butterflies a pass, and C last. Empty when three arrays of M do not fit a block or the passes would need more
+// work-items than a block has.
+std::optional<PlanChoice> fourStepClusterPlan(const FftRequest& r, int64_t c) {
+  const int64_t m = r.size / c;
+  if (r.size % c != 0 || 3 * m * complexBytes(r.precision) > localMemoryBudget(r))
+    return std::nullopt;
+  // the request's radices when they end in C (M's, then C), else clusterRadices'
+  if (!r.radices.empty() && (r.radices.back() != c || product(r.radices) != r.size))
+    return std::nullopt;
+  Radices rs = r.radices.empty() ? blockRadices(m) : Radices(r.radices.begin(), r.radices.end() - 1);
+  if (rs.empty()) return std::nullopt;
+  const int64_t w = m / *std::min_element(rs.begin(), rs.end());
+  // the last pass: M / C butterflies a block, w at a time
+  if (w > 1024 || m % w != 0 || m % c != 0 || (m / c > w && (m / c) % w != 0)) return std::nullopt;
+  rs.push_back(c);
+  PlanChoice p;
+  p.variant = Variant::Local;
+  p.radices = rs;
+  p.file = "cluster.fdl";
+  p.kernel = "fourStepCluster";
+  p.defines["rs"] = rs;
+  p.defines["W"] = w;
+  p.stageLocal = {{w, 1}};
+  // the block's FFT in one array (each pass reads, waits, writes) where that lets a multiprocessor
+  // hold more of the blocks (2^15 over 8: 96 -> 64 KiB, 2 -> 3 blocks)
+  const int64_t array = m * complexBytes(r.precision), budget = localMemoryBudget(r);
+  p.localReuseInPass = budget / (2 * array) > budget / (3 * array);
+  p.detail = LocalChoice{
+      .radices = rs, .shape = LocalShape{w * c, 1}, .oneArray = p.localReuseInPass, .clusterBlocks = c};
+  return p;
+}
+
+// Cluster (FftRequest::clusterBlocks): cluster.fdl fourStepCluster where it fits (above), else
+// stockhamCluster, the whole row in one kernel over
 // a thread-block cluster of C work-groups, its local arrays distributed over their shared
 // memories (a share of N / C elements each). Two arrays where two shares fit the budget, else
 // one (each pass reads, waits, writes); the blocks take the longest pass's butterflies over C.
@@ -829,6 +883,7 @@ PlanChoice chooseClusterPlan(const FftRequest& r) {
     throw UserError(fmt::format("cluster {}: the cluster plan chooses its work-groups itself", c));
   if (!plannedByRadices(r.size, r.precision))
     throw UserError(fmt::format("cluster {}: N = {} is not planned by radices", c, r.size));
+  if (auto p = fourStepClusterPlan(r, c)) return *p;
   Radices rs = r.radices.empty() ? chooseRadices(r.size) : r.radices;
   if (rs.empty() || product(rs) != r.size)
     throw UserError(fmt::format("cluster {}: radices {} are not of N = {}", c, listText(rs), r.size));

@@ -150,5 +150,73 @@ TEST(Cluster, CudaDistributesTheLocalArray) {
   EXPECT_EQ(syncs, 4u) << s;
 }
 
+// mapBlock: each row through a distributed array (block k loads its half, its own), then block
+// k gathers the elements k + 2m (the other block's half remote), keeps them in its own local
+// array and writes them out as the stride permutation of its half: output k N/2 + i is
+// row[k + 2 ((i % (N/4)) * 2 + i / (N/4))].
+const char* kBlocks = R"(
+kernel blocks(x: [[float]N]B) =
+  mapCluster(2, λ(row =>
+    join <<: mapBlock(λ(r =>
+      toGlobal(mapLocal(id)) <<: join <<: transpose <<: split(2) <<: toLocal(mapLocal(id)) <<: r))
+    <<: transpose <<: split(2) <<: join <<: toLocal(mapBlock(mapLocal(id))) <<: split(N / 2) <<: row))
+  <<: x
+)";
+
+TEST(Cluster, BlocksInterpreterIsTheirMap) {
+  fe::ElaborateOptions eo;
+  eo.defines["N"] = 8;
+  eo.defines["B"] = 1;
+  fe::Program p = fe::compileSource(kBlocks, "blocks.fdl", eo);
+  std::vector<ir::Value> row;
+  for (int i = 0; i < 8; ++i) row.push_back(ir::Value::ofFloat(static_cast<float>(i)));
+  ir::Value out = ir::interpretCall(p.kernel("blocks")->lambda, {ir::Value::array({ir::Value::array(row)})});
+  ASSERT_EQ(out.size(), 1u);
+  // hand-checked: block 0 gathers 0 2 4 6 and writes 0 4 2 6; block 1: 1 3 5 7 -> 1 5 3 7
+  const double expected[] = {0, 4, 2, 6, 1, 5, 3, 7};
+  for (size_t i = 0; i < 8; ++i) EXPECT_EQ(out[0][i].asReal(), expected[i]) << i;
+}
+
+TEST(Cluster, CudaBlocksOwnArraysAndBarriers) {
+  cg::CompiledKernel ck = compileText(kBlocks, "blocks", {{"N", 2048}, {"B", 3}}, cudaOptions());
+  const std::string& s = ck.source;
+  ASSERT_EQ(ck.stages.size(), 1u);
+  EXPECT_EQ(ck.stages[0].clusterBlocks, 2);
+  // a block's loops are its own: 1024 work-items, the distributed array's share (1024 floats,
+  // dense) and the block's own array (1024, padded by one in 16: CodegenOptions::localPadding)
+  EXPECT_EQ(ck.stages[0].local[0].str(), "1024");
+  EXPECT_EQ(ck.stages[0].localMemoryBytes, (1024 + 1024 + 1023 / 16) * 4);
+  EXPECT_NE(s.find("for (int blk = (int)blockIdx.x % 2; blk < 2; blk += 2)"), std::string::npos) << s;
+  // the load into the block's own share: a plain store; the gather: through mapa
+  EXPECT_NE(s.find("  l[lid] = "), std::string::npos) << s;
+  EXPECT_EQ(s.find("fftc_cluster_array(l, blk"), std::string::npos) << s;
+  EXPECT_NE(s.find("fftc_cluster_array(l, "), std::string::npos) << s;
+  // the block's own array: the block's barrier; the distributed one: the cluster's
+  EXPECT_NE(s.find("__syncthreads()"), std::string::npos) << s;
+  const size_t gather = s.find("fftc_cluster_array(l, ");
+  ASSERT_NE(gather, std::string::npos);
+  EXPECT_LT(s.rfind("fftc_cluster_sync();", gather), gather) << s;
+  EXPECT_GT(s.rfind("fftc_cluster_sync();", gather), s.find("  l[lid] = ")) << s;
+}
+
+TEST(Cluster, BlocksNestingErrors) {
+  auto error = [](const std::string& text) {
+    try {
+      (void)compileText(text, "k", {}, cudaOptions());
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error("kernel k(x: [[float]8]2) = mapWorkgroup(λ(r => join <<: mapBlock(mapLocal(id)) "
+                  "<<: split(4) <<: r)) <<: x")
+                .find("mapBlock must be nested inside a mapCluster"),
+            std::string::npos);
+  EXPECT_NE(error("kernel k(x: [[float]8]2) = mapCluster(2, λ(r => join <<: mapBlock(mapLocal(id)) "
+                  "<<: split(2) <<: r)) <<: x")
+                .find("mapBlock over 4 rows in a cluster of 2 work-groups: a row a block"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace fftc::codegen_test

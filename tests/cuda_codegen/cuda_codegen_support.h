@@ -125,6 +125,15 @@ inline std::vector<Program> fftPrograms() {
                   "stockhamCluster",
                   {{"rs", std::vector<int64_t>{16, 16, 16, 8}}, {"C", int64_t{8}}},
                   "stockhamCluster_16_16_16_8_C8"});
+  // the four-step FFT over a cluster (mapBlock): 2048 over 2 blocks, 2^15 over 8
+  rows.push_back({"fftlib/cluster.fdl",
+                  "fourStepCluster",
+                  {{"rs", std::vector<int64_t>{16, 8, 8, 2}}, {"W", int64_t{128}}},
+                  "fourStepCluster_16_8_8_2"});
+  rows.push_back({"fftlib/cluster.fdl",
+                  "fourStepCluster",
+                  {{"rs", std::vector<int64_t>{16, 16, 16, 8}}, {"W", int64_t{256}}},
+                  "fourStepCluster_16_16_16_8"});
   rows.push_back({"fftlib/bluestein.fdl",
                   "bluestein",
                   {{"N", int64_t{17}}, {"rsM", std::vector<int64_t>{4, 8}}},

@@ -10,6 +10,7 @@ TEST(FftLibrary, EveryKernelCompilesWithItsDefaults) {
       {"fft.fdl",
        {"stockham", "stockhamTwiddle", "cooleyTukey", "stockhamLocal", "stockhamCluster",
         "stockhamLocalCopy"}},
+      {"cluster.fdl", {"fourStepCluster"}},
       {"hierarchical.fdl",
        {"hierarchical", "hierarchical3", "hierarchicalLocal", "hierarchicalLocal3"}},
       {"bluestein.fdl", {"bluestein", "bluesteinLocal", "bluesteinFourStep", "bluesteinGlobal"}},
@@ -56,6 +57,34 @@ TEST(FftLibrary, ClusterKernelIsTheDft) {
                                     .defines = {{"rs", Radices{16, 16, 16, 8}}, {"C", int64_t{4}}},
                                     .n = 32768,
                                     .batch = 1});
+}
+
+// fourStepCluster (the four-step FFT over a cluster's blocks, mapBlock) is the DFT: through the
+// interpreter against FFTW in long double; the planner's radices (rs: M's, then C) and work-items
+// for 2^15 over 2 and 4 and 2^16 over 4 (f32), and a small f64 inverse, scaled, over 4 blocks
+// whose last step takes fewer work-items (M / C = 32) than the block has (W = 64).
+TEST(FftLibrary, FourStepClusterIsTheDft) {
+  struct Row {
+    Radices rs;
+    int64_t w, n;
+  };
+  for (const Row& row : {Row{{32, 16, 16, 4}, 512, 32768}, Row{{32, 32, 16, 2}, 1024, 32768},
+                         Row{{32, 32, 16, 4}, 1024, 65536}}) {
+    SCOPED_TRACE(row.n);
+    expectAccurate("fourStepCluster",
+                   FftCase{.file = "cluster.fdl",
+                           .kernel = "fourStepCluster",
+                           .defines = {{"rs", row.rs}, {"W", row.w}},
+                           .n = row.n,
+                           .batch = 1});
+  }
+  expectAccurate("fourStepCluster", FftCase{.file = "cluster.fdl",
+                                            .kernel = "fourStepCluster",
+                                            .defines = {{"rs", Radices{4, 8, 4, 4}}, {"W", int64_t{64}}},
+                                            .n = 512,
+                                            .precision = ir::ScalarKind::Double,
+                                            .direction = Direction::Inverse,
+                                            .scaled = true});
 }
 
 // nd.fdl's defaults: an 8 x 6 complex FFT, and the real transforms of 8 x 12 reals

@@ -1,5 +1,6 @@
 // The planner's thread-block cluster plan (FftRequest::clusterBlocks, fftc --cluster C; fft.fdl
-// stockhamCluster, docs/fft-api.md "Thread-block clusters"): its radices, shape and arrays, the
+// fourStepCluster where three arrays of N / C fit a block, else stockhamCluster, docs/fft-api.md
+// "Thread-block clusters"): its radices, shape and arrays, the
 // one-pass CUDA plan it compiles to, and the requests it refuses. The kernel's numbers are
 // checked through the interpreter (tests/fftlib ClusterKernelIsTheDft) and on the GPU.
 #include <gtest/gtest.h>
@@ -27,6 +28,40 @@ FftRequest clusterRequest(int64_t n, int64_t c, int64_t batch = 4) {
   return r;
 }
 
+// fourStepCluster: M = N / C's radices (the fewest passes of radix 16 at most with at most 1024
+// butterflies each), then C; a block's work-items are the smallest radix's butterflies. 2^15
+// over 4: M = 8192; over 8: 4096.
+TEST(ClusterPlan, FourStepRadicesAndWorkItems) {
+  struct Row {
+    int64_t n, c;
+    Radices rs;
+    int64_t w;
+    bool oneArray;  // where one array lets a multiprocessor hold more blocks (2 -> 3 at 2^15/8)
+  };
+  for (const Row& row :
+       {Row{32768, 4, {16, 8, 8, 8, 4}, 1024, false}, Row{32768, 8, {16, 16, 16, 8}, 256, true},
+        Row{65536, 8, {16, 8, 8, 8, 8}, 1024, false}}) {
+    SCOPED_TRACE(std::to_string(row.n) + " over " + std::to_string(row.c));
+    const PlanChoice p = choosePlan(clusterRequest(row.n, row.c));
+    EXPECT_EQ(p.kernel, "fourStepCluster");
+    EXPECT_EQ(p.radices, row.rs);
+    EXPECT_EQ(std::get<int64_t>(p.defines.at("W")), row.w);
+    ASSERT_EQ(p.stageLocal.size(), 1u);
+    EXPECT_EQ(p.stageLocal[0], (std::vector<int64_t>{row.w, 1}));
+    EXPECT_EQ(p.localReuseInPass, row.oneArray);
+    const auto* local = p.as<LocalChoice>();
+    ASSERT_TRUE(local);
+    EXPECT_EQ(local->clusterBlocks, row.c);
+  }
+  // radices asked for: M's, then C (else stockhamCluster's)
+  FftRequest given = clusterRequest(32768, 4);
+  given.radices = {32, 16, 16, 4};
+  const PlanChoice p = choosePlan(given);
+  EXPECT_EQ(p.kernel, "fourStepCluster");
+  EXPECT_EQ(std::get<int64_t>(p.defines.at("W")), 512);
+}
+
+// stockhamCluster where the four-step's three arrays of N / C do not fit a block.
 TEST(ClusterPlan, RadicesShapeAndArrays) {
   struct Row {
     int64_t n, c;
@@ -34,12 +69,10 @@ TEST(ClusterPlan, RadicesShapeAndArrays) {
     int64_t perBlock;
     bool oneArray;
   };
-  // 2^15 over 4: chooseRadices' own, two arrays of 64 KiB a block; over 2: [16, 16, 16, 8]
-  // would take 2048 work-items a block, so radix 32s, and the 128 KiB share in one array;
-  // 2^17 over 8: radix 16 at least, 128 KiB a block
+  // 2^15 over 2: [16, 16, 16, 8] would take 2048 work-items a block, so radix 32s, and the
+  // 128 KiB share in one array; 2^17 over 8: radix 16 at least, 128 KiB a block
   for (const Row& row :
-       {Row{32768, 4, {16, 16, 16, 8}, 1024, false}, Row{32768, 8, {16, 16, 16, 8}, 512, false},
-        Row{32768, 2, {32, 32, 32}, 512, true}, Row{65536, 4, {16, 16, 16, 16}, 1024, true},
+       {Row{32768, 2, {32, 32, 32}, 512, true}, Row{65536, 4, {16, 16, 16, 16}, 1024, true},
         Row{131072, 8, {32, 16, 16, 16}, 1024, true}}) {
     SCOPED_TRACE(std::to_string(row.n) + " over " + std::to_string(row.c));
     const PlanChoice p = choosePlan(clusterRequest(row.n, row.c));
@@ -57,13 +90,14 @@ TEST(ClusterPlan, RadicesShapeAndArrays) {
 }
 
 // One stage over global memory, the kernel of clusters, each block its share of the arrays:
-// 2^15 over 4, two arrays of 8192 complex floats; 2^16 over 4, one array of 16384 (the passes
-// share it: code generation's in-pass reuse across the cluster).
+// 2^15 over 4 (fourStepCluster), the distributed array's share and the block's two arrays of
+// 8192 complex floats (those padded by one element in 16: CodegenOptions::localPadding); 2^16 over 4 (stockhamCluster), one array of 16384 (the passes share it:
+// code generation's in-pass reuse across the cluster).
 TEST(ClusterPlan, CompilesToOnePass) {
   struct Row {
     int64_t n, c, localBytes;
   };
-  for (const Row& row : {Row{32768, 4, 2 * 8192 * 8}, Row{65536, 4, 16384 * 8}}) {
+  for (const Row& row : {Row{32768, 4, (8192 + 2 * (8192 + 511)) * 8}, Row{65536, 4, 16384 * 8}}) {
     SCOPED_TRACE(row.n);
     auto plan = planFft(clusterRequest(row.n, row.c));
     EXPECT_EQ(plan->strategy, "lowerFft") << plan->fallbackReason;

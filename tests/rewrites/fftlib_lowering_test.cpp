@@ -51,9 +51,9 @@ void lowerEveryKernel(const std::string& file) {
         }
       });
       // the local-memory kernels are mapWorkgroups (one per level, or per pass of
-      // bluesteinFourStep; stockhamCluster's mapCluster is one); the others a mapGlobal per pass
+      // bluesteinFourStep; stockhamCluster's and fourStepCluster's mapCluster is one); the others a mapGlobal per pass
       const bool local = k.name.find("Local") != std::string::npos ||
-                         k.name == "bluesteinFourStep" || k.name == "stockhamCluster";
+                         k.name == "bluesteinFourStep" || k.name.find("Cluster") != std::string::npos;
       EXPECT_GE(testing::countKind(low->body(), local ? FunKind::MapWorkgroup : FunKind::MapGlobal),
                 1);
       // lowerFft on the batched radix kernels: one mapGlobal per pass over all butterflies of
@@ -77,6 +77,9 @@ TEST(FftlibLowering, RadixKernels) {
 }
 TEST(FftlibLowering, HierarchicalKernels) {
   lowerEveryKernel("hierarchical.fdl");
+}
+TEST(FftlibLowering, ClusterKernel) {
+  lowerEveryKernel("cluster.fdl");
 }
 TEST(FftlibLowering, BluesteinKernel) {
   lowerEveryKernel("bluestein.fdl");
