@@ -39,7 +39,8 @@ struct LocalChoice {
   // One local array instead of two (PlanChoice::localReuseInPass): chosen when two arrays of N
   // do not fit the budget and one does (16384 f32, 8192 f64 in an H100's 227 KiB).
   bool oneArray = false;
-  // fft.fdl stockhamCluster: each row over a thread-block cluster of this many work-groups
+  // fft.fdl stockhamCluster or cluster.fdl fourStepCluster: each row over a thread-block
+  // cluster of this many work-groups
   // (FftRequest::clusterBlocks), shape.workgroupSize the work-items of the whole cluster (each
   // block has workgroupSize / clusterBlocks); 0: stockhamLocal. Initialize LocalChoice by
   // field name: positionally, loopedWorkItems below landed here.
@@ -396,8 +397,10 @@ int64_t columnTileLines(int64_t n, int64_t workItems, int64_t rows, const FftReq
 int64_t fourStepSplit(int64_t n, const FftRequest& request);
 // One local pass over lines of n = Π rs elements (planner_nd.cpp): `strided` lines on local
 // dimension 0, a tile at most 128 bytes wide, else contiguous rows on dimension 1; F divides
-// `rows`. Returns F and appends the stage's work-group shape to stageLocal.
+// `rows`. Returns F and appends the stage's work-group shape to stageLocal. `skewed`: the
+// kernel skews its lines (PlanChoice::localRowSkew), which the two arrays' bytes count.
 int64_t linePass(const FftRequest& request, const std::vector<int64_t>& rs, bool strided,
-                 int64_t rows, std::vector<std::vector<int64_t>>& stageLocal);
+                 int64_t rows, std::vector<std::vector<int64_t>>& stageLocal,
+                 bool skewed = false);
 
 }  // namespace fftc::fftlib

@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "backends/common/device_error.h"
+#include "compiler/codegen/codegen.h"
 #include "fftlib/plan/plan_choice.h"
 
 namespace fftc::fftlib {
@@ -125,6 +126,7 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
   const size_t d = ns.size();
   std::vector<int64_t> splits(d, 0);  // n1 of a four-step dimension, else 0
   std::vector<int64_t> wideColumns(d, 0);  // the lines of a wide tile's one pass, else 0
+  std::vector<Radices> wideRadices(d);      // its radices
   size_t passes = 0;
   for (size_t j = 0; j < d; ++j) {
     if (ns[j] < 2) return false;
@@ -138,10 +140,9 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
       // (one pass at about 1.5 plain ones against the four-step's two), else the four-step
       const int64_t t = std::accumulate(ns.begin() + static_cast<std::ptrdiff_t>(j) + 1,
                                         ns.end(), int64_t{1}, std::multiplies<>());
-      const Radices wide = wideTileRadices(ns[j]);
-      wideColumns[j] = wide.empty() ? 0 : wideTileColumns(ns[j], wide, t, r);
-      if (wideColumns[j] > 0) nd.dimRadices[j] = wide;
-      else splits[j] = fourStepSplit(ns[j], r);  // 0: one pass after all
+      wideRadices[j] = wideTileRadices(ns[j]);
+      wideColumns[j] = wideRadices[j].empty() ? 0 : wideTileColumns(ns[j], wideRadices[j], t, r);
+      if (wideColumns[j] == 0) splits[j] = fourStepSplit(ns[j], r);  // 0: one pass after all
     }
     passes += splits[j] ? 2 : 1;
   }
@@ -171,9 +172,9 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
   const auto bound = std::move(nd.dimRadices);  // bindDimensions': Bluestein keeps M's
   nd.dimRadices.clear();
   for (size_t j = 0; j < d; ++j) {
-    std::vector<int64_t> rs1 = nd.dimBluestein[j] || wideColumns[j]
-                                   ? bound[j]
-                                   : chooseRadices(splits[j] ? splits[j] : ns[j]);
+    std::vector<int64_t> rs1 = nd.dimBluestein[j] ? bound[j]
+                               : wideColumns[j]   ? wideRadices[j]
+                                                  : chooseRadices(splits[j] ? splits[j] : ns[j]);
     std::vector<int64_t> rs2 = splits[j] ? chooseRadices(ns[j] / splits[j]) : std::vector<int64_t>{};
     rsAll.insert(rsAll.end(), rs1.begin(), rs1.end());
     mids.push_back(static_cast<int64_t>(rsAll.size()));
@@ -193,8 +194,8 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
     };
     if (splits[j]) {
       const int64_t n1 = splits[j], n2 = ns[j] / n1;
-      fs[j] = linePass(r, at(mids[j], offs[j + 1]), true, n1 * t, c.stageLocal);  // pass A
-      f2s[j] = linePass(r, at(offs[j], mids[j]), true, n2 * t, c.stageLocal);     // pass B
+      fs[j] = linePass(r, at(mids[j], offs[j + 1]), true, n1 * t, c.stageLocal, true);  // pass A
+      f2s[j] = linePass(r, at(offs[j], mids[j]), true, n2 * t, c.stageLocal, true);     // pass B
     } else if (wideColumns[j]) {  // the tile's work-items a line: tileWorkItems, as hierarchical's
       fs[j] = wideColumns[j];
       c.stageLocal.push_back({fs[j], tileWorkItems(at(offs[j], offs[j + 1]))});
@@ -206,7 +207,7 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
         for (int64_t n : ns) rows *= n;
         rows /= ns[j];
       }
-      fs[j] = linePass(r, at(offs[j], offs[j + 1]), t > 1, rows, c.stageLocal);
+      fs[j] = linePass(r, at(offs[j], offs[j + 1]), t > 1, rows, c.stageLocal, true);
     }
   }
   c.radices = rsAll;
@@ -281,19 +282,18 @@ int64_t fourStepSplit(int64_t n, const FftRequest& r) {
 // contiguous rows on local dimension 1, as stockhamLocal. F divides `rows` (the lines of one
 // block). Returns F; appends the stage's work-group shape.
 int64_t linePass(const FftRequest& r, const std::vector<int64_t>& rs, bool strided, int64_t rows,
-                 std::vector<std::vector<int64_t>>& stageLocal) {
+                 std::vector<std::vector<int64_t>>& stageLocal, bool skewed) {
   const int64_t n = std::accumulate(rs.begin(), rs.end(), int64_t{1}, std::multiplies<>()),
                 perFft = n / *std::min_element(rs.begin(), rs.end());
   const int64_t elemBytes = complexBytes(r.precision);
-  if (!strided) {
-    const int64_t f =
-        largestFittingDivisor(n, r, rows, std::max<int64_t>(256 / perFft, 1));
-    stageLocal.push_back({perFft, f});
-    return f;
-  }
-  const int64_t most = std::min<int64_t>(128 / elemBytes, 1024 / perFft);
-  const int64_t f = largestFittingDivisor(n, r, rows, std::max<int64_t>(most, 1));
-  stageLocal.push_back({f, perFft});
+  const int64_t most = strided ? std::min<int64_t>(128 / elemBytes, 1024 / perFft) : 256 / perFft;
+  int64_t f = largestFittingDivisor(n, r, rows, std::max<int64_t>(most, 1));
+  // the skew adds an element a line to each of the two arrays
+  const compiler::codegen::CodegenOptions skew{.localRowSkew = skewed};
+  while (f > 1 && (rows % f != 0 ||
+                   2 * skew.skewedLocalCount(n * f, f) * elemBytes > localMemoryFor(r, f)))
+    --f;
+  stageLocal.push_back(strided ? std::vector<int64_t>{f, perFft} : std::vector<int64_t>{perFft, f});
   return f;
 }
 
