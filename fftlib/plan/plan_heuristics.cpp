@@ -839,8 +839,11 @@ Radices blockRadices(int64_t m) {
 // work-items than a block has.
 std::optional<PlanChoice> fourStepClusterPlan(const FftRequest& r, int64_t c) {
   const int64_t m = r.size / c;
-  if (r.size % c != 0 || 3 * m * complexBytes(r.precision) > localMemoryBudget(r))
-    return std::nullopt;
+  // the arrays as code generation pads them
+  const int64_t array =
+      compiler::codegen::CodegenOptions{}.paddedLocalCount(m) * complexBytes(r.precision);
+  const int64_t budget = localMemoryBudget(r);
+  if (r.size % c != 0 || 3 * array > budget) return std::nullopt;
   // the request's radices when they end in C (M's, then C), else clusterRadices'
   if (!r.radices.empty() && (r.radices.back() != c || product(r.radices) != r.size))
     return std::nullopt;
@@ -860,7 +863,6 @@ std::optional<PlanChoice> fourStepClusterPlan(const FftRequest& r, int64_t c) {
   p.stageLocal = {{w, 1}};
   // the block's FFT in one array (each pass reads, waits, writes) where that lets a multiprocessor
   // hold more of the blocks (2^15 over 8: 96 -> 64 KiB, 2 -> 3 blocks)
-  const int64_t array = m * complexBytes(r.precision), budget = localMemoryBudget(r);
   p.localReuseInPass = budget / (2 * array) > budget / (3 * array);
   p.detail = LocalChoice{
       .radices = rs, .shape = LocalShape{w * c, 1}, .oneArray = p.localReuseInPass, .clusterBlocks = c};
