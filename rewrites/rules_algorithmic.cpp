@@ -193,10 +193,13 @@ Rule mapMapInterchange() {
 Rule reduceMapFusion() {
   return Rule({"reduceMapFusion", "algorithmic",
                "reduce(f, z) o map(g) -> reduceSeq(fun (acc, x) => f(acc, g(x)), z)",
-               "the map is map, mapSeq or mapSeqUnroll; reduceSeqUnroll stays unrolled",
+               "the map is map, mapSeq or mapSeqUnroll; reduceSeqUnroll stays unrolled, reduceSeqPrefetch as it is",
                [](const ExprPtr& e) -> std::optional<Match> {
                  const auto* r = unary<AbstractReduce>(e);
                  if (!r) return std::nullopt;
+                 // a reduceSeqPrefetch's step starts with its element's copies: left as it is
+                 if (const auto* seq = dynamic_cast<const ReduceSeq*>(r); seq && seq->prefetch())
+                   return std::nullopt;
                  const auto* m = unary<AbstractMap>(arg0(e));
                  if (!m || m->dim() >= 0) return std::nullopt;
                  Match out;

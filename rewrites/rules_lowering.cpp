@@ -230,6 +230,9 @@ Rule reduceSeqUnroll() {
                [](const ExprPtr& e) -> std::optional<Match> {
                  const auto* r = unary<AbstractReduce>(e);
                  if (!r || r->kind() == FunKind::ReduceSeqUnroll) return std::nullopt;
+                 // a reduceSeqPrefetch's chunks stay a loop (its loads issued a step early)
+                 if (const auto* seq = dynamic_cast<const ReduceSeq*>(r); seq && seq->prefetch())
+                   return std::nullopt;
                  Match out;
                  out.funs = {{"f", r->f()}};
                  out.exprs = {{"z", r->init()}, {"x", arg0(e)}};
