@@ -250,7 +250,8 @@ FftSpace::FftSpace(const FftRequest& base, FftSpaceOptions options)
   else if (plannedByRadices(n))
     variants = {Variant::Stockham, Variant::StockhamTwiddle, Variant::CooleyTukey,
                 Variant::Hierarchical, Variant::Local};
-  else if (primeInOneWorkItem(n, base_.precision))  // the planner's one radix, or Rader's rows
+  else if (primeInOneWorkItem(n, base_.precision) ||  // the planner's one radix, or Rader's rows
+           raderPassPlan(n, base_))  // a prime factor above 43 as a Rader pass (or Bluestein)
     variants = {Variant::Local, Variant::Bluestein};
   else
     variants = {Variant::Bluestein};

@@ -215,6 +215,23 @@ TEST(FftSpace, BluesteinForSizesWithLargePrimes) {
   EXPECT_EQ(s.request(s.space().at(*s.heuristicIndex())).variant, Variant::Local);
 }
 
+// 488 = [61, 8] (a Rader pass, raderPassPlan): the planner's plan is in the space and is its
+// heuristic point, beside Bluestein's; 376 = [47, 8] (Bluestein's one kernel by default)
+// Bluestein's only.
+TEST(FftSpace, HoldsTheRaderPassPlan) {
+  FftSpace s(request(488, 2));
+  const auto m = perVariant(s);
+  EXPECT_GT(m.at("local"), 0u);
+  EXPECT_GT(m.at("bluestein"), 0u);
+  ASSERT_TRUE(s.heuristicIndex());
+  const FftRequest h = s.request(s.space().at(*s.heuristicIndex()));
+  EXPECT_EQ(h.variant, Variant::Local);
+  EXPECT_EQ(h.radices, (std::vector<int64_t>{61, 8}));
+  const auto only = perVariant(FftSpace(request(376, 2)));
+  EXPECT_EQ(only.size(), 1u);
+  EXPECT_EQ(only.count("bluestein"), 1u);
+}
+
 // 22 f32 (rowInOneWorkItem): the planner's plan, one radix 22 in a work-item a row, is in the
 // space and is its heuristic point; the Local variant's two-radix lists stay beside it.
 TEST(FftSpace, HoldsTheSmallRowInOneWorkItem) {
