@@ -98,8 +98,9 @@ TEST(FftOpsCli, CompileWritesTheExpandedKernel) {
   EXPECT_NE(r.out.find("mapWorkgroup"), std::string::npos) << r.out;
 }
 
-// The convolution's transforms in the wider radices (chainRadices: 1024 = [32, 32], a row on 32
-// work-items) and, with --chain-radix 16, the plain FFT's ([16, 8, 8] on 128): both check.
+// The convolution's transforms in the plain FFT's radices by default ([16, 8, 8] on 128
+// work-items) and, with --chain-radix 32, the wider ones (chainRadices: 1024 = [32, 32], a row
+// on 32): both check.
 TEST(FftOpsCli, ConvolutionsChainRadixChoosesItsRadicesAndChecks) {
   for (const auto& [flag, radices, workItems] :
        {std::tuple{"", "radices 16, 8, 8 (", 128},
