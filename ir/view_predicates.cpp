@@ -1,6 +1,8 @@
 // The view predicates (view_predicates.h).
 #include "ir/view_predicates.h"
 
+#include <algorithm>
+
 #include "ir/substitute.h"
 
 namespace fftc::ir {
@@ -87,25 +89,35 @@ bool copyExpr(const ExprPtr& e) {
   return true;
 }
 
+// `inner`: the parameters of the Lambdas around e inside the step, unbound where the copy is
+// issued early (before the loop, or under the previous step's guard): a copy naming one stays.
 void collectStagedCopies(const ExprPtr& e, const Param* acc, const Param* elem,
-                         std::vector<const FunCall*>& out) {
+                         std::vector<const Param*>& inner, std::vector<const FunCall*>& out) {
   const auto* c = e->as<FunCall>();
   if (!c) return;
   const auto* to = c->f()->as<AbstractTo>();
   if (to && to->kind() == FunKind::ToLocal && c->args().size() == 1 && isViewExpr(c->arg(0)) &&
-      uses(c->arg(0), elem) && !uses(c->arg(0), acc) && !isView(*to->f()) && copyFun(*to->f())) {
+      uses(c->arg(0), elem) && !uses(c->arg(0), acc) && !isView(*to->f()) && copyFun(*to->f()) &&
+      std::none_of(inner.begin(), inner.end(),
+                   [&](const Param* p) { return uses(c->arg(0), p); })) {
     out.push_back(c);
     return;
   }
-  if (const auto* l = c->f()->as<Lambda>()) collectStagedCopies(l->body(), acc, elem, out);
-  for (const auto& a : c->args()) collectStagedCopies(a, acc, elem, out);
+  if (const auto* l = c->f()->as<Lambda>()) {
+    const size_t before = inner.size();
+    for (const auto& p : l->params()) inner.push_back(p.get());
+    collectStagedCopies(l->body(), acc, elem, inner, out);
+    inner.resize(before);
+  }
+  for (const auto& a : c->args()) collectStagedCopies(a, acc, elem, inner, out);
 }
 }  // namespace
 
 std::vector<const FunCall*> stagedElementCopies(const Lambda& step) {
   std::vector<const FunCall*> out;
   if (step.arity() != 2) return out;
-  collectStagedCopies(step.body(), step.params()[0].get(), step.params()[1].get(), out);
+  std::vector<const Param*> inner;
+  collectStagedCopies(step.body(), step.params()[0].get(), step.params()[1].get(), inner, out);
   return out;
 }
 
