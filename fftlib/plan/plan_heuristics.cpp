@@ -832,6 +832,25 @@ Radices blockRadices(int64_t m) {
   return {};
 }
 
+// A one-kernel plan over clusters of c blocks of perBlock work-items each (fourStepCluster,
+// stockhamCluster), its passes in one local array or two.
+PlanChoice clusterChoice(const char* file, const char* kernel, const Radices& rs, int64_t c,
+                         int64_t perBlock, bool oneArray) {
+  PlanChoice p;
+  p.variant = Variant::Local;
+  p.radices = rs;
+  p.file = file;
+  p.kernel = kernel;
+  p.defines["rs"] = rs;
+  p.stageLocal = {{perBlock, 1}};
+  p.localReuseInPass = oneArray;
+  p.detail = LocalChoice{.radices = rs,
+                         .shape = LocalShape{perBlock * c, 1},
+                         .oneArray = oneArray,
+                         .clusterBlocks = c};
+  return p;
+}
+
 // cluster.fdl fourStepCluster where it fits: N = M C, each block's M-point FFT in its own local
 // memory (two arrays of M, or one where that fits more blocks a multiprocessor) beside its share
 // of the distributed array the blocks exchange through (M: the load's and the result's),
@@ -853,19 +872,11 @@ std::optional<PlanChoice> fourStepClusterPlan(const FftRequest& r, int64_t c) {
   // the last pass: M / C butterflies a block, w at a time
   if (w > 1024 || m % w != 0 || m % c != 0 || (m / c > w && (m / c) % w != 0)) return std::nullopt;
   rs.push_back(c);
-  PlanChoice p;
-  p.variant = Variant::Local;
-  p.radices = rs;
-  p.file = "cluster.fdl";
-  p.kernel = "fourStepCluster";
-  p.defines["rs"] = rs;
-  p.defines["W"] = w;
-  p.stageLocal = {{w, 1}};
   // the block's FFT in one array (each pass reads, waits, writes) where that lets a multiprocessor
   // hold more of the blocks (2^15 over 8: 96 -> 64 KiB, 2 -> 3 blocks)
-  p.localReuseInPass = budget / (2 * array) > budget / (3 * array);
-  p.detail = LocalChoice{
-      .radices = rs, .shape = LocalShape{w * c, 1}, .oneArray = p.localReuseInPass, .clusterBlocks = c};
+  PlanChoice p = clusterChoice("cluster.fdl", "fourStepCluster", rs, c, w,
+                               budget / (2 * array) > budget / (3 * array));
+  p.defines["W"] = w;
   return p;
 }
 
@@ -909,17 +920,8 @@ PlanChoice chooseClusterPlan(const FftRequest& r) {
                                 "{} work-items a block, more than 1024 (a larger cluster, or "
                                 "larger radices)",
                                 c, butterflies, least, r.size, perBlock));
-  const bool oneArray = 2 * share > budget;
-  PlanChoice p;
-  p.variant = Variant::Local;
-  p.radices = rs;
-  p.file = "fft.fdl";
-  p.kernel = "stockhamCluster";
-  p.defines["rs"] = rs;
+  PlanChoice p = clusterChoice("fft.fdl", "stockhamCluster", rs, c, perBlock, 2 * share > budget);
   p.defines["C"] = c;
-  p.stageLocal = {{perBlock, 1}};
-  p.localReuseInPass = oneArray;
-  p.detail = LocalChoice{.radices = rs, .shape = LocalShape{butterflies, 1}, .oneArray = oneArray, .clusterBlocks = c};
   return p;
 }
 
