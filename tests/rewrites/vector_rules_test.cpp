@@ -47,6 +47,19 @@ std::vector<ir::Value> inputs(const ir::LambdaPtr& k, std::mt19937_64& rng) {
   return in;
 }
 
+// A generalized matrix product of A: [[float]K]m and B: [[float]n]K whose dot product is one
+// of four folds, order-sensitive ones and both zip orders among them, drawn from rng.
+std::string randomMatrixProduct(int m, int n, int K, std::mt19937_64& rng) {
+  static const char* const folds[] = {
+      "reduce(add, 0.0f) <<: map(mult) <<: zip(x, y)",
+      "reduce(λ((a, p) => a * 0.5f + p._0 - 2.0f * p._1), 1.0f) <<: zip(x, y)",
+      "reduceSeq(λ((a, p) => a + p._1 * p._0), 0.25f) <<: zip(y, x)",
+      "reduce(λ((a, p) => a * p._1 + p._0), 1.0f) <<: zip(y, x)"};
+  return "kernel k(A: [[float]" + std::to_string(K) + "]" + std::to_string(m) + ", B: [[float]" +
+         std::to_string(n) + "]" + std::to_string(K) + ") =\n  map(λ(x => map(λ(y => " +
+         folds[rng() % 4] + ")) <<: transpose <<: B)) <<: A\n";
+}
+
 // A random program with copies (map(λ(v => v)) or map(id)) of rows, columns or flattened
 // arrays of x: [[float]c]r, maybe followed by a computation.
 std::string randomCopy(std::mt19937_64& rng) {
@@ -214,20 +227,13 @@ TEST(VectorRules, VectorizedStagedTilesKeepTheResultExactly) {
 // interpreter's result exactly, as written and lowered.
 TEST(VectorRules, VectorizedOperandsAndStagingKeepTheResultExactly) {
   std::mt19937_64 rng(2628);
-  const char* folds[] = {"reduce(add, 0.0f) <<: map(mult) <<: zip(x, y)",
-                         "reduce(λ((a, p) => a * 0.5f + p._0 - 2.0f * p._1), 1.0f) <<: zip(x, y)",
-                         "reduceSeq(λ((a, p) => a + p._1 * p._0), 0.25f) <<: zip(y, x)",
-                         "reduce(λ((a, p) => a * p._1 + p._0), 1.0f) <<: zip(y, x)"};
   int operands = 0, staged = 0, refused = 0;
   for (int i = 0; i < 30; ++i) {
     const int r = 2 * (1 + static_cast<int>(rng() % 2)), c = 2 * (1 + static_cast<int>(rng() % 2));
     const int m = 2 * r * 2, n = 4 * c;
     const int kk = 2 * (1 + static_cast<int>(rng() % 3)),
               K = kk * (1 + static_cast<int>(rng() % 3));
-    const std::string text = "kernel k(A: [[float]" + std::to_string(K) + "]" + std::to_string(m) +
-                             ", B: [[float]" + std::to_string(n) + "]" + std::to_string(K) +
-                             ") =\n  map(λ(x => map(λ(y => " + folds[rng() % 4] +
-                             ")) <<: transpose <<: B)) <<: A\n";
+    const std::string text = randomMatrixProduct(m, n, K, rng);
     const std::string block = "(" + std::to_string(r) + ", " + std::to_string(c) + ")";
     const std::string s = "tile2D(" + std::to_string(m / 2) + ", " + std::to_string(n / 2) +
                           "); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], registerBlock" + block +
@@ -292,19 +298,12 @@ TEST(VectorRules, VectorizedOperandsAndStagingKeepTheResultExactly) {
 // exact, as written and lowered, for order-sensitive folds in both zip orders.
 TEST(VectorRules, GroupedBlocksStagedAsVectorsKeepTheResultExactly) {
   std::mt19937_64 rng(2619);
-  const char* folds[] = {"reduce(add, 0.0f) <<: map(mult) <<: zip(x, y)",
-                         "reduce(λ((a, p) => a * 0.5f + p._0 - 2.0f * p._1), 1.0f) <<: zip(x, y)",
-                         "reduceSeq(λ((a, p) => a + p._1 * p._0), 0.25f) <<: zip(y, x)",
-                         "reduce(λ((a, p) => a * p._1 + p._0), 1.0f) <<: zip(y, x)"};
   int staged = 0;
   for (int i = 0; i < 16; ++i) {
     const int r = 2 * (1 + static_cast<int>(rng() % 2)), c = 4 * (1 + static_cast<int>(rng() % 2));
     const int m = 2 * r * 2, n = 4 * c;
     const int kk = 4, K = kk * (2 + static_cast<int>(rng() % 2));
-    const std::string text = "kernel k(A: [[float]" + std::to_string(K) + "]" + std::to_string(m) +
-                             ", B: [[float]" + std::to_string(n) + "]" + std::to_string(K) +
-                             ") =\n  map(λ(x => map(λ(y => " + folds[rng() % 4] +
-                             ")) <<: transpose <<: B)) <<: A\n";
+    const std::string text = randomMatrixProduct(m, n, K, rng);
     const std::string s = "tile2D(" + std::to_string(m / 2) + ", " + std::to_string(n / 2) +
                           "); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], registerBlockVector(" +
                           std::to_string(r) + ", " + std::to_string(c) + "))";
@@ -342,19 +341,12 @@ TEST(VectorRules, GroupedBlocksStagedAsVectorsKeepTheResultExactly) {
 // and the result is the interpreter's exactly, as written and lowered.
 TEST(VectorRules, PrefetchedChunksKeepTheResultExactly) {
   std::mt19937_64 rng(2629);
-  const char* folds[] = {"reduce(add, 0.0f) <<: map(mult) <<: zip(x, y)",
-                         "reduce(λ((a, p) => a * 0.5f + p._0 - 2.0f * p._1), 1.0f) <<: zip(x, y)",
-                         "reduceSeq(λ((a, p) => a + p._1 * p._0), 0.25f) <<: zip(y, x)",
-                         "reduce(λ((a, p) => a * p._1 + p._0), 1.0f) <<: zip(y, x)"};
   int prefetched = 0;
   for (int i = 0; i < 16; ++i) {
     const int r = 2 * (1 + static_cast<int>(rng() % 2)), c = 4 * (1 + static_cast<int>(rng() % 2));
     const int m = 2 * r * 2, n = 4 * c;
     const int kk = 4, K = kk * (2 + static_cast<int>(rng() % 2));
-    const std::string text = "kernel k(A: [[float]" + std::to_string(K) + "]" + std::to_string(m) +
-                             ", B: [[float]" + std::to_string(n) + "]" + std::to_string(K) +
-                             ") =\n  map(λ(x => map(λ(y => " + folds[rng() % 4] +
-                             ")) <<: transpose <<: B)) <<: A\n";
+    const std::string text = randomMatrixProduct(m, n, K, rng);
     const std::string block = rng() % 2 ? "registerBlock" : "registerBlockVector";
     const std::string s = "tile2D(" + std::to_string(m / 2) + ", " + std::to_string(n / 2) +
                           "); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], " + block + "(" +
