@@ -72,6 +72,40 @@ std::vector<std::complex<double>> evaluate(const ExprPtr& e, const Type& elem) {
   return out;
 }
 
+// The number of elements of `type` and its scalar element type, when it is an array of reals
+// or complex numbers whose sizes are constants, at most `most` elements in all.
+std::optional<std::pair<int64_t, Type>> constantArray(const Type& type, int64_t most) {
+  if (!type || !type.isArray()) return std::nullopt;
+  int64_t count = 1;
+  Type elem = type;
+  for (; elem.isArray(); elem = elem.element()) {
+    auto n = elem.size().constant();
+    if (!n) return std::nullopt;
+    count *= *n;
+    if (count > most) return std::nullopt;
+  }
+  if (!(elem.isReal() || elem.isComplex())) return std::nullopt;
+  return std::pair{count, elem};
+}
+
+// The value of closed `e`, `count` elements of `elem`, or nullopt where the interpreter cannot
+// compute it (a userfun, which has no C++ implementation: not even started).
+std::optional<std::vector<std::complex<double>>> closedValues(const ExprPtr& e, const Type& elem,
+                                                              int64_t count) {
+  if (containsFun(e, [](const FunDecl& f) {
+        return f.kind() == FunKind::UserFun && !isFftOperationMarker(f);
+      }))
+    return std::nullopt;
+  std::vector<std::complex<double>> values;
+  try {
+    values = evaluate(e, elem);
+  } catch (const InterpreterError&) {
+    return std::nullopt;
+  }
+  if (static_cast<int64_t>(values.size()) != count) return std::nullopt;
+  return values;
+}
+
 class Folder : public IRMutator {
  public:
   explicit Folder(const FoldOptions& options) : options_(options) {}
@@ -115,19 +149,11 @@ class Folder : public IRMutator {
 
   // The table replacing e, or null.
   ExprPtr tryFold(const ExprPtr& e) {
-    const Type& type = e->type();
-    if (!type || !type.isArray()) return nullptr;
-    int64_t count = 1;
-    Type elem = type;
     const int64_t most =
         std::max({options_.maxElements, options_.maxReducingElements, options_.maxFftElements});
-    for (; elem.isArray(); elem = elem.element()) {
-      auto n = elem.size().constant();
-      if (!n) return nullptr;
-      count *= *n;
-      if (count > most) return nullptr;
-    }
-    if (!(elem.isReal() || elem.isComplex())) return nullptr;
+    const auto shape = constantArray(e->type(), most);
+    if (!shape) return nullptr;
+    const auto [count, elem] = *shape;
     if (!free_.of(e).empty() || !containsFun(e, computes)) return nullptr;  // cheap test first
     // a closed fft operation has no other form than its table (fft_operation.h)
     const bool fft = containsFftOperation(e);
@@ -135,20 +161,9 @@ class Folder : public IRMutator {
         (fft || count > options_.maxReducingElements ||
          !containsFun(e, [](const FunDecl& f) { return f.is<AbstractReduce>(); })))
       return nullptr;
-    // the interpreter cannot run a userfun's C body (an fft operation's marker aside): do not
-    // start what must fail
-    if (containsFun(e, [](const FunDecl& f) {
-          return f.kind() == FunKind::UserFun && !isFftOperationMarker(f);
-        }))
-      return nullptr;
-    std::vector<std::complex<double>> values;
-    try {
-      values = evaluate(e, elem);
-    } catch (const InterpreterError&) {
-      return nullptr;
-    }
-    if (static_cast<int64_t>(values.size()) != count) return nullptr;
-    return FunCall::make(Table::make(type, std::move(values), e->loc()), {}, e->loc());
+    auto values = closedValues(e, elem, count);
+    if (!values) return nullptr;
+    return FunCall::make(Table::make(e->type(), std::move(*values), e->loc()), {}, e->loc());
   }
 
   const FoldOptions& options_;
@@ -156,6 +171,13 @@ class Folder : public IRMutator {
 };
 
 }  // namespace
+
+std::optional<std::vector<std::complex<double>>> closedValue(const ExprPtr& typed,
+                                                             int64_t maxElements) {
+  const auto shape = constantArray(typed->type(), maxElements);
+  if (!shape || !FreeParams().of(typed).empty()) return std::nullopt;
+  return closedValues(typed, shape->second, shape->first);
+}
 
 ExprPtr foldClosed(const ExprPtr& typed, const FoldOptions& options) {
   Folder f(options);

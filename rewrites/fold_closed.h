@@ -7,7 +7,10 @@
 //   ExprPtr folded = foldClosed(typedProgram);   // or the strategy foldClosed()
 #pragma once
 
+#include <complex>
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "ir/expr.h"
 #include "rewrites/strategy.h"
@@ -38,6 +41,13 @@ struct FoldOptions {
 // the interpreter cannot evaluate (a userfun, which has no C++ implementation) stays as it is.
 // Returns the program untyped where it changed (re-type it), else `typed` itself.
 ir::ExprPtr foldClosed(const ir::ExprPtr& typed, const FoldOptions& options = {});
+
+// The value of `typed`, flattened (row-major), when it is closed (no free parameter) and an
+// array of reals or complex numbers of constant sizes, at most maxElements in all, that the
+// interpreter can evaluate (no userfun): computed as foldClosed computes a table's (an f32
+// expression in f64, rounded once). nullopt otherwise.
+std::optional<std::vector<std::complex<double>>> closedValue(const ir::ExprPtr& typed,
+                                                             int64_t maxElements);
 
 // foldClosed as a program pass ("foldClosed"; part of lowerDefault and lowerFft).
 Strategy foldClosedPass(FoldOptions options = {});

@@ -89,6 +89,7 @@ std::vector<RuleInfo> buildCatalog() {
   c.push_back(chunked("splitStrideReduce", rules::splitStrideReduce));
   c.push_back(chunked("splitReduceMap", rules::splitReduceMap));
   c.push_back(chunked("splitStrideMap", rules::splitStrideMap));
+  c.push_back(plain("dropZeroTerms", "algorithmic", rules::dropZeroTerms));
   {
     RuleInfo r;
     r.name = "tile2D";

@@ -52,6 +52,10 @@ Rule splitReduceMap(ir::ArithExpr k);
 // map(f) -> join o transpose o map(map(f)) o transpose o split(n/k): n/k work-items of k
 // elements each, strided by n/k (coarsening that keeps accesses coalesced).
 Rule splitStrideMap(ir::ArithExpr k);
+// reduce(add, z) o map(mult) o zip(w, y) -> the same over w's non-zero elements only (w and y
+// read through gather(K)): w closed and constant; exact for finite y (a stencil's zero weights
+// dropped from its unrolled code).
+Rule dropZeroTerms();
 // ---- tiling and register blocking (rules_tiling.cpp)
 // map(fun x => map(f) <<: y) <<: xs -> untile o (tiles of r x c results) o split(r), x not free
 // in y; untile = join o map(map(join) o transpose).

@@ -1,6 +1,7 @@
 // Rules that make a reduction parallel: split a reduction into partial reductions of chunks
 // (LIFT's partial reduction), and move a map under a split so the chunks' maps fuse with them.
 #include "ir/builders.h"
+#include "rewrites/fold_closed.h"
 #include "rewrites/match_util.h"
 #include "rewrites/rules.h"
 
@@ -201,6 +202,59 @@ Rule splitMap() {
                  ExprPtr chunks = FunCall::make(m.f("split"), {m.e("x")});
                  return FunCall::make(ir::Map::make(inner), {chunks});
                }});
+}
+
+// reduce(add, z) <<: map(mult) <<: zip(w, y)
+//   -> reduce(add, z) <<: map(mult) <<: zip(gather(K) <<: w, gather(K) <<: y)
+// with w closed (a constant array: a generator, a table) and K the indices of its elements
+// that are not zero at compile time (likewise zip(y, w)). The dropped terms are 0 * y_k: for
+// finite y_k that is +0 or -0, and adding it leaves the sum as it is, up to the sign of a zero
+// sum; for an infinite or NaN y_k it is NaN, which the rewritten sum does not see (the rule
+// assumes finite values, as -ffinite-math-only does). A stencil's zero weights (the 5-point
+// cross in a 3 x 3 window) go from the unrolled code, and a loop over the rest is shorter.
+Rule dropZeroTerms() {
+  return Rule(
+      {"dropZeroTerms", "algorithmic",
+       "reduce(add, z) o map(mult) o zip(w, y) -> reduce(add, z) o map(mult) o zip(gather(K) "
+       "<<: w, gather(K) <<: y), K the indices of w's non-zero elements",
+       "w is closed and constant (its value is computed at compile time, at most 2^16 "
+       "elements of reals or complex numbers) and has a zero and a non-zero element; y's "
+       "elements are finite (0 * inf is NaN)",
+       [](const ExprPtr& e) -> std::optional<Match> {
+         const auto* r = unary<ir::Reduce>(e);
+         const auto* add = r ? r->f()->as<Builtin>() : nullptr;
+         if (!add || add->op() != BuiltinOp::Add) return std::nullopt;
+         const auto* m = unary<ir::Map>(arg0(e));
+         const auto* mult = m ? m->f()->as<Builtin>() : nullptr;
+         if (!mult || mult->op() != BuiltinOp::Mul) return std::nullopt;
+         const auto* zip = asCall(arg0(arg0(e)));
+         if (!zip || !zip->f()->is<Zip>() || zip->args().size() != 2) return std::nullopt;
+         constexpr int64_t kMostWeights = int64_t{1} << 16;
+         for (size_t side = 0; side < 2; ++side) {
+           const ExprPtr& w = zip->arg(side);
+           const Type& t = w->type();
+           if (!t || !t.isArray() || !(t.element().isReal() || t.element().isComplex())) continue;
+           auto values = closedValue(w, kMostWeights);
+           if (!values) continue;
+           std::vector<int64_t> kept;
+           for (size_t i = 0; i < values->size(); ++i)
+             if ((*values)[i] != std::complex<double>(0)) kept.push_back(static_cast<int64_t>(i));
+           if (kept.empty() || kept.size() == values->size()) continue;
+           FunPtr nonZero = Gather::make(std::move(kept));
+           ExprPtr keptW = FunCall::make(nonZero, {w});
+           ExprPtr keptY = FunCall::make(nonZero, {zip->arg(1 - side)});
+           Match mt;
+           mt.funs = {{"reduce", r->ptr()}, {"map", m->ptr()}, {"zip", zip->f()}};
+           mt.exprs = {{"a", side == 0 ? keptW : keptY}, {"b", side == 0 ? keptY : keptW}};
+           return mt;
+         }
+         return std::nullopt;
+       },
+       nullptr,
+       [](const Match& m) -> ExprPtr {
+         ExprPtr zipped = FunCall::make(m.f("zip"), {m.e("a"), m.e("b")});
+         return FunCall::make(m.f("reduce"), {FunCall::make(m.f("map"), {zipped})});
+       }});
 }
 
 }  // namespace fftc::rewrites::rules
