@@ -36,7 +36,7 @@ inline const std::vector<ExampleBinding>& exampleBindings() {
       {"gemm_naive.fdl", {{"M", 8}, {"K", 12}, {"N", 16}}},
       {"gemm_tiled.fdl", {{"M", 8}, {"K", 12}, {"N", 16}}},
       {"stencil1d.fdl", {{"N", 37}}},
-      {"stencil2d.fdl", {{"H", 9}, {"W", 13}}},
+      {"stencil2d.fdl", {{"H", 9}, {"W", 13}}, {"stencil2dCross"}},
       {"transpose_local.fdl", {{"H", 8}, {"W", 12}}},
       {"vectors.fdl", {{"N", 64}, {"H", 4}, {"W", 16}}},
       {"stockham_pass_lowlevel.fdl", {{"R", 2}, {"L", 8}, {"N", 64}}},
