@@ -37,6 +37,7 @@ CompiledKernel compileImpl(const ir::LambdaPtr& lambda, const std::string& name,
   placeBarriers(g.trace, g.stages);
   recordAccesses(g);
   CompiledKernel ck = assembleStages(g, options);
+  dropUnreadTables(ck.module);
   recordKernelFacts(ck.module);
   ck.usesDouble = ck.module.usesDouble;
   ck.precision = ck.usesDouble ? "f64" : "f32";

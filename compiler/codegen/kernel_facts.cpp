@@ -3,6 +3,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 namespace fftc::compiler::codegen {
 
@@ -109,6 +110,13 @@ class NamesWalk {
 };
 
 }  // namespace
+
+void dropUnreadTables(backends::Module& module) {
+  NamesWalk walk;
+  for (const auto& k : module.kernels)
+    if (k.body) walk.stmt(*k.body);
+  std::erase_if(module.tables, [&](const backends::ConstTable& t) { return !walk.names.count(t.name); });
+}
 
 backends::Module stageModule(const backends::Module& module, size_t index) {
   const backends::KernelFunc& k = module.kernels.at(index);

@@ -13,6 +13,11 @@ namespace fftc::compiler::codegen {
 // call the C and dialect math functions, not fftc's internal helpers.
 void recordKernelFacts(backends::Module& module);
 
+// Removes the constant tables no kernel reads: a table is made when its view is (a gather's
+// index table), and an unrolled loop that reads it only at constant indices reads the values
+// instead (dropZeroTerms' gather in an unrolled stencil).
+void dropUnreadTables(backends::Module& module);
+
 // Kernel `index` of `module` alone, as a module of its own: its structs and userfuns, the
 // constant tables it reads (by name) and, recorded anew, the helpers and precision it needs.
 // Printed, it is a translation unit that a device compiler builds apart from the other stages
