@@ -216,6 +216,11 @@ TEST(Cluster, BlocksNestingErrors) {
                   "<<: split(2) <<: r)) <<: x")
                 .find("mapBlock over 4 rows in a cluster of 2 work-groups: a row a block"),
             std::string::npos);
+  // a loop between the cluster and its blocks: each block's row must be the cluster's own
+  EXPECT_NE(error("kernel k(x: [[float]8]2) = mapCluster(2, λ(r => join <<: mapSeq(λ(q => join "
+                  "<<: mapBlock(mapLocal(id)) <<: split(2) <<: q)) <<: split(4) <<: r)) <<: x")
+                .find("mapBlock must be directly inside a mapCluster (no loop between)"),
+            std::string::npos);
 }
 
 }  // namespace
