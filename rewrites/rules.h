@@ -108,6 +108,9 @@ Rule slideTile2D(ir::ArithExpr r, ir::ArithExpr c);
 // slideTile2D(r, c) with the tiles on mapGlobal2D and a tile's maps mapSeqUnroll: a work-item
 // per r x c block, its inputs loaded once (the register sliding window).
 Rule slideTileRegisters(ir::ArithExpr r, ir::ArithExpr c);
+// slideTile2D(r, c) with the tiles on mapWorkgroup2D, each tile with its halo copied into local
+// memory by the work-group and its r x c outputs on mapLocal2D (LIFT's toLocal staging).
+Rule slideTileLocal(ir::ArithExpr r, ir::ArithExpr c);
 
 // ---- lowering
 Rule mapGlobal(int dim = 0);

@@ -103,18 +103,41 @@ bool tiles2D(const Match& m, const ArithExpr& r, const ArithExpr& c) {
          !(sizesEqual(m.n("w1"), r) && sizesEqual(m.n("w2"), c));
 }
 
+ExprPtr workgroupMapOfMaps(const FunPtr& perTile, const ExprPtr& tiles) {
+  FunPtr row = lambda1(
+      "tr", [&](const ExprPtr& tr) { return FunCall::make(MapWorkgroup::make(0, perTile), {tr}); });
+  return FunCall::make(MapWorkgroup::make(1, row), {tiles});
+}
+
+// toLocal(fun t => mapLocal(1, fun row => mapLocal(0, fun v => v) <<: row) <<: t) <<: x: the
+// work-group's copy of a tile into local memory, its rows on dimension 1 and their elements on
+// dimension 0 (consecutive work-items, consecutive elements: coalesced).
+ExprPtr localCopyOf(const ExprPtr& x) {
+  FunPtr elem = lambda1("v", [](const ExprPtr& v) { return v; });
+  FunPtr row =
+      lambda1("row", [&](const ExprPtr& r) { return FunCall::make(MapLocal::make(0, elem), {r}); });
+  FunPtr copy =
+      lambda1("t", [&](const ExprPtr& t) { return FunCall::make(MapLocal::make(1, row), {t}); });
+  return FunCall::make(ToLocal::make(copy), {x});
+}
+
 // The tiled form of matchMapOverSlide2's match: the tiles slide2((r-1)s1+n1, r s1, (c-1)s2+n2,
 // c s2) of X, on each the original map of maps over slide2(n1, s1, n2, s2), mapped by `outer`
 // (a map of maps: map or mapGlobal(1, .. mapGlobal(0, ..))) with the tile's maps made by
 // `tileMap` (map or mapSeqUnroll); untiled by join o map(map(join) o transpose).
 template <typename Outer, typename TileMap>
 ExprPtr tiledSlide2(const Match& m, const ArithExpr& r, const ArithExpr& c, Outer outer,
-                    TileMap tileMap) {
+                    TileMap tileMap, bool staged = false) {
   const ArithExpr &n1 = m.n("n1"), &s1 = m.n("s1"), &n2 = m.n("n2"), &s2 = m.n("s2");
   ExprPtr tiles = slide2(tileSize(r, n1, s1), r * s1, tileSize(c, n2, s2), c * s2, m.e("x"));
   FunPtr perTile = lambda1("t", [&](const ExprPtr& t) {
     FunPtr row =
         lambda1("x", [&](const ExprPtr& x) { return FunCall::make(tileMap(m.f("f")), {x}); });
+    if (staged) {  // mapLocal(1, fun x => mapLocal(0, f) <<: x) over the staged tile
+      FunPtr rowL = lambda1(
+          "x", [&](const ExprPtr& x) { return FunCall::make(MapLocal::make(0, m.f("f")), {x}); });
+      return FunCall::make(MapLocal::make(1, rowL), {slide2(n1, s1, n2, s2, localCopyOf(t))});
+    }
     return FunCall::make(tileMap(row), {slide2(n1, s1, n2, s2, t)});
   });
   ExprPtr tiled = outer(perTile, tiles);
@@ -145,12 +168,19 @@ ExprPtr globalMapOfMaps(const FunPtr& perTile, const ExprPtr& tiles) {
 }
 
 // Every enclosing loop is a mapGlobal of dimension 2 (mapGlobal2D's condition).
-bool onGlobalGrid(const RuleContext& ctx) {
+bool onGrid(const RuleContext& ctx, FunKind k) {
   for (const auto& f : ctx.enclosing()) {
     if (f->is<Lambda>() || f->kind() == FunKind::Iterate || f->is<AbstractTo>()) continue;
-    if (f->kind() != FunKind::MapGlobal || f->as<AbstractMap>()->dim() != 2) return false;
+    if (f->kind() != k || f->as<AbstractMap>()->dim() != 2) return false;
   }
   return true;
+}
+
+// The tiles of X have constant sizes and scalar elements (a local array of them).
+bool stageable(const Match& m, const ArithExpr& r, const ArithExpr& c) {
+  const Type& x = m.e("x")->type();
+  return x.element().element().isScalar() && tileSize(r, m.n("n1"), m.n("s1")).isConstant() &&
+         tileSize(c, m.n("n2"), m.n("s2")).isConstant();
 }
 
 std::string named2(const char* name, const ArithExpr& r, const ArithExpr& c) {
@@ -228,9 +258,35 @@ Rule slideTileRegisters(ArithExpr r, ArithExpr c) {
        "those of slideTile2D(r, c) and mapGlobal2D (every enclosing loop a mapGlobal(2))",
        matchMapOverSlide2,
        [r, c](const Match& m, const RuleContext& ctx) {
-         return tiles2D(m, r, c) && onGlobalGrid(ctx);
+         return tiles2D(m, r, c) && onGrid(ctx, FunKind::MapGlobal);
        },
        [r, c](const Match& m) { return tiledSlide2(m, r, c, globalMapOfMaps, unrolledMap); }});
+}
+
+}  // namespace fftc::rewrites::rules
+
+namespace fftc::rewrites::rules {
+
+// slideTile2D(r, c), the tiles on mapWorkgroup2D, each tile with its halo copied into local
+// memory by the work-group (toLocal of mapLocal(1, mapLocal(0, id)): coalesced rows), the
+// outputs on mapLocal2D reading the copy: LIFT's stencil tiles staged with toLocal (CGO'18).
+// Each input is loaded from global memory ((r-1)s1+n1)((c-1)s2+n2) / (r c) times a point
+// instead of n1 n2 (through the caches); the copy is the identity, so the value is the
+// slideTile2D's.
+Rule slideTileLocal(ArithExpr r, ArithExpr c) {
+  return Rule({named2("slideTileLocal", r, c), "memory",
+               "slideTile2D(r, c), then mapWorkgroup2D on the tiles, each tile copied into local "
+               "memory (toLocal o mapLocal(1, mapLocal(0, id))) and its outputs on mapLocal2D",
+               "those of slideTile2D(r, c) and mapWorkgroup2D (every enclosing loop a "
+               "mapWorkgroup(2)); the tiles of constant size, their elements scalars",
+               matchMapOverSlide2,
+               [r, c](const Match& m, const RuleContext& ctx) {
+                 return tiles2D(m, r, c) && stageable(m, r, c) &&
+                        onGrid(ctx, FunKind::MapWorkgroup);
+               },
+               [r, c](const Match& m) {
+                 return tiledSlide2(m, r, c, workgroupMapOfMaps, plainMap, true);
+               }});
 }
 
 }  // namespace fftc::rewrites::rules

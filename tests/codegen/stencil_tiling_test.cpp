@@ -53,11 +53,30 @@ TEST(StencilTiling, BlocksAndWorkGroupsMatchTheInterpreter) {
       "<<: g\n";
   // H + 2 rows, windows (H + 2 - 3 + 2) / 2 = 8 at H = 15; W = 12 windows
   for (const char* s : {"prepare; slideTileRegisters(2, 4); lowerDefault",
+                        "prepare; slideTileLocal(2, 4); lowerDefault",
+                        "prepare; slideTileLocal(4, 12); lowerDefault",
                         "prepare; slideTile2D(4, 6); at([0, 1], mapWorkgroup2D); lowerDefault",
                         "prepare; slideTile2D(2, 3); at([0, 1], mapGlobal2D); lowerDefault"}) {
     SCOPED_TRACE(s);
     std::string src;
     EXPECT_MATCHES(lowerAndRun(box, "box", s, {{"H", 15}, {"W", 12}}, &src));
+  }
+}
+
+// A work-group per tile of r x c outputs: the tile and its halo copied into local memory once
+// (one barrier after the copy, one before the next tile's copy), five reads of it a point.
+TEST(StencilTiling, LocalTilesMatchTheInterpreter) {
+  for (auto [r, c] : {std::pair<int, int>{4, 8}, {8, 32}, {1, 8}}) {
+    for (auto [h, w] : {std::pair<int64_t, int64_t>{24, 64}, {64, 96}, {16, 32}}) {
+      const std::string s = "prepare; slideTileLocal(" + std::to_string(r) + ", " +
+                            std::to_string(c) + "); topDown(reduceSeqUnroll); lowerDefault";
+      SCOPED_TRACE(s + " at " + std::to_string(h) + " x " + std::to_string(w));
+      std::string src;
+      auto check = lowerAndRun(jacobi(), "jacobi", s, {{"H", h}, {"W", w}}, &src);
+      EXPECT_MATCHES(check);
+      EXPECT_EQ(count(src, "barrier(CLK_LOCAL_MEM_FENCE)"), 2u) << src;
+      EXPECT_EQ(count(src, "__local float"), 1u) << src;
+    }
   }
 }
 

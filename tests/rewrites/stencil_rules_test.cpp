@@ -1,6 +1,6 @@
-// slideTile, slideTile2D and slideTileRegisters (LIFT's overlapped tiling of stencils) on
-// random stencil programs: 1D and 2D, random sizes, windows, steps, padding (clamp, wrap,
-// mirror, a constant) and order-sensitive functions of the neighbourhood. Each application
+// slideTile, slideTile2D, slideTileRegisters and slideTileLocal (LIFT's overlapped tiling of
+// stencils) on random stencil programs: 1D and 2D, random sizes, windows, steps, padding (clamp,
+// wrap, mirror, a constant) and order-sensitive functions of the neighbourhood. Each application
 // keeps the interpreter's result exactly (the rules only regroup windows: views), as written
 // and lowered; each applies iff the tile count divides the windows.
 #include <gtest/gtest.h>
@@ -155,6 +155,15 @@ TEST(StencilRules, SlideTileRegistersKeepsTheResultExactly) {
   EXPECT_GE(n, 60);
 }
 
+// The tiles on work-groups, each copied into local memory with its halo (the copy is the
+// identity), the outputs on mapLocal2D.
+TEST(StencilRules, SlideTileLocalKeepsTheResultExactly) {
+  const int n = checkEveryApplication({rules::slideTileLocal(1, 1), rules::slideTileLocal(2, 1),
+                                       rules::slideTileLocal(2, 3), rules::slideTileLocal(1, 2)},
+                                      random2D, 25);
+  EXPECT_GE(n, 60);
+}
+
 // It applies iff the tiles divide the windows, in both dimensions; not inside a loop that is
 // not a mapGlobal of dimension 2.
 TEST(StencilRules, TilesMustDivideTheWindows) {
@@ -184,6 +193,7 @@ TEST(StencilRules, TilesMustDivideTheWindows) {
   ExprPtr t2 = ir::inferTypes(nested.kernel->body());
   EXPECT_FALSE(matchPositions(rules::slideTile2D(2, 2), t2).empty());
   EXPECT_TRUE(matchPositions(rules::slideTileRegisters(2, 2), t2).empty());
+  EXPECT_TRUE(matchPositions(rules::slideTileLocal(2, 2), t2).empty());
 }
 
 TEST(StencilRules, SucceedIffTheyChangeTheProgram) {
@@ -198,6 +208,7 @@ TEST(StencilRules, NamedWithTheirDefaults) {
   EXPECT_EQ(makeRule("slideTile2D", {4})->name(), "slideTile2D(4, 4)");
   EXPECT_EQ(makeRule("slideTileRegisters", {8})->name(), "slideTileRegisters(8, 1)");
   EXPECT_EQ(makeRule("slideTile", {3})->name(), "slideTile(3)");
+  EXPECT_EQ(makeRule("slideTileLocal", {8})->name(), "slideTileLocal(8, 32)");
   std::string error;
   EXPECT_FALSE(makeRule("slideTileRegisters", {0}, &error));
   EXPECT_NE(error.find("must be positive"), std::string::npos) << error;
