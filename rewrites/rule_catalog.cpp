@@ -143,6 +143,24 @@ std::vector<RuleInfo> buildCatalog() {
     c.push_back(r);
   }
   c.push_back(plain("prefetchChunks", "memory", rules::prefetchChunks));
+  c.push_back(chunked("slideTile", rules::slideTile));
+  c.push_back(blocked("slideTile2D", rules::slideTile2D));
+  {
+    RuleInfo r = blocked("slideTileRegisters", rules::slideTileRegisters);
+    r.signature = "slideTileRegisters(r, c = 1)";
+    r.group = "lowering";
+    r.defaults = {1};  // a column of r outputs a work-item: the register sliding window
+    r.make = [](const std::vector<int64_t>& p) { return rules::slideTileRegisters(p.at(0), p.at(1)); };
+    c.push_back(r);
+  }
+  {
+    RuleInfo r = blocked("slideTileLocal", rules::slideTileLocal);
+    r.signature = "slideTileLocal(r, c = 32)";
+    r.group = "memory";
+    r.defaults = {32};  // a row of r x 32 outputs a work-group (32 x r work-items)
+    r.make = [](const std::vector<int64_t>& p) { return rules::slideTileLocal(p.at(0), p.at(1)); };
+    c.push_back(r);
+  }
   c.push_back(withDim("mapGlobal", rules::mapGlobal));
   c.push_back(withDim("mapWorkgroup", rules::mapWorkgroup));
   c.push_back(withDim("mapLocal", rules::mapLocal));
@@ -191,14 +209,19 @@ std::optional<Rule> makeRule(std::string_view name, const std::vector<int64_t>& 
   for (size_t i = params.size(); i < info->maxParams; ++i)
     full.push_back(info->defaults.at(i - info->minParams));
   if ((info->name == "tile2D" || info->name == "tile2DStride" || info->name == "registerBlock" ||
-       info->name == "registerBlockVector" || info->name == "registerBlockGroups") &&
+       info->name == "registerBlockVector" || info->name == "registerBlockGroups" ||
+       info->name == "slideTile2D") &&
       (full[0] <= 0 || full[1] < 0))
     return fail(info->name + "(r, c): r and c must be positive, got " + std::to_string(full[0]) +
                 ", " + std::to_string(full[1]));
   if (info->name == "registerBlockGroups" && (full[1] <= 0 || full[2] <= 0))
     return fail("registerBlockGroups(r, c, w): c and w must be positive, got " +
                 std::to_string(full[1]) + ", " + std::to_string(full[2]));
-  if ((info->name == "splitJoin" || info->name == "stageLocal" ||
+  if ((info->name == "slideTileRegisters" || info->name == "slideTileLocal") &&
+      (full[0] <= 0 || full[1] <= 0))
+    return fail(info->name + "(r, c): r and c must be positive, got " +
+                std::to_string(full[0]) + ", " + std::to_string(full[1]));
+  if ((info->name == "splitJoin" || info->name == "stageLocal" || info->name == "slideTile" ||
        info->name == "stageLocalVector" || info->name == "stageLocalPrefetch") &&
       full[0] <= 0)
     return fail(info->name + "(k): k must be positive, got " + std::to_string(full[0]));

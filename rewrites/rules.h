@@ -100,6 +100,21 @@ Rule prefetchChunks();
 // stageLocalVector(k) with prefetchChunks at its reduction over the chunks (a macro: explore
 // finds the pipelined staging at stageLocal's depth).
 Rule stageLocalPrefetch(ir::ArithExpr k);
+// ---- stencil tiling with halos (rules_stencil.cpp; LIFT's overlapped tiling, CGO'18)
+// slide(n, s) -> join o map(slide(n, s)) o slide((r-1)s+n, r s): tiles of r windows, each
+// the slide of an overlapping chunk (r | the windows).
+Rule slideTile(ir::ArithExpr r);
+// map(map(f)) o slide2(n1, s1, n2, s2) -> untile o map(map(fun t => map(map(f)) <<:
+// slide2(n1, s1, n2, s2) <<: t)) o slide2((r-1)s1+n1, r s1, (c-1)s2+n2, c s2), slide2 =
+// map(transpose) o slide o map(slide): r x c blocks of outputs, each from its tile of the input
+// with the halo; untile = join o map(map(join) o transpose).
+Rule slideTile2D(ir::ArithExpr r, ir::ArithExpr c);
+// slideTile2D(r, c) with the tiles on mapGlobal2D and a tile's maps mapSeqUnroll: a work-item
+// per r x c block, its inputs loaded once (the register sliding window).
+Rule slideTileRegisters(ir::ArithExpr r, ir::ArithExpr c);
+// slideTile2D(r, c) with the tiles on mapWorkgroup2D, each tile with its halo copied into local
+// memory by the work-group and its r x c outputs on mapLocal2D (LIFT's toLocal staging).
+Rule slideTileLocal(ir::ArithExpr r, ir::ArithExpr c);
 
 // ---- lowering
 Rule mapGlobal(int dim = 0);

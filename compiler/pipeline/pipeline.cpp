@@ -28,6 +28,16 @@ Lowered lower(const frontend::Kernel& kernel, std::string_view strategy) {
       strategy.empty() ? rewrites::lowerDefault() : rewrites::parseStrategy(strategy);
   out.kernel.lambda = rewrites::rewriteKernel(kernel.lambda, s, {}, &out.info);
   out.rewritten = true;
+  // A strategy that failed leaves the program as it was: say so here, where code generation
+  // would only say that a map is not low-level.
+  if (!out.info.success && needsLowering(out.kernel.lambda))
+    throw ir::CompileError(
+        kernel.loc,
+        "kernel " + kernel.name + ": the strategy '" + (strategy.empty() ? s.str() : std::string(strategy)) +
+            "' failed (a rule in it did not apply: a tile, split or chunk size that does not "
+            "divide the array's size, or a position that does not match), so the kernel is "
+            "still high-level; " + std::to_string(out.info.log.size()) + " rewrite(s) done" +
+            (out.info.log.empty() ? std::string() : ", the last " + out.info.log.back()));
   return out;
 }
 
