@@ -62,6 +62,8 @@ struct Options {
   bool append = false;
   bool list = false;  // print the sizes --sizes names, one a line, and exit
   int64_t localMemory = 0;  // FftRequest::localMemoryBytes (0: the plan's default)
+  int64_t minBlocks = 0;    // FftRequest::minBlocksPerSm (0: the plan's default)
+  int64_t fftsPerGroup = 0; // FftRequest::fftsPerGroup (0: the plan's default)
   // The plan and kernel caches of the run (FFTC_CACHE_DIR); empty: a new directory of this
   // process, removed at the end, so that the first plan of each request is cold.
   std::string cacheDir;
@@ -435,16 +437,19 @@ void benchSize(const Size& size, const Devices& d, const Options& o, std::ofstre
   request.precision = c.precision;
   request.format = false;  // nothing is written: skip the source layout
   request.localMemoryBytes = o.localMemory;
+  request.fftsPerGroup = o.fftsPerGroup;
   for (const auto& target : split(o.targets)) {
     Row r = base;
     r.target = target;
     r.error = cufftError;
     if (target == "cuda") {
       request.target = Target::Cuda;
+      request.minBlocksPerSm = o.minBlocks;
       benchFftc<fl::CudaPlan>(*d.cuda, in, out, request, c, o, r);
     } else if (target == "opencl") {
       if (!d.opencl) continue;
       request.target = Target::OpenCL;
+      request.minBlocksPerSm = 0;  // CUDA's alone
       try {
         cl::Buffer clIn(*d.opencl, bytes), clOut(*d.opencl, bytes);
         benchFftc<fl::Plan>(*d.opencl, clIn, clOut, request, c, o, r);
@@ -495,6 +500,12 @@ Options parse(int argc, char** argv) {
       "a plan whose first run takes longer is not repeated (its row says so)")(
       "local-memory", po::value(&o.localMemory)->default_value(o.localMemory),
       "bytes of local memory per work-group the plans may take (0: their default)")(
+      "min-blocks", po::value(&o.minBlocks)->default_value(o.minBlocks),
+      "CUDA: the blocks of each kernel that must fit one SM at once (fftc fft --min-blocks; "
+      "0: the plan's default)")(
+      "ffts-per-group", po::value(&o.fftsPerGroup)->default_value(o.fftsPerGroup),
+      "the rows of a work-group of the local-memory kernels (fftc fft --ffts-per-group; an "
+      "A/B of one size; 0: the plan's default)")(
       "cache-dir", po::value(&o.cacheDir),
       "the plan and kernel caches (FFTC_CACHE_DIR; default: a new directory, removed at the "
       "end, so that plan_ms is cold)");

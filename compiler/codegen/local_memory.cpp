@@ -10,10 +10,29 @@ using backends::CExpr;
 using backends::CExprNode;
 using backends::Stmt;
 
+namespace {
+
+// The elements a local's storage declares: padded (Memory::padEvery, rowSkew), a cluster's
+// array each block's share.
+int64_t storedElements(const Memory& m) {
+  const int64_t count = *m.count.constant();
+  int64_t padded = m.padEvery > 0 ? count + (count - 1) / m.padEvery : count;
+  if (m.rowSkew > 0) padded += (count - 1) / m.rowSkew * m.rowSkewElements;
+  if (m.cluster > 1) padded /= m.cluster;  // each block's share (Memory::cluster)
+  return padded;
+}
+
+}  // namespace
+
 std::vector<LocalLife> localLives(const std::vector<MemoryPtr>& locals, const AccessTrace& trace) {
   std::vector<LocalLife> lives;
-  for (const auto& m : locals)
+  for (const auto& m : locals) {
     lives.push_back(LocalLife{m->stage, m->element.str() + "x" + m->count.str()});
+    if (m->cluster <= 1 && m->count.constant()) {
+      lives.back().element = m->element.str();
+      lives.back().stored = storedElements(*m);
+    }
+  }
   for (size_t at = 0; at < trace.size(); ++at) {
     const TraceEvent& e = trace[at];
     if (e.kind != TraceEvent::Kind::Access || !e.memory || e.memory->localOrder < 0) continue;
@@ -82,10 +101,11 @@ std::vector<int> reusePlan(const std::vector<LocalLife>& lives,
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return lives[a].firstWrite < lives[b].firstWrite; });
   std::vector<std::vector<size_t>> groups;
+  std::vector<int64_t> stored;  // each group's storage: its largest member's
   for (size_t i : order) {
     const LocalLife& a = lives[i];
-    auto fits = [&](const std::vector<size_t>& g) {
-      return lives[g[0]].stage == a.stage && lives[g[0]].type == a.type &&
+    auto free = [&](const std::vector<size_t>& g) {
+      return lives[g[0]].stage == a.stage &&
              std::all_of(g.begin(), g.end(), [&](size_t k) {
                const LocalLife& b = lives[k];
                return b.firstWrite < a.firstWrite &&
@@ -93,11 +113,32 @@ std::vector<int> reusePlan(const std::vector<LocalLife>& lives,
                        (inPass && reusableInPass(b, a, inPass->at(static_cast<size_t>(a.stage)))));
              });
     };
-    auto g = std::find_if(groups.begin(), groups.end(), fits);
-    if (g != groups.end())
+    auto sameType = [&](const std::vector<size_t>& g) { return lives[g[0]].type == a.type; };
+    auto sameElement = [&](const std::vector<size_t>& g) {
+      return !a.element.empty() && std::all_of(g.begin(), g.end(), [&](size_t k) {
+        return lives[k].element == a.element && lives[k].stored > 0;
+      });
+    };
+    // a free group of a's type and size, else the free group of its element type that a grows
+    // least (the first of equals)
+    auto g = std::find_if(groups.begin(), groups.end(),
+                          [&](const auto& h) { return sameType(h) && free(h); });
+    if (g == groups.end() && !a.element.empty() && a.stored > 0)
+      for (auto h = groups.begin(); h != groups.end(); ++h) {
+        if (!sameElement(*h) || !free(*h)) continue;
+        auto growth = [&](auto k) {
+          return std::max<int64_t>(0, a.stored - stored[static_cast<size_t>(k - groups.begin())]);
+        };
+        if (g == groups.end() || growth(h) < growth(g)) g = h;
+      }
+    if (g != groups.end()) {
       g->push_back(i);
-    else
+      int64_t& s = stored[static_cast<size_t>(g - groups.begin())];
+      s = std::max(s, a.stored);
+    } else {
       groups.push_back({i});
+      stored.push_back(a.stored);
+    }
   }
   std::vector<int> plan(lives.size(), -1);
   for (const auto& g : groups) {
@@ -144,6 +185,14 @@ void allocateLocalMemory(const std::vector<MemoryPtr>& locals, const std::vector
   std::vector<std::string> names;  // the generator's names, in allocation order
   for (const auto& m : locals) names.push_back(m->name);
   std::map<std::string, std::string> renamed;
+  // each storage's elements and alignment: its largest member's (reusePlan may group sizes)
+  std::vector<int64_t> stored(locals.size(), 0), align(locals.size(), 0);
+  for (size_t i = 0; i < locals.size(); ++i) {
+    const int owner = i < plan.size() ? plan[i] : -1;
+    const size_t o = owner >= 0 ? static_cast<size_t>(owner) : i;
+    stored[o] = std::max(stored[o], storedElements(*locals[i]));
+    align[o] = std::max(align[o], locals[i]->align);
+  }
   size_t owners = 0;
   for (size_t i = 0; i < locals.size(); ++i) {
     Memory& m = *locals[i];
@@ -156,14 +205,11 @@ void allocateLocalMemory(const std::vector<MemoryPtr>& locals, const std::vector
     } else {
       name = names.at(owners++);
       m.storage = m.localOrder;
-      const int64_t count = *m.count.constant();
-      int64_t padded = m.padEvery > 0 ? count + (count - 1) / m.padEvery : count;
-      if (m.rowSkew > 0) padded += (count - 1) / m.rowSkew * m.rowSkewElements;
-      if (m.cluster > 1) padded /= m.cluster;  // each block's share (Memory::cluster)
+      const int64_t padded = stored[i];
       StageDraft& st = stages.at(static_cast<size_t>(m.stage));
       st.localDecls.push_back(
           backends::sArrayDecl(m.elemC, name, padded, backends::MemSpace::Local));
-      st.localDecls.back()->align = m.align;
+      st.localDecls.back()->align = align[i];
       st.localDeclBytes.push_back(padded * deviceBytes(m.element));
       st.localBytes += st.localDeclBytes.back();
     }

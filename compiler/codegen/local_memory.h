@@ -28,6 +28,12 @@ struct LocalLife {
   // Where each was emitted (TraceEvent::block, after): a read and a write of one statement
   // (`l[i] = l[j] + 1`) cannot have a barrier between them.
   backends::StmtPtr firstWriteBlock, firstWriteAfter, lastReadBlock, lastReadAfter;
+  // The element type alone and the elements the array's storage holds (padded; a cluster's
+  // share): arrays of one element type but different sizes may share a storage of the larger
+  // size. An empty `element` (a cluster's array, whose accesses divide by its own share) shares
+  // only by `type`.
+  std::string element;
+  int64_t stored = 0;
 };
 
 // The lifetimes of `locals` (by allocation order, Memory::localOrder) from the trace.
@@ -39,6 +45,12 @@ std::vector<LocalLife> localLives(const std::vector<MemoryPtr>& locals, const Ac
 // the last pass, takes the first pass's storage). A group is named by its earliest allocated
 // member. Returns the owner of each array's storage (-1: its own). A Stockham FFT's passes
 // then ping-pong between two arrays however many passes it has.
+//
+// Where no group of its size is free, an array joins a free group of its stage and element
+// type but another size, the one whose storage it grows least (the storage is declared with
+// its largest member's size; joining never costs more than a storage of its own): a Rader
+// pass's n-element Y takes the storage of the convolution's (p - 1)·m ping-pong array that does
+// not hold A, three storages instead of four.
 //
 // With `inPass` (the stages, when CodegenOptions::localReuseInPass), an array may also take the
 // storage of one last read in the statement of its own first write, when that read comes first

@@ -27,6 +27,46 @@ TEST(LocalMemory, PlanFollowsFirstWritesNotAllocationOrder) {
   EXPECT_EQ(cg::reusePlan(passes), (std::vector<int>{-1, -1, 0}));
 }
 
+// Arrays of one element type but different sizes (LocalLife::element, stored): where no free
+// group has the array's own type, it joins the free group of its element type that it grows
+// least; a group of its own type comes first, and another element type never shares.
+TEST(LocalMemory, PlanSharesStorageAcrossSizes) {
+  using Life = cg::LocalLife;
+  auto life = [](int64_t count, int firstWrite, int lastRead, const std::string& elem = "float2") {
+    Life l{0, elem + "x" + std::to_string(count), firstWrite, lastRead};
+    l.element = elem;
+    l.stored = count;
+    return l;
+  };
+  // a Rader pass: x (n = 8) -> the forward FFT of (p - 1)·m = 6 in F1, F2 -> Y (8, from x and
+  // A = F2) -> the inverse FFT in G1, G2 -> out (8, from Y and c = G2): Y takes F1's storage
+  // (grown to 8), G1 F2's (its own type), G2 x's, out G1's (grown to 8); four storages without
+  // the sharing across sizes
+  const std::vector<Life> rader = {life(8, 1, 4),   // x
+                                   life(6, 2, 3),   // F1
+                                   life(6, 3, 4),   // F2 (A)
+                                   life(8, 4, 7),   // Y
+                                   life(6, 5, 6),   // G1
+                                   life(6, 6, 7),   // G2 (c)
+                                   life(8, 7, 8)};  // out
+  EXPECT_EQ(cg::reusePlan(rader), (std::vector<int>{-1, -1, -1, 1, 2, 0, 2}));
+  // without the element type (a cluster's array): only its own type, as before
+  std::vector<Life> typed = rader;
+  for (Life& l : typed) l.element.clear();
+  EXPECT_EQ(cg::reusePlan(typed), (std::vector<int>{-1, -1, -1, -1, 1, 2, 0}));
+  // the free group of the array's own type first, though another grows no storage either
+  EXPECT_EQ(cg::reusePlan({life(16, 1, 2), life(8, 1, 2), life(8, 3, 4)}),
+            (std::vector<int>{-1, -1, 1}));
+  // the group grown least: 10 joins the 12 (0), not the 4 (6 more)
+  EXPECT_EQ(cg::reusePlan({life(4, 1, 2), life(12, 1, 2), life(10, 3, 4)}),
+            (std::vector<int>{-1, -1, 1}));
+  // another element type, another stage: never
+  EXPECT_EQ(cg::reusePlan({life(8, 1, 2), life(6, 3, 4, "float")}), (std::vector<int>{-1, -1}));
+  Life other = life(6, 3, 4);
+  other.stage = 1;
+  EXPECT_EQ(cg::reusePlan({life(8, 1, 2), other}), (std::vector<int>{-1, -1}));
+}
+
 cg::MemoryPtr localArray(const std::string& name, int order, int64_t count) {
   auto m = std::make_shared<cg::Memory>();
   m->name = name;
@@ -90,6 +130,37 @@ TEST(LocalMemory, SharedStorageIsRenamedAndDeclaredOnce) {
   std::string body;
   for (const auto& st : stages[0].body->body) body += p.stmt(*st, 0);
   EXPECT_EQ(body, "l[0] = 1.0f;\nl_1[0] = 1.0f;\nl[0] = 1.0f;\n");
+}
+
+// A storage shared by arrays of different sizes is declared with its largest member's padded
+// size, whichever member owns it: 24 floats (25 padded, one element in 16) and 40 (42).
+TEST(LocalMemory, MixedSizesDeclareTheLargest) {
+  auto a = localArray("l", 0, 24), b = localArray("l_1", 1, 32), c = localArray("l_2", 2, 40);
+  std::vector<cg::StageDraft> stages(1);
+  stages[0].body = backends::sBlock();
+  cg::allocateLocalMemory({a, b, c}, {-1, -1, 0}, stages);
+  EXPECT_EQ(c->name, "l");
+  ASSERT_EQ(stages[0].localDecls.size(), 2u);
+  EXPECT_EQ(stages[0].localDecls[0]->arrayCount, 40 + 2);
+  EXPECT_EQ(stages[0].localDecls[1]->arrayCount, 32 + 1);
+  EXPECT_EQ(stages[0].localBytes, (42 + 33) * 4);
+}
+
+// Through the whole pipeline: three passes whose third takes 32 of the 64 elements (a crop); its
+// array of 32 takes the storage of the first pass's 64, whose reads are done (two storages, not
+// three), and the kernel computes what the interpreter does.
+TEST(LocalMemory, SmallerArrayTakesALargerStorage) {
+  const std::string text =
+      "kernel k(x: [[float]64]4) = join <<: mapWorkgroup(λ(t =>\n"
+      "  mapLocal(0, fun a => a + 1.0f) <<: join <<: transpose <<: split(4) <<: "
+      "toLocal(mapLocal(0, fun a => a - 1.0f)) <<: crop(0, 32) <<: join <<: transpose <<: "
+      "split(8) <<: toLocal(mapLocal(0, fun a => a + 3.0f)) <<: join <<: transpose <<: split(8) "
+      "<<: toLocal(mapLocal(0, fun a => a * 2.0f)) <<: t)) <<: x";
+  auto c = checkText(text, "k");
+  EXPECT_MATCHES(c);
+  const std::string& src = c.compiled.source;
+  EXPECT_EQ(count(src, "__local float "), 2u) << src;
+  EXPECT_EQ(c.compiled.stages.at(0).localMemoryBytes, 2 * (64 + 3) * 4);
 }
 
 // Through the whole pipeline (one generator run): three local passes in one work-group, each

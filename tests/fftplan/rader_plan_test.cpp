@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <complex>
 #include <span>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "fftlib/fftw_reference.h"
@@ -179,6 +181,31 @@ TEST(RaderRadixPlan, CompositeSizesTakeRaderRadices) {
   EXPECT_FALSE(plannedByRadices(31));  // a prime: primeInOneWorkItem or raderLocal
   // 311 - 1 = 2·5·31: raderLocal's convolution keeps radices of at most 29 (Bluestein)
   EXPECT_TRUE(raderRadices(311, lineRequest(311, 1, Precision::F32)).empty());
+}
+
+// The pass's arrays in three storages, not four (code generation's reuse across sizes,
+// local_memory.h reusePlan): the input and Y of n = F·N elements, and one of the convolution's
+// F·(p - 1)·m, Y taking the storage of the ping-pong array that does not hold A (f32 2384 on an
+// H200: 80768 -> 60640 bytes of shared memory). Padded one element in 16.
+TEST(RaderPassPlan, ThreeLocalArrays) {
+  auto padded = [](int64_t k) { return k + (k - 1) / 16; };
+  for (const auto& [n, p, bytes] : {std::tuple<int64_t, int64_t, int64_t>{488, 61, 0},
+                                    {2384, 149, 227 * 1024}}) {
+    SCOPED_TRACE(n);
+    FftRequest r = lineRequest(n, 3, Precision::F32);
+    r.localMemoryBytes = bytes;
+    const int64_t f = std::get<int64_t>(choosePlan(r).defines.at("F"));
+    auto plan = planFft(r);
+    ASSERT_EQ(plan->compiled.stages.size(), 1u);
+    EXPECT_EQ(plan->compiled.stages[0].localMemoryBytes,
+              8 * (2 * padded(f * n) + padded(f * (n - n / p))));
+    const std::string& src = plan->compiled.source;
+    size_t decls = 0;
+    for (size_t at = src.find("__local float2 "); at != std::string::npos;
+         at = src.find("__local float2 ", at + 1))
+      ++decls;
+    EXPECT_EQ(decls, 3u) << src;
+  }
 }
 
 // The plans on PoCL against FFTW in long double, L2 within kL2Bound of FFTW's at the same

@@ -87,6 +87,25 @@ TEST(SmallRow, NamedRadicesAndOtherVariantsKeepTheirs) {
   EXPECT_EQ(choosePlan(local).radices, (Radices{22}));
 }
 
+// An odd row length in whole warps of rows (F even): both local arrays are F rows of N,
+// unpadded (fft.fdl stockhamLocalCopy: the copy in split inside its toLocal), so the
+// butterflies' reads at the odd stride N meet every bank (the flat F·N was padded one in 16:
+// f32 15 11.7-way conflicts by the bank model); and the plans still match FFTW on PoCL.
+TEST(SmallRow, OddRowsUnpadded) {
+  for (int64_t n : {15, 33}) {
+    SCOPED_TRACE(n);
+    const FftRequest r = lineRequest(n, 1000, Precision::F32);
+    const PlanChoice c = choosePlan(r);
+    ASSERT_EQ(c.kernel, "stockhamLocalCopy");
+    const int64_t f = std::get<int64_t>(c.defines.at("F"));
+    EXPECT_EQ(f % 32, 0);
+    auto plan = planFft(r);
+    ASSERT_EQ(plan->compiled.stages.size(), 1u);
+    EXPECT_EQ(plan->compiled.stages[0].localMemoryBytes, 2 * f * n * 8);
+    expectPlanWithinFftw<float>(r, "small row", 11, "stockhamLocalCopy");
+  }
+}
+
 // On PoCL against FFTW: factors with symDft (11, 13, 17, 23), a dense 3 beside a 2 (60 = [2, 2,
 // 3, 5]), batches that leave the last work-group partial, both
 // directions, scaled.
