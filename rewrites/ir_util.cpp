@@ -104,7 +104,7 @@ class ChildCounter : public ir::IRVisitor {
 }  // namespace
 
 // Counted, not collected: the strategies' walks ask for it at every node and every step
-// (issue 21: building the list, with each child's enclosing functions, was a sixth of 65521's
+// (issue 21: building the list, with each child's enclosing functions, was a quarter of 65521's
 // rewriting).
 size_t childCount(const ExprPtr& e) { return ChildCounter().all(e); }
 
