@@ -554,9 +554,9 @@ TypedFun Inferer::applyPattern(const FunDecl& f, const std::vector<Type>& args,
       const ArithExpr& n = args[0].size();
       // One proof for the largest index covers them all (j <= max < n): a Rader permutation
       // has N - 1 indices and rewriting infers it again after every step (issue 21: 1009 f32
-      // spent a quarter of its plan here). One by one only to name the first index that fails.
-      const bool all = idx.empty() ||
-                       provablyLess(ArithExpr(*std::max_element(idx.begin(), idx.end())), n);
+      // spent a quarter of `fftc fft` here). One by one only to name the first index that fails.
+      const bool all =
+          idx.empty() || provablyLess(ArithExpr(*std::max_element(idx.begin(), idx.end())), n);
       if (!all)
         for (int64_t j : idx)
           if (!provablyLess(ArithExpr(j), n))

@@ -106,7 +106,9 @@ class ChildCounter : public ir::IRVisitor {
 // Counted, not collected: the strategies' walks ask for it at every node and every step
 // (issue 21: building the list, with each child's enclosing functions, was a quarter of 65521's
 // rewriting).
-size_t childCount(const ExprPtr& e) { return ChildCounter().all(e); }
+size_t childCount(const ExprPtr& e) {
+  return ChildCounter().all(e);
+}
 
 ExprPtr replaceChild(const ExprPtr& e, size_t i, const ExprPtr& sub) {
   const auto* c = e->as<FunCall>();
