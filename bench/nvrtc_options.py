@@ -8,7 +8,8 @@ it to sm_90 CUBIN once per option set per round, the sets in a different order e
 NVRTC's own cache off (-no-cache). Each row: the median and min wall ms, NVRTC's phases (its
 --time=- report: front end, NVVM, ptxas), and the CUBIN's kernels (cuobjdump: instructions,
 registers, stack) and whether its SASS is the first set's. On a loaded machine read the CPU
-column (the calling thread's CPU time: NVRTC compiles on it).
+columns: the calling thread's CPU time (NVRTC compiles on it) and the process's (options such as
+-split-compile hand part of the work to threads of NVRTC's own).
 
   bench/nvrtc_options.py [--fftc build/fftc] [--out FILE] [--sizes 8,16,...] [--precision f32,f64]
                          [--rounds 3] [--set NAME=OPTIONS ...] [--cuobjdump PATH]
@@ -46,10 +47,11 @@ class Nvrtc:
         if lib.nvrtcCreateProgram(ctypes.byref(prog), source, b"kernel.cu", 0, None, None):
             raise RuntimeError("nvrtcCreateProgram failed")
         argv = (ctypes.c_char_p * len(options))(*[o.encode() for o in options])
-        start, cpu = time.perf_counter(), time.thread_time()
+        start, cpu, process = time.perf_counter(), time.thread_time(), time.process_time()
         result = lib.nvrtcCompileProgram(prog, len(options), argv)
         ms = (time.perf_counter() - start) * 1e3
         cpu_ms = (time.thread_time() - cpu) * 1e3
+        self.process_ms = (time.process_time() - process) * 1e3
         size = ctypes.c_size_t()
         lib.nvrtcGetProgramLogSize(prog, ctypes.byref(size))
         log = ctypes.create_string_buffer(size.value)
@@ -184,7 +186,7 @@ def main():
     work = tempfile.mkdtemp(prefix="nvrtc_options.")
     with open(args.out, "w") as out:
         out.write("precision,N,batch,kernels,source_bytes,options,rounds,median_ms,min_ms,cpu_median_ms,"
-                  "frontend_ms,nvvm_ms,ptxas_ms,cubin_bytes,instructions,registers,stack_bytes,"
+                  "process_cpu_median_ms,frontend_ms,nvvm_ms,ptxas_ms,cubin_bytes,instructions,registers,stack_bytes,"
                   "sass_as_first,fft_options\n")
         for prec in args.precision.split(","):
             for n in [int(s) for s in args.sizes.split(",")]:
@@ -196,6 +198,7 @@ def main():
                     continue
                 ms = {name: [] for name, _ in sets}
                 cpu = {name: [] for name, _ in sets}
+                process = {name: [] for name, _ in sets}
                 ph = {name: [] for name, _ in sets}
                 cubins = {}
                 for r in range(args.rounds):
@@ -204,6 +207,7 @@ def main():
                         t, c, log, cubin = nvrtc.compile(source, base + opts)
                         ms[name].append(t)
                         cpu[name].append(c)
+                        process[name].append(nvrtc.process_ms)
                         ph[name].append(phases(log))
                         cubins[name] = cubin
                 first = None
@@ -217,6 +221,7 @@ def main():
                         prec, n, batch, len(funcs), len(source), name, args.rounds,
                         f"{statistics.median(ms[name]):.1f}", f"{min(ms[name]):.1f}",
                         f"{statistics.median(cpu[name]):.1f}",
+                        f"{statistics.median(process[name]):.1f}",
                         med("CUDA C++ Frontend"), med("NVVM Optimizer"), med("PTX Translation"),
                         len(cubins[name]), sum(len(v[2]) for v in funcs.values()),
                         max(v[0] for v in funcs.values()), max(v[1] for v in funcs.values()),

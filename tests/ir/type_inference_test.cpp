@@ -32,6 +32,9 @@ TEST(TypeInference, HighLevelPatterns) {
   EXPECT_EQ(typeOf(slide(3, 1) << x), arr(arr(kFloat, 3), 6));
   EXPECT_EQ(typeOf(slide(3, 2) << x), arr(arr(kFloat, 3), 3));
   EXPECT_EQ(typeOf(id() << x), arr(kFloat, 8));
+  EXPECT_EQ(typeOf(call(Gather::make({7, 0, 3, 3, 5}), x)), arr(kFloat, 5));
+  auto s = param("s", arr(kFloat, 2 + ArithExpr::sizeVar("N")));
+  EXPECT_EQ(typeOf(call(Gather::make({1, 0}), s)), arr(kFloat, 2));
   EXPECT_EQ(typeOf(get(1, tuple({litF(1), lit(2)}))), kInt);
   EXPECT_EQ(typeOf(get(1, litComplex(1, 2, ScalarKind::Float))), kFloat);
 }
@@ -314,6 +317,17 @@ const ErrorCase kErrorCases[] = {
     {"IterateChangesType",
      [] { return iterate(2, map(fun([](ExprPtr v) { return tuple({v, v}); }))) << vec("a", 4); },
      "iterate: the function maps [float]4 to [(float, float)]4"},
+    // The index named is the first one that fails, not the largest (one proof for the largest
+    // index covers the others only when it holds).
+    {"GatherIndexBeyondTheArray",
+     [] { return call(Gather::make({3, 9, 1, 12}), vec("a", 8)); },
+     "gather: the index 9 is not provably below the size 8 of the array"},
+    {"GatherIndexBeyondASymbolicSize",
+     [] {
+       ArithExpr n = ArithExpr::sizeVar("N");
+       return call(Gather::make({0, 2, 1}), param("a", Type::array(kFloat, n + 1)));
+     },
+     "gather: the index 2 is not provably below the size"},
     {"SlideWindowTooLarge", [] { return slide(5, 1) << vec("a", 4); },
      "slide(5, 1): the window 5 is larger than the array (4)"},
     {"PadConstantType", [] { return pad(1, 1, lit(0)) << vec("a", 4); },

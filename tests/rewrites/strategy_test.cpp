@@ -5,6 +5,7 @@
 
 #include "ir/printer.h"
 #include "rewrites/equality.h"
+#include "rewrites/ir_util.h"
 #include "rewrites/named_strategies.h"
 #include "rewrites/rules.h"
 #include "rewrites/strategy_parser.h"
@@ -207,6 +208,24 @@ TEST(LowerDefault, RandomProgramsKeepTheirResultsAndAreFullyLowered) {
     ++checked;
   }
   EXPECT_GE(checked, 200);
+}
+
+// childCount counts what children() collects, at every position of random programs before
+// and after lowering (the traversals walk by it; it no longer builds the list).
+TEST(Strategies, ChildCountIsTheNumberOfChildren) {
+  size_t positions = 0;
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    ProgramGenerator gen(seed * 31 + 7, 3);
+    ExprPtr typed = inferTypes(gen.generate().body);
+    for (const ExprPtr& root : {typed, rewrite(typed, lowerDefault()).program}) {
+      for (const Path& p : allPaths(root)) {
+        const ExprPtr e = exprAt(root, p);
+        ASSERT_EQ(childCount(e), children(e).size()) << pathStr(p) << "\n" << print(root);
+        ++positions;
+      }
+    }
+  }
+  EXPECT_GT(positions, 1000u);
 }
 
 TEST(LowerDefault, MemoryPlacement) {
