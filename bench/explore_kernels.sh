@@ -50,13 +50,14 @@ explore sum bench/kernels/sum.fdl -D N=1048576 --depth 4 \
   --max-variants 400 --budget 240
 # The Jacobi step: the stencil tiled with its halo, a work-item per column of r outputs
 # (slideTileRegisters: each input loaded once a work-item once the gather of the cross is
-# unrolled, reduceSeqUnroll: 3r+2 loads for r points instead of 5r), or which map is dimension
+# unrolled, reduceSeqUnroll: 3r+2 loads for r points instead of 5r; slideTileLocal: a
+# work-group's tile with its halo in local memory, r x 32 outputs), or which map is dimension
 # 0 of the grid and several elements per work-item with coalesced accesses (splitStrideMap).
 # 4096^2 (64 MiB, more than the H200's L2, as the benchmark's 8192^2 is; the interpreter's
 # reference takes about 10 s); the tiled variants come first in the breadth-first order.
 explore jacobi bench/kernels/jacobi5.fdl --kernel jacobi -D H=4096 -D W=4096 --depth 3 \
-  --rules slideTileRegisters,reduceSeqUnroll,mapGlobal,splitStrideMap --params 1,4,8 \
-  --max-variants 240 --budget 240
+  --rules slideTileRegisters,slideTileLocal,reduceSeqUnroll,mapGlobal,splitStrideMap \
+  --params 1,4,8 --max-variants 240 --budget 240
 # The copy it is compared with, coarsened the same way.
 explore copy bench/kernels/jacobi5.fdl --kernel copy -D H=256 -D W=256 --depth 2 \
   --rules mapGlobal,splitStrideMap --params 1,2,4,8 --max-variants 64 --budget 40

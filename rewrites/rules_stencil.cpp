@@ -30,7 +30,7 @@ const FunDecl* layoutFun(const FunPtr& f, FunKind k) {
   return c->f().get();
 }
 
-// slide(size, step) applied as a function of the given kind (bare, eta-expanded)
+// slide(size, step)
 FunPtr slideFun(const ArithExpr& size, const ArithExpr& step) {
   return Slide::make(size, step);
 }
@@ -123,8 +123,10 @@ ExprPtr localCopyOf(const ExprPtr& x) {
 
 // The tiled form of matchMapOverSlide2's match: the tiles slide2((r-1)s1+n1, r s1, (c-1)s2+n2,
 // c s2) of X, on each the original map of maps over slide2(n1, s1, n2, s2), mapped by `outer`
-// (a map of maps: map or mapGlobal(1, .. mapGlobal(0, ..))) with the tile's maps made by
-// `tileMap` (map or mapSeqUnroll); untiled by join o map(map(join) o transpose).
+// (a map of maps: map, mapGlobal(1, .. mapGlobal(0, ..)) or the same of mapWorkgroup) with the
+// tile's maps made by `tileMap` (map or mapSeqUnroll), or, `staged`, the tile read through
+// its copy into local memory and its maps mapLocal(1, .. mapLocal(0, ..)); untiled by join o
+// map(map(join) o transpose).
 template <typename Outer, typename TileMap>
 ExprPtr tiledSlide2(const Match& m, const ArithExpr& r, const ArithExpr& c, Outer outer,
                     TileMap tileMap, bool staged = false) {
@@ -167,7 +169,8 @@ ExprPtr globalMapOfMaps(const FunPtr& perTile, const ExprPtr& tiles) {
   return FunCall::make(MapGlobal::make(1, row), {tiles});
 }
 
-// Every enclosing loop is a mapGlobal of dimension 2 (mapGlobal2D's condition).
+// Every enclosing loop is a k (mapGlobal or mapWorkgroup) of dimension 2: the condition of
+// mapGlobal2D and mapWorkgroup2D.
 bool onGrid(const RuleContext& ctx, FunKind k) {
   for (const auto& f : ctx.enclosing()) {
     if (f->is<Lambda>() || f->kind() == FunKind::Iterate || f->is<AbstractTo>()) continue;
@@ -201,10 +204,9 @@ Rule slideTile(ArithExpr r) {
        "r > 0 provably divides the number w of windows, r != w",
        [](const ExprPtr& e) -> std::optional<Match> {
          const auto* s = unary<Slide>(e);
-         if (!s || !e->type().isArray()) return std::nullopt;
+         if (!s || !e->type().isArray() || !arg0(e)->type().isArray()) return std::nullopt;
          Match m;
          m.exprs = {{"x", arg0(e)}};
-         if (!arg0(e)->type().isArray()) return std::nullopt;
          m.sizes = {{"n", s->size()},
                     {"s", s->step()},
                     {"m", arg0(e)->type().size()},
@@ -262,10 +264,6 @@ Rule slideTileRegisters(ArithExpr r, ArithExpr c) {
        },
        [r, c](const Match& m) { return tiledSlide2(m, r, c, globalMapOfMaps, unrolledMap); }});
 }
-
-}  // namespace fftc::rewrites::rules
-
-namespace fftc::rewrites::rules {
 
 // slideTile2D(r, c), the tiles on mapWorkgroup2D, each tile with its halo copied into local
 // memory by the work-group (toLocal of mapLocal(1, mapLocal(0, id)): coalesced rows), the
