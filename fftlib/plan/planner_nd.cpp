@@ -171,13 +171,16 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
     // Beyond 48 KiB, a plane whose two arrays do not fit may in one (128 x 128 f32: 128 KiB
     // of 227): wideTileRadices' [r0, R, .., R] on both sides, whose passes after the first
     // share the array, the rows' and columns' n / R work-items a line (the first pass looping
-    // over its butterflies), at most 1024 in all. A scaled plane with no pass beyond it keeps
+    // over its butterflies), at most 1024 in all, each keeping its widest butterfly in its
+    // registers (butterflyInRegisters: 112 x 112 f64, 784 work-items of radix-16 butterflies,
+    // spilled 216 bytes; ptxas sm_90). A scaled plane with no pass beyond it keeps
     // its normalization after the columns, in an array of its own (nd.fdl's scaleOuter).
     if (!plane && na == nb && na * nb >= 256 && localMemoryBudget(r) > kLocalMemoryBytes &&
         (d > 2 || !r.scale)) {
       const Radices rs = wideTileRadices(na);
       const compiler::codegen::CodegenOptions skew{.localRowSkew = true};
       if (!rs.empty() && oneArrayTile(rs) && tileWorkItems(rs) * na <= 1024 &&
+          butterflyInRegisters(std::ranges::max(rs), tileWorkItems(rs) * na, r.precision) &&
           skew.skewedLocalCount(na * nb, na) * complexBytes(r.precision) <=
               localMemoryBudget(r)) {
         plane = true;
