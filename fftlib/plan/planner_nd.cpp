@@ -179,7 +179,7 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
         (d > 2 || !r.scale)) {
       const Radices rs = wideTileRadices(na);
       const compiler::codegen::CodegenOptions skew{.localRowSkew = true};
-      if (!rs.empty() && oneArrayTile(rs) && tileWorkItems(rs) * na <= 1024 &&
+      if (!rs.empty() && oneArrayTile(rs) && rs[0] <= rs[1] && tileWorkItems(rs) * na <= 1024 &&
           butterflyInRegisters(std::ranges::max(rs), tileWorkItems(rs) * na, r.precision) &&
           skew.skewedLocalCount(na * nb, na) * complexBytes(r.precision) <=
               localMemoryBudget(r)) {

@@ -317,6 +317,10 @@ TEST(NdFft, SectorWideColumnTileInOnePassBeyond48KiB) {
     r.localMemoryBytes = 0;
     EXPECT_EQ(planFft(r)->stages.size(), 3u) << r.key();  // the four-step within 48 KiB
   }
+  // 3000 = [200, 15] by wideTileRadices: no 200-point butterflies, the four-step
+  auto odd = ndRequest({3000, 8});
+  odd.localMemoryBytes = 232448;
+  EXPECT_GT(nd(choosePlan(odd)).fourStepSplits.front(), 0);
   // the sizes of fft_bench: two passes under an H200's budget
   for (int64_t n : {2048, 4096})
     for (auto p : {Precision::F32, Precision::F64}) {
