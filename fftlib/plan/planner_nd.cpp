@@ -181,8 +181,7 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
       const compiler::codegen::CodegenOptions skew{.localRowSkew = true};
       if (!rs.empty() && oneArrayTile(rs) && rs[0] <= rs[1] && tileWorkItems(rs) * na <= 1024 &&
           butterflyInRegisters(std::ranges::max(rs), tileWorkItems(rs) * na, r.precision) &&
-          skew.skewedLocalCount(na * nb, na) * complexBytes(r.precision) <=
-              localMemoryBudget(r)) {
+          skew.skewedLocalCount(na * nb, na) * complexBytes(r.precision) <= localMemoryBudget(r)) {
         plane = true;
         planeRadices = rs;
       }
@@ -194,12 +193,12 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
   const auto bound = std::move(nd.dimRadices);  // bindDimensions': Bluestein keeps M's
   nd.dimRadices.clear();
   for (size_t j = 0; j < d; ++j) {
-    std::vector<int64_t> rs1 = nd.dimBluestein[j]                  ? bound[j]
-                               : wideColumns[j]                    ? wideRadices[j]
+    std::vector<int64_t> rs1 = nd.dimBluestein[j]                    ? bound[j]
+                               : wideColumns[j]                      ? wideRadices[j]
                                : !planeRadices.empty() && j + 1 == d ? planeRadices
                                : !planeRadices.empty() && j + 2 == d
                                    ? Radices(planeRadices.rbegin(), planeRadices.rend())
-                                                  : chooseRadices(splits[j] ? splits[j] : ns[j]);
+                                   : chooseRadices(splits[j] ? splits[j] : ns[j]);
     std::vector<int64_t> rs2 = splits[j] ? chooseRadices(ns[j] / splits[j]) : std::vector<int64_t>{};
     rsAll.insert(rsAll.end(), rs1.begin(), rs1.end());
     mids.push_back(static_cast<int64_t>(rsAll.size()));
@@ -213,9 +212,9 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
   // the plane's pass: the generated kernel's own shape, or a one-array plane's line work-items
   // on dimension 0 (its lines on 1)
   if (plane)
-    c.stageLocal.push_back(planeRadices.empty() ? std::vector<int64_t>{}
-                                                : std::vector<int64_t>{tileWorkItems(planeRadices),
-                                                                       ns[d - 1]});
+    c.stageLocal.push_back(planeRadices.empty()
+                               ? std::vector<int64_t>{}
+                               : std::vector<int64_t>{tileWorkItems(planeRadices), ns[d - 1]});
   for (size_t j = plane ? d - 2 : d; j-- > 0;) {  // the passes' order: innermost first
     int64_t t = 1;
     for (size_t k = j + 1; k < d; ++k) t *= ns[k];

@@ -300,11 +300,10 @@ TEST(NdFft, SectorWideColumnTileInOnePassBeyond48KiB) {
     Dims radices;
     int64_t lines;
   };
-  for (const auto& [dims, p, radices, lines] :
-       {Case{{2048, 4}, Precision::F32, {8, 16, 16}, 4},
-        Case{{4096, 4}, Precision::F32, {16, 16, 16}, 4},
-        Case{{2048, 2}, Precision::F64, {8, 16, 16}, 2},
-        Case{{4096, 2}, Precision::F64, {16, 16, 16}, 2}}) {
+  for (const auto& [dims, p, radices, lines] : {Case{{2048, 4}, Precision::F32, {8, 16, 16}, 4},
+                                                Case{{4096, 4}, Precision::F32, {16, 16, 16}, 4},
+                                                Case{{2048, 2}, Precision::F64, {8, 16, 16}, 2},
+                                                Case{{4096, 2}, Precision::F64, {16, 16, 16}, 2}}) {
     auto r = ndRequest(dims, 1, p);
     r.localMemoryBytes = 232448;
     const auto c = choosePlan(r);
