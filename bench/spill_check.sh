@@ -9,7 +9,8 @@
 #
 # --launch-bounds-min-blocks K rewrites __launch_bounds__(T) as __launch_bounds__(T, K) before
 # compiling: what ptxas does with the block count said (an experiment; the emitted kernels are
-# not changed). Needs nvcc (the CUDA toolkit); takes about 10 minutes for all sizes on 2 cores.
+# not changed). N-D sizes (NxM[xK], e.g. --sizes 2048x2048,128x128x128) at fft_bench's batch
+# too. Needs nvcc (the CUDA toolkit); takes about 10 minutes for all sizes on 2 cores.
 set -uo pipefail
 
 fftc=build/fftc
@@ -41,8 +42,8 @@ echo "precision,N,batch,kernel,block,registers,spill_store_bytes,spill_load_byte
 for prec in ${precisions//,/ }; do
   [[ $prec == f32 ]] && total=$((1 << 26)) || total=$((1 << 25))
   for n in $("$bench" --list --sizes "$sizes"); do
-    [[ $n == *x* ]] && continue  # N-D sizes: not in this check
-    batch=$((total / n)); ((batch < 1)) && batch=1
+    elements=$((${n//x/*}))  # an N-D size NxMxK: its product, as fft_bench's batch takes it
+    batch=$((total / elements)); ((batch < 1)) && batch=1
     dir=$work/$prec-$n
     if ! "$fftc" fft --size "$n" --batch "$batch" --precision "$prec" --target cuda \
         --local-memory $budget -o "$dir" > "$dir.log" 2>&1; then

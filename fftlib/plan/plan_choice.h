@@ -363,6 +363,11 @@ int64_t tileWorkItems(const Radices& rs);
 int64_t wideTileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows,
                         const FftRequest& r);
 Radices wideTileRadices(int64_t n);
+// An N-D column tile narrower than wideTileColumns' where it has none: at least a 32-byte
+// sector of columns in one array, within a third of the budget on 512 work-items or the whole
+// budget on 1024 (planner_nd.cpp's useLocalPasses); 0 when none fits.
+int64_t sectorTileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows,
+                          const FftRequest& r);
 // Whether one row of n = prod(rs) runs in a one-array local kernel: oneArrayRadices and one
 // padded array of n in the request's budget.
 bool oneArrayKernelFits(const Radices& rs, const FftRequest& request);

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -459,6 +460,28 @@ int64_t wideTileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows,
   const int64_t most = std::min(rows, 128 / complexBytes(r.precision));
   for (int64_t f = minWidth; f <= most && f * tileWorkItems(rs) <= 512; ++f)
     if (rows % f == 0 && tileBytes(n, f, 1, r.precision) <= budget / 3) return f;
+  return 0;
+}
+
+// An N-D column dimension's tile beyond 48 KiB where wideTileColumns has none (issue 22 item
+// 4): the fewest columns of at least a 32-byte sector (4 f32, 2 f64), at most 128 bytes, that
+// divide the rows, in one local array of at most a third of the budget on at most 512
+// work-items, else of at most the whole budget on at most 1024 (one block a multiprocessor);
+// 0 when none does, or when rs's first radix exceeds the others. 2048 f32 [8, 16, 16] x 4
+// (64 KiB, 512 work-items) and 4096 f32 [16, 16, 16] x 4 (128 KiB, 1024) then take one pass
+// where the four-step took two.
+int64_t sectorTileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows,
+                          const FftRequest& r) {
+  const int64_t budget = localMemoryBudget(r);
+  // (wideTileRadices' r0 may exceed R: 3000 = [200, 15], a 200-point butterfly a work-item)
+  if (budget <= kLocalMemoryBytes || r.fftsPerGroup > 0 || !oneArrayTile(rs) || rs[0] > rs[1])
+    return 0;
+  const int64_t minWidth = std::max<int64_t>(32 / complexBytes(r.precision), 1);
+  const int64_t most = std::min(rows, 128 / complexBytes(r.precision));
+  const std::pair<int64_t, int64_t> bounds[] = {{budget / 3, 512}, {budget, 1024}};
+  for (const auto& [limit, items] : bounds)
+    for (int64_t f = minWidth; f <= most && f * tileWorkItems(rs) <= items; ++f)
+      if (rows % f == 0 && tileBytes(n, f, 1, r.precision) <= limit) return f;
   return 0;
 }
 

@@ -142,6 +142,8 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
                                         ns.end(), int64_t{1}, std::multiplies<>());
       wideRadices[j] = wideTileRadices(ns[j]);
       wideColumns[j] = wideRadices[j].empty() ? 0 : wideTileColumns(ns[j], wideRadices[j], t, r);
+      if (wideColumns[j] == 0 && !wideRadices[j].empty())  // one sector wide (2048, 4096 f32)
+        wideColumns[j] = sectorTileColumns(ns[j], wideRadices[j], t, r);
       if (wideColumns[j] == 0) splits[j] = fourStepSplit(ns[j], r);  // 0: one pass after all
     }
     passes += splits[j] ? 2 : 1;
@@ -154,6 +156,7 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
   // memory (two padded arrays), has at least 256 elements (a work-group's worth) and its rows'
   // and columns' butterflies and lines fit 1024 work-items.
   bool plane = false;
+  Radices planeRadices;  // a one-array plane's (both dimensions), else {}
   if (d >= 2 && !splits[d - 1] && !splits[d - 2] && !nd.dimBluestein[d - 1] &&
       !nd.dimBluestein[d - 2]) {
     const int64_t na = ns[d - 2], nb = ns[d - 1];
@@ -165,6 +168,24 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
         na == nb || chooseRadices(na).size() == 1 || chooseRadices(nb).size() == 1;
     plane = synchronizable && na * nb >= 256 && localFits(na * nb, r) &&
             std::max(butterflies(na), butterflies(nb)) * std::max(na, nb) <= 1024;
+    // Beyond 48 KiB, a plane whose two arrays do not fit may in one (128 x 128 f32: 128 KiB
+    // of 227): wideTileRadices' [r0, R, .., R] on both sides, whose passes after the first
+    // share the array, the rows' and columns' n / R work-items a line (the first pass looping
+    // over its butterflies), at most 1024 in all, each keeping its widest butterfly in its
+    // registers (butterflyInRegisters: 112 x 112 f64, 784 work-items of radix-16 butterflies,
+    // spilled 216 bytes; ptxas sm_90). A scaled plane with no pass beyond it keeps
+    // its normalization after the columns, in an array of its own (nd.fdl's scaleOuter).
+    if (!plane && na == nb && na * nb >= 256 && localMemoryBudget(r) > kLocalMemoryBytes &&
+        (d > 2 || !r.scale)) {
+      const Radices rs = wideTileRadices(na);
+      const compiler::codegen::CodegenOptions skew{.localRowSkew = true};
+      if (!rs.empty() && oneArrayTile(rs) && rs[0] <= rs[1] && tileWorkItems(rs) * na <= 1024 &&
+          butterflyInRegisters(std::ranges::max(rs), tileWorkItems(rs) * na, r.precision) &&
+          skew.skewedLocalCount(na * nb, na) * complexBytes(r.precision) <= localMemoryBudget(r)) {
+        plane = true;
+        planeRadices = rs;
+      }
+    }
     if (plane) --passes;
   }
   if (groupedPasses(nd) <= passes) return false;
@@ -172,9 +193,12 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
   const auto bound = std::move(nd.dimRadices);  // bindDimensions': Bluestein keeps M's
   nd.dimRadices.clear();
   for (size_t j = 0; j < d; ++j) {
-    std::vector<int64_t> rs1 = nd.dimBluestein[j] ? bound[j]
-                               : wideColumns[j]   ? wideRadices[j]
-                                                  : chooseRadices(splits[j] ? splits[j] : ns[j]);
+    std::vector<int64_t> rs1 = nd.dimBluestein[j]                    ? bound[j]
+                               : wideColumns[j]                      ? wideRadices[j]
+                               : !planeRadices.empty() && j + 1 == d ? planeRadices
+                               : !planeRadices.empty() && j + 2 == d
+                                   ? Radices(planeRadices.rbegin(), planeRadices.rend())
+                                   : chooseRadices(splits[j] ? splits[j] : ns[j]);
     std::vector<int64_t> rs2 = splits[j] ? chooseRadices(ns[j] / splits[j]) : std::vector<int64_t>{};
     rsAll.insert(rsAll.end(), rs1.begin(), rs1.end());
     mids.push_back(static_cast<int64_t>(rsAll.size()));
@@ -185,7 +209,12 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
     nd.dimRadices.push_back(rs1);
   }
   c.stageLocal.clear();
-  if (plane) c.stageLocal.push_back({});  // the plane's pass: the generated kernel's own shape
+  // the plane's pass: the generated kernel's own shape, or a one-array plane's line work-items
+  // on dimension 0 (its lines on 1)
+  if (plane)
+    c.stageLocal.push_back(planeRadices.empty()
+                               ? std::vector<int64_t>{}
+                               : std::vector<int64_t>{tileWorkItems(planeRadices), ns[d - 1]});
   for (size_t j = plane ? d - 2 : d; j-- > 0;) {  // the passes' order: innermost first
     int64_t t = 1;
     for (size_t k = j + 1; k < d; ++k) t *= ns[k];

@@ -182,6 +182,49 @@ TEST(NdFft, InnerPlaneInOnePass) {
   EXPECT_FALSE(nd(choosePlan(ndRequest({64, 64, 64}))).planePass);  // 64 x 64 does not fit
 }
 
+// Beyond 48 KiB, a plane whose two arrays do not fit but one does (128 x 128 f32 under an
+// H200's 227 KiB: 137 KiB) is one pass in one array: rows [r0, R, .., R], columns the reverse
+// (each line's pass from the shared array to the local intermediate has n / R butterflies,
+// one a work-item, so the generator may put a barrier in it), n / R work-items a line. Here
+// 64 x 64 under budgets between one array and two (f32 60000 bytes, f64 100000).
+TEST(NdFft, InnerPlaneInOneArrayBeyond48KiB) {
+  auto inv = ndRequest({3, 64, 64}, 1);
+  inv.direction = Direction::Inverse;
+  inv.scale = true;
+  inv.localMemoryBytes = 60000;
+  auto f32 = ndRequest({4, 64, 64}, 1);
+  f32.localMemoryBytes = 60000;
+  auto f64 = ndRequest({2, 64, 64}, 2, Precision::F64);
+  f64.localMemoryBytes = 100000;
+  for (const auto& r : {f32, f64, inv}) {
+    const auto c = choosePlan(r);
+    ASSERT_EQ(c.kernel, "ndLocal") << r.key();
+    EXPECT_TRUE(nd(c).planePass) << r.key();
+    EXPECT_EQ(nd(c).dimRadices[1], (Dims{16, 4})) << r.key();
+    EXPECT_EQ(nd(c).dimRadices[2], (Dims{4, 16})) << r.key();
+    const auto plan = planFft(r);
+    ASSERT_EQ(plan->stages.size(), 2u) << r.key();
+    // one skewed, padded 64 x 64 array: less than two unpadded ones
+    EXPECT_LT(plan->compiled.stages[0].localMemoryBytes, 2 * 64 * 64 * complexBytes(r.precision))
+        << r.key();
+    expectAccurate(r);
+  }
+  // 128^3 f32 under an H200's budget: 2 passes (3 with two arrays a plane)
+  auto big = ndRequest({128, 128, 128});
+  big.localMemoryBytes = 232448;
+  EXPECT_TRUE(nd(choosePlan(big)).planePass);
+  EXPECT_EQ(planFft(big)->stages.size(), 2u);
+  big.precision = Precision::F64;  // 256 KiB a plane: a pass per dimension
+  EXPECT_FALSE(nd(choosePlan(big)).planePass);
+  // a scaled plane alone normalizes after its columns, in a second array: no one-array plane
+  auto alone = ndRequest({64, 64});
+  alone.localMemoryBytes = 60000;
+  EXPECT_TRUE(nd(choosePlan(alone)).planePass);
+  alone.scale = true;
+  EXPECT_FALSE(nd(choosePlan(alone)).planePass);
+  expectAccurate(alone);
+}
+
 // A plane whose rows and columns both take several radix passes, of different sizes, cannot
 // share planePass's barriers (loops of na and nb iterations on local dimension 1): a pass per
 // dimension. These failed to compile ("barriers inside mapLocal(1) loops of 64 and 32
@@ -244,6 +287,48 @@ TEST(NdFft, WideColumnTileInOnePassBeyond48KiB) {
     r.localMemoryBytes = 0;
     EXPECT_EQ(planFft(r)->stages.size(), 3u) << r.key();  // the four-step within 48 KiB
   }
+}
+
+// Where no 64-byte tile fits a third of the budget on 512 work-items (2048 and 4096 f32: 8
+// columns of [8, 16, 16] take 1024 work-items and 128 KiB), a tile one 32-byte sector wide in
+// one array does (sectorTileColumns: 2048 x 4 f32 in 64 KiB on 512 work-items, 4096 x 4 in
+// 128 KiB on 1024, f64 x 2): the column dimension in one pass, 2048^2 and 4096^2 in two.
+TEST(NdFft, SectorWideColumnTileInOnePassBeyond48KiB) {
+  struct Case {
+    Dims dims;
+    Precision p;
+    Dims radices;
+    int64_t lines;
+  };
+  for (const auto& [dims, p, radices, lines] : {Case{{2048, 4}, Precision::F32, {8, 16, 16}, 4},
+                                                Case{{4096, 4}, Precision::F32, {16, 16, 16}, 4},
+                                                Case{{2048, 2}, Precision::F64, {8, 16, 16}, 2},
+                                                Case{{4096, 2}, Precision::F64, {16, 16, 16}, 2}}) {
+    auto r = ndRequest(dims, 1, p);
+    r.localMemoryBytes = 232448;
+    const auto c = choosePlan(r);
+    ASSERT_EQ(c.kernel, "ndLocal") << r.key();
+    EXPECT_EQ(nd(c).fourStepSplits, (Dims{0, 0})) << r.key();
+    EXPECT_EQ(nd(c).dimRadices.front(), radices) << r.key();
+    EXPECT_EQ(nd(c).linesPerGroup.front(), lines) << r.key();
+    EXPECT_EQ(planFft(r)->stages.size(), 2u) << r.key();
+    expectAccurate(r);
+    r.localMemoryBytes = 0;
+    EXPECT_EQ(planFft(r)->stages.size(), 3u) << r.key();  // the four-step within 48 KiB
+  }
+  // 3000 = [200, 15] by wideTileRadices: no 200-point butterflies, the four-step
+  auto odd = ndRequest({3000, 8});
+  odd.localMemoryBytes = 232448;
+  EXPECT_GT(nd(choosePlan(odd)).fourStepSplits.front(), 0);
+  // the sizes of fft_bench: two passes under an H200's budget
+  for (int64_t n : {2048, 4096})
+    for (auto p : {Precision::F32, Precision::F64}) {
+      auto r = ndRequest({n, n}, 1, p);
+      r.localMemoryBytes = 232448;
+      const auto c = choosePlan(r);
+      EXPECT_EQ(nd(c).fourStepSplits, (Dims{0, 0})) << r.key();
+      EXPECT_EQ(nd(c).linesPerGroup.front(), p == Precision::F32 ? 4 : 2) << r.key();
+    }
 }
 
 TEST(NdFft, DeviceBuffersInPlace) {
