@@ -80,9 +80,8 @@ std::optional<std::pair<int64_t, Type>> constantArray(const Type& type, int64_t 
   Type elem = type;
   for (; elem.isArray(); elem = elem.element()) {
     auto n = elem.size().constant();
-    if (!n) return std::nullopt;
+    if (!n || *n < 0 || (*n > 0 && count > most / *n)) return std::nullopt;
     count *= *n;
-    if (count > most) return std::nullopt;
   }
   if (!(elem.isReal() || elem.isComplex())) return std::nullopt;
   return std::pair{count, elem};

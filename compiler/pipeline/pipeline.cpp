@@ -33,10 +33,14 @@ Lowered lower(const frontend::Kernel& kernel, std::string_view strategy) {
   if (!out.info.success && needsLowering(out.kernel.lambda))
     throw ir::CompileError(
         kernel.loc,
-        "kernel " + kernel.name + ": the strategy '" + (strategy.empty() ? s.str() : std::string(strategy)) +
-            "' failed (a rule in it did not apply: a tile, split or chunk size that does not "
-            "divide the array's size, or a position that does not match), so the kernel is "
-            "still high-level; " + std::to_string(out.info.log.size()) + " rewrite(s) done" +
+        "kernel " + kernel.name + ": the strategy '" +
+            (strategy.empty() ? s.str() : std::string(strategy)) + "' failed (" +
+            (strategy.empty() ? std::string("the default lowering left a pattern it has no rule for")
+                              : std::string("a rule in it did not apply: a tile, split or chunk "
+                                            "size that does not divide the array's size, or a "
+                                            "position that does not match")) +
+            "), so the kernel is still high-level; " + std::to_string(out.info.log.size()) +
+            " rewrite(s) done" +
             (out.info.log.empty() ? std::string() : ", the last " + out.info.log.back()));
   return out;
 }

@@ -98,5 +98,24 @@ TEST(StencilTiling, SizesTheTilesDoNotDivideAreRefused) {
   }
 }
 
+// examples/stencil2d.fdl's 5-point cross as weights of the 3 x 3 window (corners 0): with
+// dropZeroTerms before the unrolled lowering, five products a point, no product with a zero
+// weight, and no constant table (the gather of the non-zero weights is read at constant
+// indices); without it, nine products, four of them by 0.0f. Both match the interpreter.
+TEST(StencilTiling, ZeroWeightsDroppedFromTheUnrolledCross) {
+  const std::string text = readFile(sourceRoot() + "/examples/stencil2d.fdl");
+  const std::map<std::string, int64_t> d{{"H", 9}, {"W", 20}};  // W > 16: a loop, not unrolled
+  std::string dropped, kept;
+  EXPECT_MATCHES(lowerAndRun(text, "stencil2dCross",
+                             "prepare; topDown(dropZeroTerms); lowerDefault; unrollSmall", d,
+                             &dropped));
+  EXPECT_MATCHES(lowerAndRun(text, "stencil2dCross", "lowerDefault; unrollSmall", d, &kept));
+  EXPECT_EQ(count(dropped, "0.2f * "), 5u) << dropped;
+  EXPECT_EQ(count(dropped, "0.0f * "), 0u) << dropped;
+  EXPECT_EQ(count(dropped, "__constant"), 0u) << dropped;
+  EXPECT_EQ(count(kept, "0.2f * "), 5u) << kept;
+  EXPECT_EQ(count(kept, "0.0f * "), 4u) << kept;
+}
+
 }  // namespace
 }  // namespace fftc::codegen_test

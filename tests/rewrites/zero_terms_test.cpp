@@ -56,7 +56,7 @@ struct Case {
 
 // A random weighted sum: weights w(i) = s (i + 1) (i - a) (i - b) ..., zero exactly at the
 // roots inside 0 .. n-1; summed against the rows of a matrix, or against a sliding window of a
-// clamped vector (a 1D stencil); the zip in either order, the weights maybe reversed by a view.
+// clamped vector (a 1D stencil); the zip in either order.
 Case randomCase(std::mt19937_64& rng) {
   auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
   const int n = 2 + pick(9), roots = 1 + pick(3);
