@@ -157,7 +157,7 @@ std::vector<RuleInfo> buildCatalog() {
     RuleInfo r = blocked("slideTileLocal", rules::slideTileLocal);
     r.signature = "slideTileLocal(r, c = 32)";
     r.group = "memory";
-    r.defaults = {32};  // a row of r x 32 outputs a work-group (32 x r work-items)
+    r.defaults = {32};  // r x 32 outputs a work-group: (r + 2) x 34 work-items for a 3 x 3 window
     r.make = [](const std::vector<int64_t>& p) { return rules::slideTileLocal(p.at(0), p.at(1)); };
     c.push_back(r);
   }

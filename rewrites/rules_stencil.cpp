@@ -180,10 +180,17 @@ bool onGrid(const RuleContext& ctx, FunKind k) {
 }
 
 // The tiles of X have constant sizes and scalar elements (a local array of them).
+// The copy's work-group is the tile with its halo, a work-item an element: at most 1024
+// work-items (the devices' limit) and 48 KiB of local memory (the portable budget), so that a
+// variant explore makes can launch.
 bool stageable(const Match& m, const ArithExpr& r, const ArithExpr& c) {
   const Type& x = m.e("x")->type();
-  return x.element().element().isScalar() && tileSize(r, m.n("n1"), m.n("s1")).isConstant() &&
-         tileSize(c, m.n("n2"), m.n("s2")).isConstant();
+  if (!x.element().element().isScalar()) return false;
+  const auto rows = tileSize(r, m.n("n1"), m.n("s1")).constant();
+  const auto cols = tileSize(c, m.n("n2"), m.n("s2")).constant();
+  if (!rows || !cols || *rows > 1024 || *cols > 1024) return false;
+  const int64_t bytes = x.element().element().scalarKind() == ScalarKind::Double ? 8 : 4;
+  return *rows * *cols <= 1024 && *rows * *cols * bytes <= 48 * 1024;
 }
 
 std::string named2(const char* name, const ArithExpr& r, const ArithExpr& c) {

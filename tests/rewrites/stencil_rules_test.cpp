@@ -194,6 +194,15 @@ TEST(StencilRules, TilesMustDivideTheWindows) {
   EXPECT_FALSE(matchPositions(rules::slideTile2D(2, 2), t2).empty());
   EXPECT_TRUE(matchPositions(rules::slideTileRegisters(2, 2), t2).empty());
   EXPECT_TRUE(matchPositions(rules::slideTileLocal(2, 2), t2).empty());
+  // a work-group's copy of the tile with its halo: at most 1024 work-items (and 48 KiB)
+  Case big = compile(
+      "kernel k(g: [[float]64]64) = map(map(λ(nbh => reduce(add, 0.0f) <<: join <<: nbh)))\n"
+      "  <<: map(transpose) <<: slide(3, 1) <<: map(slide(3, 1))\n"
+      "  <<: transpose <<: map(pad(1, 1, clamp)) <<: transpose <<: map(pad(1, 1, clamp)) <<: g\n");
+  ExprPtr tb = ir::inferTypes(big.kernel->body());
+  EXPECT_TRUE(applyAt(rules::slideTileLocal(16, 32), tb, {}).changed);    // 18 x 34 = 612
+  EXPECT_FALSE(applyAt(rules::slideTileLocal(32, 32), tb, {}).changed);   // 34 x 34 = 1156
+  EXPECT_TRUE(applyAt(rules::slideTileRegisters(32, 32), tb, {}).changed);  // no work-group
 }
 
 TEST(StencilRules, SucceedIffTheyChangeTheProgram) {
