@@ -466,8 +466,9 @@ int64_t wideTileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows,
 // An N-D column dimension's tile beyond 48 KiB where wideTileColumns has none (issue 22 item
 // 4): the fewest columns of at least a 32-byte sector (4 f32, 2 f64), at most 128 bytes, that
 // divide the rows, in one local array of at most a third of the budget on at most 512
-// work-items, else of at most the whole budget on at most 1024 (one block a multiprocessor);
-// 0 when none does, or when rs's first radix exceeds the others. 2048 f32 [8, 16, 16] x 4
+// work-items, else of at most the whole budget on at most 1024 (one block a multiprocessor),
+// each work-item keeping its widest butterfly in registers (butterflyInRegisters); 0 when
+// none does, or when rs's first radix exceeds the others. 2048 f32 [8, 16, 16] x 4
 // (64 KiB, 512 work-items) and 4096 f32 [16, 16, 16] x 4 (128 KiB, 1024) then take one pass
 // where the four-step took two.
 int64_t sectorTileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows,
@@ -481,7 +482,10 @@ int64_t sectorTileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t row
   const std::pair<int64_t, int64_t> bounds[] = {{budget / 3, 512}, {budget, 1024}};
   for (const auto& [limit, items] : bounds)
     for (int64_t f = minWidth; f <= most && f * tileWorkItems(rs) <= items; ++f)
-      if (rows % f == 0 && tileBytes(n, f, 1, r.precision) <= limit) return f;
+      if (rows % f == 0 && tileBytes(n, f, 1, r.precision) <= limit &&
+          butterflyInRegisters(*std::max_element(rs.begin(), rs.end()), f * tileWorkItems(rs),
+                               r.precision))
+        return f;
   return 0;
 }
 

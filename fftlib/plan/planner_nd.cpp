@@ -193,12 +193,13 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
   const auto bound = std::move(nd.dimRadices);  // bindDimensions': Bluestein keeps M's
   nd.dimRadices.clear();
   for (size_t j = 0; j < d; ++j) {
+    // (the plane's two dimensions take its radices, whatever wide tile they had before it)
     std::vector<int64_t> rs1 = nd.dimBluestein[j]                    ? bound[j]
-                               : wideColumns[j]                      ? wideRadices[j]
                                : !planeRadices.empty() && j + 1 == d ? planeRadices
                                : !planeRadices.empty() && j + 2 == d
                                    ? Radices(planeRadices.rbegin(), planeRadices.rend())
-                                   : chooseRadices(splits[j] ? splits[j] : ns[j]);
+                               : wideColumns[j] ? wideRadices[j]
+                                                : chooseRadices(splits[j] ? splits[j] : ns[j]);
     std::vector<int64_t> rs2 = splits[j] ? chooseRadices(ns[j] / splits[j]) : std::vector<int64_t>{};
     rsAll.insert(rsAll.end(), rs1.begin(), rs1.end());
     mids.push_back(static_cast<int64_t>(rsAll.size()));
