@@ -46,6 +46,26 @@ inline FunPtr etaCallOf(const FunPtr& m) {
   return lambda1("x", [&](const ExprPtr& x) { return ir::FunCall::make(m, {x}); });
 }
 
+// Every enclosing loop is a parallel map of kind k on another dimension than `dim` (the
+// condition of mapGlobal(dim), mapWorkgroup(dim); both dimensions: of the 2D mappings).
+inline bool onlyParallelOf(const RuleContext& ctx, ir::FunKind k, int dim) {
+  for (const auto& f : ctx.enclosing()) {
+    if (f->is<ir::Lambda>() || f->kind() == ir::FunKind::Iterate || f->is<ir::AbstractTo>())
+      continue;
+    if (f->kind() != k) return false;
+    if (f->as<ir::AbstractMap>()->dim() == dim) return false;
+  }
+  return true;
+}
+// join <<: map(fun t => map(join) <<: transpose <<: t) <<: tiles: rows of tiles of r x c
+// results back to the rows of results (tile2D's untile; the stencil tiles').
+inline ExprPtr untile(const ExprPtr& tiles) {
+  FunPtr untileRow = lambda1("t", [](const ExprPtr& t) {
+    ExprPtr rows = ir::FunCall::make(ir::Transpose::make(), {t});
+    return ir::FunCall::make(ir::Map::make(etaCallOf(ir::Join::make())), {rows});
+  });
+  return ir::FunCall::make(ir::Join::make(), {ir::FunCall::make(ir::Map::make(untileRow), {tiles})});
+}
 // map(f) <<: x with the map as "map" and its argument as "x" (splitJoin, splitStrideMap).
 inline std::optional<Match> matchMapCall(const ExprPtr& e) {
   if (!unary<ir::Map>(e)) return std::nullopt;

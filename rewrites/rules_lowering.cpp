@@ -12,6 +12,8 @@ using detail::asCall;
 using detail::innerMap;
 using detail::unary;
 
+using detail::onlyParallelOf;
+
 namespace {
 
 std::optional<Match> highLevelMap(const ExprPtr& e) {
@@ -21,16 +23,6 @@ std::optional<Match> highLevelMap(const ExprPtr& e) {
   out.funs = {{"f", m->f()}};
   out.exprs = {{"x", arg0(e)}};
   return out;
-}
-
-// Every enclosing loop is a parallel map of kind k on another dimension.
-bool onlyParallelOf(const RuleContext& ctx, FunKind k, int dim) {
-  for (const auto& f : ctx.enclosing()) {
-    if (f->is<Lambda>() || f->kind() == FunKind::Iterate || f->is<AbstractTo>()) continue;
-    if (f->kind() != k) return false;
-    if (f->as<AbstractMap>()->dim() == dim) return false;
-  }
-  return true;
 }
 
 std::string withDim(const char* name, int dim) {

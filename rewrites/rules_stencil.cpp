@@ -103,10 +103,13 @@ bool tiles2D(const Match& m, const ArithExpr& r, const ArithExpr& c) {
          !(sizesEqual(m.n("w1"), r) && sizesEqual(m.n("w2"), c));
 }
 
-ExprPtr workgroupMapOfMaps(const FunPtr& perTile, const ExprPtr& tiles) {
-  FunPtr row = lambda1(
-      "tr", [&](const ExprPtr& tr) { return FunCall::make(MapWorkgroup::make(0, perTile), {tr}); });
-  return FunCall::make(MapWorkgroup::make(1, row), {tiles});
+// K(1, fun tr => K(0, perTile) <<: tr) <<: tiles: the tiles on a 2D grid (mapGlobal,
+// mapWorkgroup).
+template <typename K>
+ExprPtr gridOfTiles(const FunPtr& perTile, const ExprPtr& tiles) {
+  FunPtr row =
+      lambda1("tr", [&](const ExprPtr& tr) { return FunCall::make(K::make(0, perTile), {tr}); });
+  return FunCall::make(K::make(1, row), {tiles});
 }
 
 // toLocal(fun t => mapLocal(1, fun row => mapLocal(0, fun v => v) <<: row) <<: t) <<: x: the
@@ -142,12 +145,7 @@ ExprPtr tiledSlide2(const Match& m, const ArithExpr& r, const ArithExpr& c, Oute
     }
     return FunCall::make(tileMap(row), {slide2(n1, s1, n2, s2, t)});
   });
-  ExprPtr tiled = outer(perTile, tiles);
-  FunPtr untileRow = lambda1("q", [](const ExprPtr& q) {
-    ExprPtr rows = FunCall::make(Transpose::make(), {q});
-    return FunCall::make(ir::Map::make(detail::etaCallOf(Join::make())), {rows});
-  });
-  return FunCall::make(Join::make(), {FunCall::make(ir::Map::make(untileRow), {tiled})});
+  return detail::untile(outer(perTile, tiles));
 }
 
 FunPtr plainMap(const FunPtr& f) {
@@ -163,20 +161,10 @@ ExprPtr mapOfMaps(const FunPtr& perTile, const ExprPtr& tiles) {
   return FunCall::make(ir::Map::make(row), {tiles});
 }
 
-ExprPtr globalMapOfMaps(const FunPtr& perTile, const ExprPtr& tiles) {
-  FunPtr row = lambda1(
-      "tr", [&](const ExprPtr& tr) { return FunCall::make(MapGlobal::make(0, perTile), {tr}); });
-  return FunCall::make(MapGlobal::make(1, row), {tiles});
-}
-
 // Every enclosing loop is a k (mapGlobal or mapWorkgroup) of dimension 2: the condition of
 // mapGlobal2D and mapWorkgroup2D.
 bool onGrid(const RuleContext& ctx, FunKind k) {
-  for (const auto& f : ctx.enclosing()) {
-    if (f->is<Lambda>() || f->kind() == FunKind::Iterate || f->is<AbstractTo>()) continue;
-    if (f->kind() != k || f->as<AbstractMap>()->dim() != 2) return false;
-  }
-  return true;
+  return detail::onlyParallelOf(ctx, k, 0) && detail::onlyParallelOf(ctx, k, 1);
 }
 
 // The tiles of X have constant sizes and scalar elements (a local array of them).
@@ -269,7 +257,7 @@ Rule slideTileRegisters(ArithExpr r, ArithExpr c) {
        [r, c](const Match& m, const RuleContext& ctx) {
          return tiles2D(m, r, c) && onGrid(ctx, FunKind::MapGlobal);
        },
-       [r, c](const Match& m) { return tiledSlide2(m, r, c, globalMapOfMaps, unrolledMap); }});
+       [r, c](const Match& m) { return tiledSlide2(m, r, c, gridOfTiles<MapGlobal>, unrolledMap); }});
 }
 
 // slideTile2D(r, c), the tiles on mapWorkgroup2D, each tile with its halo copied into local
@@ -290,7 +278,7 @@ Rule slideTileLocal(ArithExpr r, ArithExpr c) {
                         onGrid(ctx, FunKind::MapWorkgroup);
                },
                [r, c](const Match& m) {
-                 return tiledSlide2(m, r, c, workgroupMapOfMaps, plainMap, true);
+                 return tiledSlide2(m, r, c, gridOfTiles<MapWorkgroup>, plainMap, true);
                }});
 }
 

@@ -77,11 +77,7 @@ Rule tile2D(ArithExpr r, ArithExpr c) {
          });
          ExprPtr tiles =
              FunCall::make(ir::Map::make(perTile), {FunCall::make(Split::make(r), {m.e("xs")})});
-         FunPtr untileRow = lambda1("t", [](const ExprPtr& t) {
-           ExprPtr rows = FunCall::make(Transpose::make(), {t});
-           return FunCall::make(ir::Map::make(etaCallOf(Join::make())), {rows});
-         });
-         return FunCall::make(Join::make(), {FunCall::make(ir::Map::make(untileRow), {tiles})});
+         return detail::untile(tiles);
        }});
 }
 

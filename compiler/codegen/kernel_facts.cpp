@@ -1,6 +1,7 @@
 // The facts pass (kernel_facts.h): one walk over the kernel AST.
 #include "compiler/codegen/kernel_facts.h"
 
+#include <cctype>
 #include <set>
 #include <string>
 #include <vector>
@@ -91,8 +92,9 @@ class FactsWalk {
   backends::Module& m_;
 };
 
-// The variable names a kernel's statements read or declare (a superset of the tables it reads:
-// a table is read as a subscript of a variable of its name).
+// The identifiers a kernel's statements read or declare (a superset of the tables it reads:
+// a table is read as a subscript of a variable of its name, or, a gather's index table, inside
+// an index as the opaque variable "tab[i]", whose i may read another table: view.cpp).
 class NamesWalk {
  public:
   std::set<std::string> names;
@@ -100,12 +102,28 @@ class NamesWalk {
   void expr(const CExpr& e) {
     if (!e) return;
     if (e->kind == CExprKind::Var) names.insert(e->name);
+    index(e->index);
+    index(e->index2);
     for (const auto& a : e->args) expr(a);
   }
 
   void stmt(const Stmt& s) {
     for (const CExpr* e : {&s.init, &s.lhs, &s.rhs, &s.boundExpr, &s.step, &s.cond}) expr(*e);
+    index(s.bound);
     for (const auto& c : s.body) stmt(*c);
+  }
+
+ private:
+  void index(const ir::ArithExpr& a) {
+    for (const auto& v : a.freeVars()) {
+      const std::string& n = v.varName();
+      for (size_t i = 0; i < n.size();) {  // every identifier in the name
+        size_t j = i;
+        while (j < n.size() && (std::isalnum(static_cast<unsigned char>(n[j])) || n[j] == '_')) ++j;
+        if (j > i) names.insert(n.substr(i, j - i));
+        i = j + 1;
+      }
+    }
   }
 };
 
