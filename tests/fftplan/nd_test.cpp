@@ -316,6 +316,18 @@ TEST(NdFft, SectorWideColumnTileInOnePassBeyond48KiB) {
     r.localMemoryBytes = 0;
     EXPECT_EQ(planFft(r)->stages.size(), 3u) << r.key();  // the four-step within 48 KiB
   }
+  // scaled inverse: the scale rides in the sector tile's pass (nd.fdl scaleOuter), which stays
+  // in one array within the budget
+  auto inv = ndRequest({2048, 4}, 1, Precision::F32);
+  inv.direction = Direction::Inverse;
+  inv.scale = true;
+  inv.localMemoryBytes = 232448;
+  const auto scaled = planFft(inv);
+  ASSERT_EQ(scaled->stages.size(), 2u) << inv.key();
+  for (const auto& st : scaled->compiled.stages)
+    EXPECT_LE(st.localMemoryBytes, inv.localMemoryBytes) << inv.key();
+  EXPECT_LT(scaled->compiled.stages[1].localMemoryBytes, 2 * 2048 * 4 * 8) << inv.key();
+  expectAccurate(inv);
   // 3000 = [200, 15] by wideTileRadices: no 200-point butterflies, the four-step
   auto odd = ndRequest({3000, 8});
   odd.localMemoryBytes = 232448;
