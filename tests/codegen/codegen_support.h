@@ -19,6 +19,7 @@
 #include "compiler/codegen/codegen.h"
 #include "compiler/exec/exec.h"
 #include "compiler/frontend/frontend.h"
+#include "compiler/pipeline/pipeline.h"
 #include "ir/infer.h"
 
 namespace fftc::codegen_test {
@@ -74,6 +75,29 @@ inline ex::CheckResult checkText(const std::string& text, const std::string& nam
   fe::Program p;
   cg::CompiledKernel ck = compileText(text, name, defines, o, precision, &p);
   return ex::checkAgainstInterpreter(context(), p.kernel(name)->lambda, ck, sizes, seed);
+}
+
+// `kernel` of `text`, its sizes given by -D `defines`, lowered by `strategy` as `fftc compile
+// --rewrite` lowers it (compiler::pipeline::lower), compiled for the test device and run on
+// random inputs from `seed` against the interpreter's result for the program as written.
+struct LoweredRun {
+  cg::CompiledKernel ck;
+  ex::CheckResult check;
+};
+inline LoweredRun lowerAndCheck(const std::string& text, const std::string& kernel,
+                                const std::string& strategy,
+                                const std::map<std::string, int64_t>& defines, uint64_t seed) {
+  fe::ElaborateOptions eo;
+  for (const auto& [k, v] : defines) eo.defines[k] = v;
+  fe::Program p = fe::compileSource(text, "test.fdl", eo);
+  const fe::Kernel* k = p.kernel(kernel);
+  if (!k) throw std::runtime_error("no kernel " + kernel);
+  auto lowered = compiler::pipeline::lower(*k, strategy);
+  cg::CodegenOptions o = options();
+  o.sizes = defines;
+  LoweredRun out{cg::compileKernel(lowered.kernel, o), {}};
+  out.check = ex::checkAgainstInterpreter(context(), k->lambda, out.ck, defines, seed);
+  return out;
 }
 
 // The same for a C++-built kernel: params typed, inferred here.

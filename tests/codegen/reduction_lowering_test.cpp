@@ -16,24 +16,10 @@ int64_t largestTemp(const cg::CompiledKernel& ck) {
   return most;
 }
 
-struct Lowered {
-  cg::CompiledKernel ck;
-  ex::CheckResult check;
-};
-
-Lowered lowerAndRun(const std::string& text, const std::string& name,
-                    const std::map<std::string, int64_t>& defines,
-                    const std::string& strategy = "lowerDefault") {
-  fe::ElaborateOptions eo;
-  for (const auto& [k, v] : defines) eo.defines[k] = v;
-  fe::Program p = fe::compileSource(text, "test.fdl", eo);
-  const fe::Kernel* k = p.kernel(name);
-  auto lowered = compiler::pipeline::lower(*k, strategy);
-  cg::CodegenOptions o = options();
-  o.sizes = defines;
-  Lowered out{cg::compileKernel(lowered.kernel, o), {}};
-  out.check = ex::checkAgainstInterpreter(context(), k->lambda, out.ck, defines, 11);
-  return out;
+LoweredRun lowerAndRun(const std::string& text, const std::string& name,
+                       const std::map<std::string, int64_t>& defines,
+                       const std::string& strategy = "lowerDefault") {
+  return lowerAndCheck(text, name, strategy, defines, 11);
 }
 
 const char* const kDot =
@@ -41,7 +27,7 @@ const char* const kDot =
 
 TEST(ReductionLowering, DotIsTwoLevelsWithoutAnNElementTemporary) {
   // 4096 = 64 chunks of 64: 64 partial sums in a mapGlobal stage, then their sum
-  Lowered l = lowerAndRun(kDot, "dot", {{"N", 4096}});
+  LoweredRun l = lowerAndRun(kDot, "dot", {{"N", 4096}});
   EXPECT_MATCHES(l.check);
   EXPECT_EQ(l.ck.stages.size(), 2u) << l.ck.source;
   EXPECT_EQ(largestTemp(l.ck), 64) << l.ck.source;
@@ -52,7 +38,7 @@ TEST(ReductionLowering, DotIsTwoLevelsWithoutAnNElementTemporary) {
 TEST(ReductionLowering, ChunksAreTheLargestDivisorUpToTheSquareRoot) {
   // 1000: chunks of 25 (40 partial sums); 4 * 41 = 164: chunks of 4
   EXPECT_EQ(largestTemp(lowerAndRun(kDot, "dot", {{"N", 1000}}).ck), 40);
-  Lowered l = lowerAndRun(kDot, "dot", {{"N", 164}});
+  LoweredRun l = lowerAndRun(kDot, "dot", {{"N", 164}});
   EXPECT_MATCHES(l.check);
   EXPECT_EQ(largestTemp(l.ck), 41);
 }
@@ -60,7 +46,7 @@ TEST(ReductionLowering, ChunksAreTheLargestDivisorUpToTheSquareRoot) {
 TEST(ReductionLowering, SmallAndPrimeSizesStayOneLoopWithoutATemporary) {
   // 37 is prime and 16 is small: one sequential loop over the fused map, nothing stored
   for (int64_t n : {37, 16}) {
-    Lowered l = lowerAndRun(kDot, "dot", {{"N", n}});
+    LoweredRun l = lowerAndRun(kDot, "dot", {{"N", n}});
     EXPECT_MATCHES(l.check);
     EXPECT_EQ(l.ck.stages.size(), 1u) << l.ck.source;
     EXPECT_EQ(largestTemp(l.ck), 0) << l.ck.source;
@@ -72,7 +58,7 @@ TEST(ReductionLowering, RowReductionsFuseWithTheirMapsAndStayParallel) {
   const char* matvec =
       "kernel mv(m: [[float]K]N, v: [float]K) =\n"
       "  map(λ(row => reduce(add, 0.0f) <<: map(mult) <<: zip(row, v))) <<: m\n";
-  Lowered l = lowerAndRun(matvec, "mv", {{"N", 8}, {"K", 16}});
+  LoweredRun l = lowerAndRun(matvec, "mv", {{"N", 8}, {"K", 16}});
   EXPECT_MATCHES(l.check);
   EXPECT_EQ(l.ck.stages.size(), 1u) << l.ck.source;
   EXPECT_EQ(l.ck.stages[0].global.at(0).constant().value_or(0), 8) << l.ck.source;
@@ -81,7 +67,7 @@ TEST(ReductionLowering, RowReductionsFuseWithTheirMapsAndStayParallel) {
   // a written two-level sum keeps its parallel partial sums (the map has a loop: not fused)
   const char* twoLevel =
       "kernel s(x: [float]N) = reduce(add, 0.0f) <<: map(reduce(add, 0.0f)) <<: split(8) <<: x\n";
-  Lowered t = lowerAndRun(twoLevel, "s", {{"N", 32}});
+  LoweredRun t = lowerAndRun(twoLevel, "s", {{"N", 32}});
   EXPECT_MATCHES(t.check);
   EXPECT_EQ(t.ck.stages.size(), 2u) << t.ck.source;
   EXPECT_EQ(largestTemp(t.ck), 4) << t.ck.source;
@@ -126,7 +112,7 @@ TEST(ReductionLowering, SymbolicSizesLowerOrFailWithAnExplanation) {
 // group's result is the sum of those 8. Consecutive work-items read consecutive elements.
 TEST(ReductionLowering, WorkGroupReductionByRulesReadsCoalesced) {
   const char* sum = "kernel sum(x: [float]N) = reduce(add, 0.0f) <<: x\n";
-  Lowered l = lowerAndRun(sum, "sum", {{"N", 65536}},
+  LoweredRun l = lowerAndRun(sum, "sum", {{"N", 65536}},
                           "splitStrideReduce(64); splitReduceMap(64); at([1, 0], "
                           "splitStrideReduce(8)); at([1], mapWorkgroup(0)); lowerDefault");
   EXPECT_MATCHES(l.check);
@@ -141,7 +127,7 @@ TEST(ReductionLowering, WorkGroupReductionByRulesReadsCoalesced) {
 
   // each work-item's 64 elements as 4 sums of 16 (splitStrideReduce(16)), interchanged into one
   // loop of 16 steps with 4 accumulators: 4 independent loads a step, each still coalesced
-  Lowered ilp = lowerAndRun(sum, "sum", {{"N", 65536}},
+  LoweredRun ilp = lowerAndRun(sum, "sum", {{"N", 65536}},
                             "splitStrideReduce(64); at([1, 0], splitStrideReduce(16)); "
                             "at([1, 0, 1], mapReduceInterchange); splitReduceMap(64); at([1, 0], "
                             "splitStrideReduce(8)); at([1], mapWorkgroup(0)); lowerDefault");
@@ -154,7 +140,7 @@ TEST(ReductionLowering, WorkGroupReductionByRulesReadsCoalesced) {
 // row, so consecutive work-items still touch consecutive elements at each step.
 TEST(ReductionLowering, StridedCoarseningKeepsAccessesCoalesced) {
   const char* copy = "kernel copy(g: [[float]W]H) = map(map(λ(x => x * 2.0f))) <<: g\n";
-  Lowered l = lowerAndRun(copy, "copy", {{"H", 8}, {"W", 64}},
+  LoweredRun l = lowerAndRun(copy, "copy", {{"H", 8}, {"W", 64}},
                           "prepare; mapGlobal(1); at([0], splitStrideMap(4)); lowerDefault");
   EXPECT_MATCHES(l.check);
   ASSERT_EQ(l.ck.stages.size(), 1u) << l.ck.source;

@@ -16,16 +16,9 @@ const char* const kGemm =
 
 ex::CheckResult lowerAndRun(const std::string& strategy, const std::map<std::string, int64_t>& d,
                             std::string* source) {
-  fe::ElaborateOptions eo;
-  for (const auto& [k, v] : d) eo.defines[k] = v;
-  fe::Program p = fe::compileSource(kGemm, "gemm.fdl", eo);
-  const fe::Kernel* k = p.kernel("gemm");
-  auto lowered = compiler::pipeline::lower(*k, strategy);
-  cg::CodegenOptions o = options();
-  o.sizes = d;
-  cg::CompiledKernel ck = cg::compileKernel(lowered.kernel, o);
-  *source = ck.source;
-  return ex::checkAgainstInterpreter(context(), k->lambda, ck, d, 5);
+  LoweredRun run = lowerAndCheck(kGemm, "gemm", strategy, d, 5);
+  *source = run.ck.source;
+  return run.check;
 }
 
 TEST(RegisterBlocking, ArrayAccumulatorsArePrivateAndMatchTheInterpreter) {

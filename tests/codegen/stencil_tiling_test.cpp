@@ -11,16 +11,9 @@ namespace {
 ex::CheckResult lowerAndRun(const std::string& text, const std::string& kernel,
                             const std::string& strategy, const std::map<std::string, int64_t>& d,
                             std::string* source) {
-  fe::ElaborateOptions eo;
-  for (const auto& [k, v] : d) eo.defines[k] = v;
-  fe::Program p = fe::compileSource(text, "stencil.fdl", eo);
-  const fe::Kernel* k = p.kernel(kernel);
-  auto lowered = compiler::pipeline::lower(*k, strategy);
-  cg::CodegenOptions o = options();
-  o.sizes = d;
-  cg::CompiledKernel ck = cg::compileKernel(lowered.kernel, o);
-  *source = ck.source;
-  return ex::checkAgainstInterpreter(context(), k->lambda, ck, d, 5);
+  LoweredRun run = lowerAndCheck(text, kernel, strategy, d, 5);
+  *source = run.ck.source;
+  return run.check;
 }
 
 std::string jacobi() {
