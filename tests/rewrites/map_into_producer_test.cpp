@@ -13,13 +13,12 @@
 #include "ir/printer.h"
 #include "rewrites/rules.h"
 #include "tests/rewrites/random_program.h"
+#include "tests/rewrites/test_util.h"
 
 namespace fftc::rewrites {
 namespace {
 
-ir::LambdaPtr kernelOf(const std::string& text) {
-  return compiler::frontend::compileSource(text, "t.fdl", {}).kernels.at(0).lambda;
-}
+using testing::kernelOf;
 
 // The rule at the kernel's body: applied, same values on random inputs, the top no longer a map
 // over computed values (it is the views' outermost call, or the producer over its input).

@@ -19,7 +19,6 @@
 namespace fftc::rewrites {
 namespace {
 
-namespace fe = compiler::frontend;
 using testing::randomValue;
 using testing::runProgram;
 using testing::valuesClose;
@@ -30,8 +29,7 @@ struct Case {
 };
 
 Case compile(const std::string& text) {
-  fe::Program p = fe::compileSource(text, "stencil.fdl", {});
-  return {text, p.kernels.at(0).lambda};
+  return {text, testing::kernelOf(text)};
 }
 
 std::string padKind(std::mt19937_64& rng) {

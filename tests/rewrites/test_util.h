@@ -3,11 +3,13 @@
 #pragma once
 
 #include <complex>
+#include <string>
 #include <functional>
 #include <random>
 #include <unordered_map>
 #include <vector>
 
+#include "compiler/frontend/frontend.h"
 #include "fftlib/fftw_reference.h"
 #include "ir/builders.h"
 #include "ir/infer.h"
@@ -15,6 +17,11 @@
 #include "ir/traversal.h"
 
 namespace fftc::rewrites::testing {
+
+// The first kernel of `text` as the front end elaborates it (no -D, no imports).
+inline ir::LambdaPtr kernelOf(const std::string& text) {
+  return compiler::frontend::compileSource(text, "test.fdl", {}).kernels.at(0).lambda;
+}
 
 inline ir::Value runProgram(const ir::ExprPtr& typed, const std::vector<ir::ParamPtr>& inputs,
                             const std::vector<ir::Value>& args) {

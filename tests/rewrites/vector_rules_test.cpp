@@ -20,14 +20,11 @@
 namespace fftc::rewrites {
 namespace {
 
-namespace fe = compiler::frontend;
 using testing::randomValue;
 using testing::runProgram;
 using testing::valuesClose;
 
-ir::LambdaPtr kernelOf(const std::string& text) {
-  return fe::compileSource(text, "v.fdl", {}).kernels.at(0).lambda;
-}
+using testing::kernelOf;
 
 size_t occurrences(const std::string& hay, const std::string& needle) {
   size_t n = 0;

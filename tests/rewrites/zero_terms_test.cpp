@@ -18,15 +18,11 @@
 namespace fftc::rewrites {
 namespace {
 
-namespace fe = compiler::frontend;
 using testing::randomValue;
 using testing::runProgram;
 using testing::valuesClose;
 
-ir::LambdaPtr compile(const std::string& text) {
-  fe::Program p = fe::compileSource(text, "zero_terms.fdl", {});
-  return p.kernels.at(0).lambda;
-}
+using testing::kernelOf;
 
 ExprPtr typed(const ir::LambdaPtr& k) {
   return ir::inferTypes(k->body());
@@ -92,7 +88,7 @@ TEST(DropZeroTerms, RandomWeightedSumsKeepTheirValue) {
   for (int trial = 0; trial < 300; ++trial) {
     const Case c = randomCase(rng);
     SCOPED_TRACE(c.text);
-    const ir::LambdaPtr k = compile(c.text);
+    const ir::LambdaPtr k = kernelOf(c.text);
     const ExprPtr before = typed(k);
     const RewriteResult r = rewrite(before, topDown(rules::dropZeroTerms()));
     const std::vector<int64_t> sizes = zippedSizes(r.program);
@@ -122,7 +118,7 @@ TEST(DropZeroTerms, RandomWeightedSumsKeepTheirValue) {
 
 TEST(DropZeroTerms, TheFivePointCrossOfAThreeByThreeWindow) {
   // the weights of examples/stencil2d.fdl's stencil2dCross: 0 at the four corners
-  const ir::LambdaPtr k = compile(R"(
+  const ir::LambdaPtr k = kernelOf(R"(
 def pad2(l, r, b) = λ(m => transpose <<: map(pad(l, r, b)) <<: transpose <<: map(pad(l, r, b)) <<: m)
 def slide2(s, t) = λ(m => map(transpose) <<: slide(s, t) <<: map(slide(s, t)) <<: m)
 def cross = array2(3, 3, fun (i, j) => 0.2f * (1 - (i - 1) * (i - 1) * (j - 1) * (j - 1)))
@@ -144,7 +140,7 @@ kernel k(g: [[float]7]5) = map(map(λ(nbh => reduce(add, 0.0f) <<: map(mult)
 TEST(DropZeroTerms, RefusesWhereTheSideConditionsFail) {
   auto refuses = [](const std::string& text) {
     SCOPED_TRACE(text);
-    EXPECT_FALSE(rewrite(typed(compile(text)), topDown(rules::dropZeroTerms())).success);
+    EXPECT_FALSE(rewrite(typed(kernelOf(text)), topDown(rules::dropZeroTerms())).success);
   };
   const std::string w = "array(4, fun i => 1.0f * (i - 2))";  // zero at i = 2
   // the weights are an input, not a constant
