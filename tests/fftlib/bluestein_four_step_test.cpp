@@ -61,16 +61,10 @@ INSTANTIATE_TEST_SUITE_P(Fft, BluesteinFourStep,
 // forward twiddles T of pass 1 conjugated, the result is wrong.
 TEST(BluesteinFourStepNegativeControl, TwiddlesOfEitherHalfMatter) {
   const FourStepCase s{17, {8, 8}, 1, 1, 1, 1, 2};
-  for (auto [from, to] :
-       {std::pair{"twiddleLines(B, bsN2, bsN1, 1, 1)", "twiddleLines(B, bsN2, bsN1, 1, 0)"},
-        std::pair{"twiddleLines(B, bsN1, bsN2, 1, -1)", "twiddleLines(B, bsN1, bsN2, 1, 1)"}}) {
-    FftCase c = fourStepCase(s, ir::ScalarKind::Double, Direction::Forward, false);
-    c.mutateFrom = from;
-    c.mutateTo = to;
-    FftResult r = runFft(c);
-    ASSERT_TRUE(r.ran) << r.error;
-    EXPECT_GT(r.linf, 1e-2) << from;
-  }
+  expectEachMutationWrong(
+      fourStepCase(s, ir::ScalarKind::Double, Direction::Forward, false),
+      {{"twiddleLines(B, bsN2, bsN1, 1, 1)", "twiddleLines(B, bsN2, bsN1, 1, 0)"},
+       {"twiddleLines(B, bsN1, bsN2, 1, -1)", "twiddleLines(B, bsN1, bsN2, 1, 1)"}});
 }
 
 }  // namespace

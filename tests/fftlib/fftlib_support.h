@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <random>
@@ -240,6 +241,22 @@ inline void expectAccurate(const std::string& family, const FftCase& c) {
   ASSERT_TRUE(r.ran) << describe(c) << "\n" << r.error;
   ErrorSummary::get().record(family, c, r);
   EXPECT_LT(r.linf, r.tol) << describe(c) << " (l2 " << r.l2 << ")";
+}
+
+// A negative control: `base` with each text substitution (from, to) applied to the library
+// source must still compile and run, and be wrong (linf above 1e-2), so that what the
+// substitution removes is shown to matter.
+using Mutation = std::pair<const char*, const char*>;
+inline void expectEachMutationWrong(const FftCase& base,
+                                    std::initializer_list<Mutation> mutations) {
+  for (auto [from, to] : mutations) {
+    FftCase c = base;
+    c.mutateFrom = from;
+    c.mutateTo = to;
+    FftResult r = runFft(c);
+    ASSERT_TRUE(r.ran) << from << "\n" << r.error;
+    EXPECT_GT(r.linf, 1e-2) << from;
+  }
 }
 
 }  // namespace fftc::fftlib::test

@@ -161,62 +161,43 @@ INSTANTIATE_TEST_SUITE_P(Fft, RaderPass,
 // The pass is Rader's: x_0 left out of the zero frequency, the output gathered by log_g, or
 // the spectrum's sign flipped, and 376 = [8, 47] is wrong.
 TEST(RaderPassNegativeControl, ThePassIsRaders) {
-  for (auto [from, to] :
-       {std::pair{"raderEach(p, m, raderX0Mask(p))", "raderEach(p, m, raderLast(p))"},
-        std::pair{"transpose <<: gather(discreteLogs(raderH(p), p))",
-                  "transpose <<: gather(discreteLogs(raderG(p), p))"},
-        std::pair{"raderEach(p, m, raderSpectrum1(p, s))",
-                  "raderEach(p, m, raderSpectrum1(p, -s))"}}) {
-    FftCase c{.file = "fft.fdl",
+  expectEachMutationWrong(
+      FftCase{.file = "fft.fdl",
               .kernel = "stockhamLocal",
               .defines = {{"rs", Radices{8, 47}}, {"rsR", Radices{2, 23}}},
               .n = 376,
               .batch = 2,
-              .precision = ir::ScalarKind::Double};
-    c.mutateFrom = from;
-    c.mutateTo = to;
-    FftResult r = runFft(c);
-    ASSERT_TRUE(r.ran) << r.error;
-    EXPECT_GT(r.linf, 1e-2) << from;
-  }
+              .precision = ir::ScalarKind::Double},
+      {{"raderEach(p, m, raderX0Mask(p))", "raderEach(p, m, raderLast(p))"},
+       {"transpose <<: gather(discreteLogs(raderH(p), p))",
+        "transpose <<: gather(discreteLogs(raderG(p), p))"},
+       {"raderEach(p, m, raderSpectrum1(p, s))", "raderEach(p, m, raderSpectrum1(p, -s))"}});
 }
 
 // The radix-31 butterfly is Rader's: with its spectrum's sign flipped, or its output gathered
 // by log_g, 62 = [2, 31] is wrong.
 TEST(RaderRadixNegativeControl, TheButterflyIsRaders) {
-  for (auto [from, to] :
-       {std::pair{"fftRaderWithMap(mapSeqUnroll, p, factors(p - 1), s, 0,",
-                  "fftRaderWithMap(mapSeqUnroll, p, factors(p - 1), -s, 0,"},
-        std::pair{"gather(discreteLogs(raderH(p), p))", "gather(discreteLogs(raderG(p), p))"}}) {
-    FftCase c{.file = "fft.fdl",
+  expectEachMutationWrong(
+      FftCase{.file = "fft.fdl",
               .kernel = "stockhamLocal",
               .defines = {{"rs", Radices{2, 31}}},
               .n = 62,
               .batch = 2,
-              .precision = ir::ScalarKind::Double};
-    c.mutateFrom = from;
-    c.mutateTo = to;
-    FftResult r = runFft(c);
-    ASSERT_TRUE(r.ran) << r.error;
-    EXPECT_GT(r.linf, 1e-2) << from;
-  }
+              .precision = ir::ScalarKind::Double},
+      {{"fftRaderWithMap(mapSeqUnroll, p, factors(p - 1), s, 0,",
+        "fftRaderWithMap(mapSeqUnroll, p, factors(p - 1), -s, 0,"},
+       {"gather(discreteLogs(raderH(p), p))", "gather(discreteLogs(raderG(p), p))"}});
 }
 
 // Each permutation and the X_0 slot matter: the output gathered by log_g instead of log_h, the
 // input by h's powers, or the last slot's mask dropped, and the result is wrong.
 TEST(RaderNegativeControl, PermutationsAndTheFirstOutputMatter) {
-  for (auto [from, to] :
-       {std::pair{"gather(discreteLogs(raderH(p), p))", "gather(discreteLogs(raderG(p), p))"},
-        std::pair{"gather(raderPowers(p)) <<: x", "gather(powMods(raderH(p), p - 1, p)) <<: x"},
-        std::pair{"1.0 * (i / (p - 1))", "0.0 * i"}}) {
-    FftCase c = raderCase("rader", RaderCase{31, {2, 3, 5}, 2, 1}, ir::ScalarKind::Double,
-                          Direction::Forward);
-    c.mutateFrom = from;
-    c.mutateTo = to;
-    FftResult r = runFft(c);
-    ASSERT_TRUE(r.ran) << r.error;
-    EXPECT_GT(r.linf, 1e-2) << from;
-  }
+  expectEachMutationWrong(
+      raderCase("rader", RaderCase{31, {2, 3, 5}, 2, 1}, ir::ScalarKind::Double,
+                Direction::Forward),
+      {{"gather(discreteLogs(raderH(p), p))", "gather(discreteLogs(raderG(p), p))"},
+       {"gather(raderPowers(p)) <<: x", "gather(powMods(raderH(p), p - 1, p)) <<: x"},
+       {"1.0 * (i / (p - 1))", "0.0 * i"}});
 }
 
 // The compile-time lists, checked by hand: 3 is the smallest primitive root mod 7, its powers
