@@ -48,12 +48,13 @@ __device__ inline unsigned clusterAddress(const float2* p, unsigned rank) {
   return a;
 }
 __device__ inline void storeCluster(unsigned a, float2 v) {
-  asm volatile("st.shared::cluster.v2.f32 [%0], {%1, %2};" ::"r"(a), "f"(v.x), "f"(v.y)
-               : "memory");
+  asm volatile("st.shared::cluster.v2.f32 [%0], {%1, %2};" ::"r"(a), "f"(v.x), "f"(v.y) : "memory");
 }
 __device__ inline float2 loadCluster(unsigned a) {
   float2 v;
-  asm volatile("ld.shared::cluster.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "r"(a)
+  asm volatile("ld.shared::cluster.v2.f32 {%0, %1}, [%2];"
+               : "=f"(v.x), "=f"(v.y)
+               : "r"(a)
                : "memory");
   return v;
 }
@@ -201,8 +202,8 @@ int main(int argc, char** argv) {
   check(cudaGetDeviceProperties(&prop, 0), "properties");
   std::printf("device,N,C,threads,rows,kernel,ms,tb_s,share_of_copy\n");
   auto row = [&](const char* name, float ms) {
-    std::printf("\"%s\",%d,%d,%d,%ld,%s,%.4f,%.3f,%.3f\n", prop.name, n, c, threads, rows, name,
-                ms, 2.0 * bytes / (ms * 1e-3) / 1e12, copyMs / ms);
+    std::printf("\"%s\",%d,%d,%d,%ld,%s,%.4f,%.3f,%.3f\n", prop.name, n, c, threads, rows, name, ms,
+                2.0 * bytes / (ms * 1e-3) / 1e12, copyMs / ms);
   };
   row("cudaMemcpy", copyMs);
   row("local", timeKernel<Local>(in, out, n, c, threads, rows, repeats, true));
