@@ -124,8 +124,8 @@ bool narrowTile(const FftRequest& r, const std::vector<int64_t>& ns, size_t j) {
 // work-items at most 1024, its line FFTs' barriers outside the loops (pass 1: X's rows on local
 // dimension 1, n2 of them, at least the min(X's radices) columns a lane takes; pass 2: Z's
 // lines, n1·F, on dimension 0 and its butterflies on 1, at least the nZ / n1 lines over y1 a
-// lane takes; either holds when that FFT is one radix, no barrier inside). n1 the least that fits (256 = 16 x 16, 128 = 8 x 16): the smallest block.
-// Returns {n1, F}, or {0, 0}.
+// lane takes; either holds when that FFT is one radix, no barrier inside). n1 the least that fits
+// (256 = 16 x 16, 128 = 8 x 16): the smallest block. Returns {n1, F}, or {0, 0}.
 std::pair<int64_t, int64_t> chooseFused3(const FftRequest& r, const NdChoice& nd) {
   const auto& ns = nd.dims;
   if (ns.size() != 3 || nd.dimBluestein[0] || nd.dimBluestein[1] || nd.dimBluestein[2])
@@ -146,9 +146,9 @@ std::pair<int64_t, int64_t> chooseFused3(const FftRequest& r, const NdChoice& nd
       continue;
     const bool pass1 = localFits(n2 * nx, r) && butterflies(rx) * n2 <= 1024 &&
                        (rx.size() == 1 || *std::min_element(rx.begin(), rx.end()) <= n2);
-    const bool pass2 =
-        n1 * f * butterflies(rz) <= 1024 && (rz.size() == 1 || nz / n1 <= butterflies(rz)) &&
-        skew.skewedLocalCount(nz * n1 * f, n1 * f) * elem <= localMemoryBudget(r);
+    const bool pass2 = n1 * f * butterflies(rz) <= 1024 &&
+                       (rz.size() == 1 || nz / n1 <= butterflies(rz)) &&
+                       skew.skewedLocalCount(nz * n1 * f, n1 * f) * elem <= localMemoryBudget(r);
     if (pass1 && pass2) return {n1, f};
   }
   return {0, 0};

@@ -265,9 +265,9 @@ TEST(NdFft, ThreeDimensionsInTwoPasses) {
     Precision p;
     int64_t n1;
   };
-  for (const auto& k : {Big{{256, 256, 256}, Precision::F32, 16},
-                        Big{{256, 256, 256}, Precision::F64, 16},
-                        Big{{128, 128, 128}, Precision::F64, 8}}) {
+  for (const auto& k :
+       {Big{{256, 256, 256}, Precision::F32, 16}, Big{{256, 256, 256}, Precision::F64, 16},
+        Big{{128, 128, 128}, Precision::F64, 8}}) {
     auto r = ndRequest(k.dims, 1, k.p);
     r.localMemoryBytes = 232448;
     EXPECT_EQ(nd(choosePlan(r)).fusedSplit, k.n1) << r.key();
