@@ -94,6 +94,10 @@ struct NdChoice {
   // ndLocal: per dimension, n1 of the four-step split n = n1·n2 (two passes), 0 for one pass
   std::vector<int64_t> fourStepSplits;
   bool planePass = false;  // ndLocal: the innermost two dimensions share one pass
+  // ndLocal's fused3: the innermost three dimensions in two passes, the middle one's n1 of
+  // n1·n2 (0: not fused) and the x columns of a second pass's block
+  int64_t fusedSplit = 0;
+  int64_t fusedColumns = 0;
   // ndLocal: the lines per work-group of each dimension's pass; r2cLocal/c2rLocal: {Fr}
   std::vector<int64_t> linesPerGroup;
   bool operator==(const NdChoice&) const = default;

@@ -37,6 +37,14 @@ std::string describeDims(const PlanChoice& c, const NdChoice& nd) {
   if (c.kernel.rfind("r2c", 0) == 0 || c.kernel.rfind("c2r", 0) == 0)
     s += fmt::format("\nreal ({}): the last dimension's {} reals by a complex FFT of {} size",
                      c.kernel, nd.dims.back(), nd.dims.back() % 2 ? "the same" : "half the");
+  if (c.kernel == "ndLocal" && nd.fusedSplit) {
+    const int64_t n1 = nd.fusedSplit, n2 = nd.dims[1] / n1;
+    return s + fmt::format(
+                   "\nthree dimensions in two passes (ndLocal fused3): {} as {} x {}; pass 1 the "
+                   "{} x {} planes (X and the first {}-point FFTs), pass 2 blocks of {} x {} x {} "
+                   "(the {}-point FFTs and Z)",
+                   nd.dims[1], n1, n2, n2, nd.dims[2], n2, nd.dims[0], n1, nd.fusedColumns, n1);
+  }
   if (c.kernel == "ndLocal") {
     std::string fourStep;
     for (size_t j = 0; j < nd.fourStepSplits.size(); ++j)

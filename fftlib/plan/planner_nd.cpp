@@ -117,6 +117,43 @@ bool narrowTile(const FftRequest& r, const std::vector<int64_t>& ns, size_t j) {
   return largestFittingDivisor(ns[j], r, t, most) * elemBytes < 32;
 }
 
+// nd.fdl's fused3: three dimensions Z x Y x X (all Stockham's) in two passes, Y = n1·n2 by the
+// four-step with n1 and n2 one radix each (a butterfly a line, over both local dimensions),
+// pass 1 the n2 x X plane of each (z, y1) (two arrays, as localFits), pass 2 the block
+// [Z][n1][F] of each (k2, x group) in one array, F x's one 32-byte sector wide; each pass's
+// work-items at most 1024, its line FFTs' barriers outside the loops (pass 1: X's rows on local
+// dimension 1, n2 of them, at least the min(X's radices) columns a lane takes; pass 2: Z's
+// lines, n1·F, on dimension 0 and its butterflies on 1, at least the nZ / n1 lines over y1 a
+// lane takes; either holds when that FFT is one radix, no barrier inside). n1 the least that fits
+// (256 = 16 x 16, 128 = 8 x 16): the smallest block. Returns {n1, F}, or {0, 0}.
+std::pair<int64_t, int64_t> chooseFused3(const FftRequest& r, const NdChoice& nd) {
+  const auto& ns = nd.dims;
+  if (ns.size() != 3 || nd.dimBluestein[0] || nd.dimBluestein[1] || nd.dimBluestein[2])
+    return {0, 0};
+  const int64_t nz = ns[0], ny = ns[1], nx = ns[2], elem = complexBytes(r.precision);
+  const int64_t f = std::max<int64_t>(32 / elem, 1);
+  if (!localFits(nz, r) || !localFits(nx, r) || nx % f != 0) return {0, 0};
+  const auto butterflies = [](const Radices& rs) {
+    const int64_t n = std::accumulate(rs.begin(), rs.end(), int64_t{1}, std::multiplies<>());
+    return n / *std::min_element(rs.begin(), rs.end());
+  };
+  const Radices rx = chooseRadices(nx), rz = chooseRadices(nz);
+  const compiler::codegen::CodegenOptions skew{.localRowSkew = true};
+  for (int64_t n1 = 2; n1 < ny; ++n1) {
+    const int64_t n2 = ny / n1;
+    if (ny % n1 != 0 || chooseRadices(n1).size() != 1 || chooseRadices(n2).size() != 1 ||
+        nz % n1 != 0)
+      continue;
+    const bool pass1 = localFits(n2 * nx, r) && butterflies(rx) * n2 <= 1024 &&
+                       (rx.size() == 1 || *std::min_element(rx.begin(), rx.end()) <= n2);
+    const bool pass2 = n1 * f * butterflies(rz) <= 1024 &&
+                       (rz.size() == 1 || nz / n1 <= butterflies(rz)) &&
+                       skew.skewedLocalCount(nz * n1 * f, n1 * f) * elem <= localMemoryBudget(r);
+    if (pass1 && pass2) return {n1, f};
+  }
+  return {0, 0};
+}
+
 // nd.fdl's ndLocal when every dimension is Stockham's and fits local memory in one pass or
 // in the four-step's two, the request leaves the grouping to the planner, and it makes fewer
 // passes than the grouping: each pass's work-group shape by linePass.
@@ -187,6 +224,36 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
       }
     }
     if (plane) --passes;
+  }
+  // three dimensions that take three passes in two (nd.fdl's fused3)
+  if (const auto [n1, f] = passes > 2 ? chooseFused3(r, nd) : std::pair<int64_t, int64_t>{};
+      n1 > 0 && groupedPasses(nd) > 2) {
+    Radices rz = chooseRadices(ns[0]);
+    std::ranges::sort(rz);  // Z's passes from local memory to local memory: the most butterflies
+    const Radices ry{n1, ns[1] / n1}, rx = chooseRadices(ns[2]);
+    Radices rsAll = rz;
+    rsAll.insert(rsAll.end(), ry.begin(), ry.end());
+    rsAll.insert(rsAll.end(), rx.begin(), rx.end());
+    const auto z = static_cast<int64_t>(rz.size());
+    c.defines["rsAll"] = rsAll;
+    c.defines["offs"] = std::vector<int64_t>{0, z, z + 2, static_cast<int64_t>(rsAll.size())};
+    c.defines["n1End"] = std::vector<int64_t>{z, z + 1, static_cast<int64_t>(rsAll.size())};
+    c.defines["fuse3"] = int64_t{1};
+    for (const char* unused : {"linesPerGroup", "linesPerGroupB", "lineLocalDim", "fourStep"})
+      c.defines[unused] = std::vector<int64_t>(3, 1);
+    c.defines["colsF"] = f;
+    c.defines["lanesXY"] = ns[2] / *std::ranges::min_element(rx);
+    c.defines["lanesZ"] = n1 * f;
+    c.radices = rsAll;
+    c.kernel = "ndLocal";
+    c.stageLocal = {{}, {}};  // the generated kernels' own shapes
+    c.localReuseInPass = true;
+    c.localRowSkew = true;
+    nd.dimRadices = {rz, ry, rx};
+    nd.fusedSplit = n1;
+    nd.fusedColumns = f;
+    nd.linesPerGroup = {f, ns[0] / n1, ns[1] / n1};
+    return true;
   }
   if (groupedPasses(nd) <= passes) return false;
   std::vector<int64_t> rsAll, offs{0}, mids, hs, fs(d, 1), f2s(d, 1), lds(d, 0);

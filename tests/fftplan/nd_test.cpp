@@ -156,8 +156,10 @@ TEST(NdFft, LocalMemoryPassPerDimension) {
                  ndRequest({64, 64, 64}, 1), ndRequest({12, 20}, 2, Precision::F64)}) {
     const auto c = choosePlan(r);
     ASSERT_EQ(c.kernel, "ndLocal") << r.key();
-    // 16 x 32 is one plane: one pass
-    EXPECT_EQ(planFft(r)->stages.size(), r.dims.size() - (nd(c).planePass ? 1 : 0)) << r.key();
+    // 16 x 32 is one plane: one pass; 64^3 two (fused3: ThreeDimensionsInTwoPasses)
+    EXPECT_EQ(planFft(r)->stages.size(),
+              r.dims.size() - (nd(c).planePass || nd(c).fusedSplit ? 1 : 0))
+        << r.key();
     expectAccurate(r);
   }
   auto inv = ndRequest({32, 16, 8}, 2);
@@ -223,6 +225,69 @@ TEST(NdFft, InnerPlaneInOneArrayBeyond48KiB) {
   alone.scale = true;
   EXPECT_FALSE(nd(choosePlan(alone)).planePass);
   expectAccurate(alone);
+}
+
+// Three dimensions Z x Y x X whose Y x X plane fits no local memory in two passes (nd.fdl's
+// fused3, Wu & JaJa): Y = n1·n2 by the four-step, pass 1 X and the n2-point FFTs on each
+// (z, y1) plane, pass 2 the twiddles, the n1-point FFTs and Z on [Z][n1][F] blocks (F x's one
+// 32-byte sector). Within 48 KiB 64^3 (64 = 8 x 8) and 16 x 64 x 64 (Z one radix, 4 x 16) take
+// it; against FFTW, f32 and f64, forward and inverse scaled.
+TEST(NdFft, ThreeDimensionsInTwoPasses) {
+  struct Case {
+    Dims dims;
+    int64_t batch;
+    Precision p;
+    bool inverse;
+    int64_t n1;
+  };
+  for (const auto& k : {Case{{64, 64, 64}, 1, Precision::F32, false, 8},
+                        Case{{64, 64, 64}, 1, Precision::F64, true, 8},
+                        Case{{16, 64, 64}, 2, Precision::F32, true, 4},
+                        Case{{32, 32, 64}, 1, Precision::F64, false, 4}}) {
+    auto r = ndRequest(k.dims, k.batch, k.p);
+    if (k.inverse) {
+      r.direction = Direction::Inverse;
+      r.scale = true;
+    }
+    const auto c = choosePlan(r);
+    ASSERT_EQ(c.kernel, "ndLocal") << r.key();
+    EXPECT_FALSE(nd(c).planePass) << r.key();
+    EXPECT_EQ(nd(c).fusedSplit, k.n1) << r.key();
+    EXPECT_EQ(nd(c).fusedColumns, 32 / complexBytes(k.p)) << r.key();
+    EXPECT_EQ(nd(c).dimRadices[1], (Dims{k.n1, k.dims[1] / k.n1})) << r.key();
+    EXPECT_EQ(planFft(r)->stages.size(), 2u) << r.key();
+    expectAccurate(r);
+  }
+  // under an H200's budget: 256^3 f32 and f64 (16 x 16) and 128^3 f64 (8 x 16), three passes
+  // before, each pass within the budget, pass 2 one array of its [Z][n1][F] block (128 KiB)
+  struct Big {
+    Dims dims;
+    Precision p;
+    int64_t n1;
+  };
+  for (const auto& k :
+       {Big{{256, 256, 256}, Precision::F32, 16}, Big{{256, 256, 256}, Precision::F64, 16},
+        Big{{128, 128, 128}, Precision::F64, 8}}) {
+    auto r = ndRequest(k.dims, 1, k.p);
+    r.localMemoryBytes = 232448;
+    EXPECT_EQ(nd(choosePlan(r)).fusedSplit, k.n1) << r.key();
+    const auto plan = planFft(r);
+    ASSERT_EQ(plan->stages.size(), 2u) << r.key();
+    const int64_t block = k.dims[0] * k.n1 * 32;  // [Z][n1][F] of 32 bytes
+    for (const auto& st : plan->compiled.stages) EXPECT_LE(st.localMemoryBytes, 232448) << r.key();
+    EXPECT_LT(plan->compiled.stages[1].localMemoryBytes, 2 * block) << r.key();
+    r.localMemoryBytes = 0;  // within 48 KiB no plane of 256 x 16 (or 128 x 16 f64) fits
+    EXPECT_EQ(nd(choosePlan(r)).fusedSplit, 0) << r.key();
+  }
+  // 128^3 f32 keeps its one-array plane (two passes already)
+  auto plane = ndRequest({128, 128, 128});
+  plane.localMemoryBytes = 232448;
+  EXPECT_TRUE(nd(choosePlan(plane)).planePass);
+  EXPECT_EQ(nd(choosePlan(plane)).fusedSplit, 0);
+  // a request's pass groups are the request's
+  auto given = ndRequest({64, 64, 64});
+  given.passGroups = {0, 1, 2, 3};
+  EXPECT_EQ(choosePlan(given).kernel, "nd");
 }
 
 // A plane whose rows and columns both take several radix passes, of different sizes, cannot
