@@ -215,7 +215,8 @@ bool butterflyInRegisters(int64_t r, int64_t workItems, Precision p, bool wholeR
 // planned by radices or a Rader radix, and the whole row's butterfly (common.fdl's
 // multDFTfactored: a register FFT over n's prime factors, symDft or raderDft for a prime) fits
 // half of a thread's 255 registers (butterflyInRegisters of one work-item): f32 N <= 63, f64
-// N <= 31; a composite row's prime factors below kLargestDirectPrime (29's symDft, 14 x 14 real
+// N <= 31 (a composite f64 row: 5 registers a complex value as ptxas allocates them, N <= 51);
+// a composite row's prime factors below kLargestDirectPrime (29's symDft, 14 x 14 real
 // products, and Rader's 31 beside the row's other half spilled: f32 58 36 bytes, 62 68 bytes).
 // A composite row whose several radices are close ([4, 5], [4, 9], [8, 4], [9, 7], [7, 7]) keeps
 // them: one radix a work-item's took f32 20 0.93 -> 1.06x cuFFT's time, 36 0.97 -> 1.34, 32 0.81
