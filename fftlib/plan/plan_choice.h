@@ -51,6 +51,9 @@ struct LocalChoice {
   // The radices of p - 1 where the radix p (a prime above kLargestRaderRadix, raderPassPlan)
   // is a Rader pass (fft.fdl's rsR, common.fdl's raderStockPass); empty otherwise.
   Radices raderPass;
+  // CUDA: the blocks a multiprocessor asked of ptxas (__launch_bounds__, raderPassMinBlocks),
+  // unless the request names its own (FftRequest::minBlocksPerSm); 0: none.
+  int64_t minBlocksPerSm = 0;
   bool operator==(const LocalChoice&) const = default;
 };
 
@@ -216,7 +219,8 @@ bool butterflyInRegisters(int64_t r, int64_t workItems, Precision p, bool wholeR
 // planned by radices or a Rader radix, and the whole row's butterfly (common.fdl's
 // multDFTfactored: a register FFT over n's prime factors, symDft or raderDft for a prime) fits
 // half of a thread's 255 registers (butterflyInRegisters of one work-item): f32 N <= 63, f64
-// N <= 31; a composite row's prime factors below kLargestDirectPrime (29's symDft, 14 x 14 real
+// N <= 31 (a composite f64 row: 5 registers a complex value as ptxas allocates them, N <= 51);
+// a composite row's prime factors below kLargestDirectPrime (29's symDft, 14 x 14 real
 // products, and Rader's 31 beside the row's other half spilled: f32 58 36 bytes, 62 68 bytes).
 // A composite row whose several radices are close ([4, 5], [4, 9], [8, 4], [9, 7], [7, 7]) keeps
 // them: one radix a work-item's took f32 20 0.93 -> 1.06x cuFFT's time, 36 0.97 -> 1.34, 32 0.81
@@ -304,18 +308,40 @@ Radices raderRadices(int64_t n, const FftRequest& request);
 // butterflies, the convolution FFTs' (p - 1)·m / r among them, on `workItems` work-items
 // (the widest pass's, at most 1024, at most kRaderWorkItems where a radix is a Rader radix,
 // fewer while the widest butterfly does not fit the registers: butterflyInRegisters). It fits
-// where four local arrays of N do (the pass's input and Y, of N, and the convolution FFTs'
-// two of (p - 1)·m: rows of one work-group, F, as many as fit in 256 work-items). Where
-// Bluestein took 2961 = 47·63 (M = 6000 in three FFTs through global memory) and 2384 = 149·16
-// (M = 4800): one kernel, one read and one write of the data.
+// where its three local storages do (raderPassLocalBytes: rows of one work-group, F, as many
+// as fit in 256 work-items). Where Bluestein took 2961 = 47·63 (M = 6000 in three FFTs through
+// global memory) and 2384 = 149·16 (M = 4800): one kernel, one read and one write of the data.
 bool raderPassPrime(int64_t p);
 struct RaderPassPlan {
   Radices radices;      // of N, the Rader passes first
   Radices convolution;  // of p - 1 (rsR)
   int64_t workItems = 0;
   int64_t fftsPerGroup = 1;
+  int64_t widest = 2;  // the widest butterfly's radix, of N's other passes or the convolution
 };
 std::optional<RaderPassPlan> raderPassPlan(int64_t n, const FftRequest& request);
+// The local memory of a work-group of F rows of N with a Rader pass of the prime p, as code
+// generation allocates it: the pass's input and Y (n = F·N elements each) and the convolution
+// FFTs' two arrays of F·(p - 1)·N/p in three storages (Y takes the FFT array that does not
+// hold A; docs/codegen.md, reuse across sizes), each declared with its largest member's padded
+// size (localFits' padding): 3 x max(padded F·N, padded F·(p - 1)·N/p) elements. f32 2961 =
+// 47·63: 3 x 3079 x 8 = 73896 bytes; 2384 = 149·16: 3 x 2532 x 8 = 60768 (the kernel's 60640).
+int64_t raderPassLocalBytes(int64_t n, int64_t p, int64_t fftsPerGroup, Precision precision);
+// The blocks a multiprocessor a CUDA Rader-pass kernel asks of ptxas (__launch_bounds__' second
+// argument, FftRequest::minBlocksPerSm; 0: none), sm_90's 65536 registers, 64 warps and 32
+// blocks, the shared memory `budget` + 1 KiB a multiprocessor (1 KiB reserved a block). Where
+// by the estimate of its widest butterfly (butterflyRegisters, `widest`) the registers hold
+// fewer blocks than the shared memory `localBytes` allows and fewer than 768 threads (three
+// eighths of 2048, wideSplitPays' bound), the fewest blocks that reach 768 threads, at most
+// what the shared memory allows; fewer while a thread would keep under half of the estimate
+// (the butterfly's values once, its temporaries spilled). The evidence (H200, f32,
+// --min-blocks; ptxas sm_90): 2961 = [47, 9, 7] on 256 threads, 116 registers, 2 blocks: 3 (80
+// registers, 108 bytes spilled) 1.39 -> 1.13x cuFFT's time; 2384 = [149, 16], 183, 1 block: 2
+// (128, 968 bytes) 1.89 -> 1.35, 3 (80, 2584) 2.01. Sizes whose registers already keep 768
+// threads (f32 514: 49 registers, 4 blocks of 257; 488, 212, 1016) get none: 514 with 2 or 3
+// blocks asked took 64 registers, 3 blocks, 0.71 -> 0.83x.
+int64_t raderPassMinBlocks(int64_t threads, int64_t localBytes, int64_t widest,
+                           const FftRequest& request);
 // The radices of Rader's convolution FFTs of m = N - 1 (rader_radices.cpp): chooseRadices(m)
 // unless another list takes at most 3/4 of its issue slots per row (its passes' butterflies
 // over the row's m / min(rs) work-items, which idle through a pass of few large butterflies:

@@ -88,7 +88,11 @@ std::shared_ptr<const CompiledFft> compileChoice(const FftRequest& r, const Plan
   options.localReuseInPass = p->choice.localReuseInPass;
   options.localRowSkew = p->choice.localRowSkew;
   if (p->choice.localPadding > 0) options.localPadding = p->choice.localPadding;
-  options.minBlocksPerMultiprocessor = r.minBlocksPerSm;
+  // the request's blocks a multiprocessor, else the plan's (a Rader pass: raderPassMinBlocks)
+  const auto* local = p->choice.as<LocalChoice>();
+  options.minBlocksPerMultiprocessor = r.minBlocksPerSm > 0 ? r.minBlocksPerSm
+                                       : local              ? local->minBlocksPerSm
+                                                            : 0;
   try {
     p->strategy = r.strategy.empty() ? "lowerFft" : r.strategy;
     p->compiled = compiler::pipeline::build(*kernel, p->strategy, r.target, options).compiled;

@@ -79,7 +79,7 @@ std::string describeChoice(const PlanChoice& c) {
               v.leastColumns());
         } else if constexpr (std::is_same_v<T, LocalChoice>) {
           return fmt::format(
-              ", radices {}, {} work-items per FFT, {} FFTs per work-group{}{}{}{}",
+              ", radices {}, {} work-items per FFT, {} FFTs per work-group{}{}{}{}{}",
               listText(v.radices), v.shape.workgroupSize, v.shape.fftsPerGroup,
               v.clusterBlocks > 1
                   ? fmt::format(" (a thread-block cluster of {} work-groups an FFT, {} "
@@ -94,7 +94,10 @@ std::string describeChoice(const PlanChoice& c) {
                   : fmt::format(", radix {} a Rader pass (its butterflies' convolutions by "
                                 "FFTs of {} over the work-group, radices {})",
                                 product(v.raderPass) + 1, product(v.raderPass),
-                                listText(v.raderPass)));
+                                listText(v.raderPass)),
+              v.minBlocksPerSm > 0
+                  ? fmt::format(", {} blocks a multiprocessor asked of ptxas", v.minBlocksPerSm)
+                  : "");
         } else if constexpr (std::is_same_v<T, BluesteinChoice>) {
           if (v.rader)
             return fmt::format(

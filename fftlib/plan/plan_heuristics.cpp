@@ -734,15 +734,21 @@ PlanChoice chooseRaderPassPlan(const FftRequest& r, const RaderPassPlan& plan) {
   c.defines["rsR"] = plan.convolution;
   LocalShape shape{.workgroupSize = r.workgroupSize > 0 ? r.workgroupSize : plan.workItems,
                    .fftsPerGroup = r.fftsPerGroup > 0 ? r.fftsPerGroup : plan.fftsPerGroup};
-  if (!localFits(r.size, r, shape.fftsPerGroup, 4) ||
+  const int64_t p = plan.radices.front();
+  const int64_t bytes = raderPassLocalBytes(r.size, p, shape.fftsPerGroup, r.precision);
+  if (bytes > localMemoryFor(r, shape.fftsPerGroup) ||
       shape.workgroupSize * shape.fftsPerGroup > 1024)
     throw UserError(fmt::format(
-        "local variant with a Rader pass: {} rows of N = {} {} (four local arrays of N each) "
-        "in {} work-items do not fit in {} bytes of local memory and 1024 work-items",
-        shape.fftsPerGroup, r.size, precisionName(r.precision),
+        "local variant with a Rader pass: {} rows of N = {} {} ({} bytes in three local "
+        "storages) in {} work-items do not fit in {} bytes of local memory and 1024 work-items",
+        shape.fftsPerGroup, r.size, precisionName(r.precision), bytes,
         shape.workgroupSize * shape.fftsPerGroup, localMemoryFor(r, shape.fftsPerGroup)));
   bindLocalShape(c, shape);
-  c.detail = LocalChoice{.radices = plan.radices, .shape = shape, .raderPass = plan.convolution};
+  c.detail = LocalChoice{.radices = plan.radices,
+                         .shape = shape,
+                         .raderPass = plan.convolution,
+                         .minBlocksPerSm = raderPassMinBlocks(
+                             shape.workgroupSize * shape.fftsPerGroup, bytes, plan.widest, r)};
   return c;
 }
 

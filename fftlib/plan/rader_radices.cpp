@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "compiler/codegen/codegen.h"
 #include "fftlib/plan/plan_choice.h"
 
 namespace fftc::fftlib {
@@ -115,7 +116,9 @@ std::optional<RaderPassPlan> raderPassPlan(int64_t n, const FftRequest& request)
   if (p == 0 || !raderPassPrime(p)) return std::nullopt;
   m = n;
   for (; m % p == 0; m /= p) ++k;
-  if (!plannedByRadices(m) || !localFits(n, request, 1, 4)) return std::nullopt;
+  if (!plannedByRadices(m) ||
+      raderPassLocalBytes(n, p, 1, request.precision) > localMemoryFor(request, 1))
+    return std::nullopt;
   RaderPassPlan plan;
   plan.radices.assign(static_cast<size_t>(k), p);
   if (m > 1)
@@ -158,9 +161,37 @@ std::optional<RaderPassPlan> raderPassPlan(int64_t n, const FftRequest& request)
       w = std::max<int64_t>(64, (w + 1) / 2);
   plan.workItems = w;
   int64_t f = std::max<int64_t>(std::min(256 / w, request.batch), 1);
-  while (f > 1 && !localFits(n, request, f, 4)) --f;
+  while (f > 1 && raderPassLocalBytes(n, p, f, request.precision) > localMemoryFor(request, f)) --f;
   plan.fftsPerGroup = f;
+  plan.widest = widest;
   return plan;
+}
+
+int64_t raderPassLocalBytes(int64_t n, int64_t p, int64_t fftsPerGroup, Precision precision) {
+  const compiler::codegen::CodegenOptions options;
+  auto padded = [&](int64_t count) { return options.paddedLocalCount(count, count); };
+  const int64_t storage =
+      std::max(padded(fftsPerGroup * n), padded(fftsPerGroup * (p - 1) * (n / p)));
+  return 3 * storage * complexBytes(precision);
+}
+
+int64_t raderPassMinBlocks(int64_t threads, int64_t localBytes, int64_t widest,
+                           const FftRequest& request) {
+  constexpr int64_t kRegisters = 65536, kWarps = 64, kBlocks = 32, kResidentThreads = 768;
+  if (request.target != compiler::pipeline::Target::Cuda || threads < 1) return 0;
+  const int64_t warps = (threads + 31) / 32;
+  // registers are given a warp 256 at a time: a thread of b blocks keeps a multiple of 8
+  auto registersAt = [&](int64_t b) {
+    return std::min<int64_t>(255, kRegisters / (32 * warps * b) / 8 * 8);
+  };
+  const int64_t estimate = std::min<int64_t>(255, butterflyRegisters(widest, request.precision));
+  const int64_t byRegisters = kRegisters / (32 * warps * ((estimate + 7) / 8 * 8));
+  const int64_t byShared = std::min(
+      {(localMemoryBudget(request) + 1024) / (localBytes + 1024), kWarps / warps, kBlocks});
+  if (byRegisters >= byShared || byRegisters * warps * 32 >= kResidentThreads) return 0;
+  int64_t b = std::min(byShared, (kResidentThreads + warps * 32 - 1) / (warps * 32));
+  while (b > byRegisters && 2 * registersAt(b) < estimate) --b;
+  return b > std::max<int64_t>(byRegisters, 1) ? b : 0;
 }
 
 }  // namespace fftc::fftlib

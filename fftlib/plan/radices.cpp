@@ -89,9 +89,16 @@ bool butterflyInRegisters(int64_t r, int64_t workItems, Precision p, bool wholeR
 
 bool rowInOneWorkItem(int64_t n, Precision precision) {
   const int64_t largest = largestPrimeFactor(n);
+  // A composite f64 row takes about 5 registers a complex value, not butterflyRegisters' 8
+  // (ptxas sm_90, stockhamLocalCopy with one radix: 33 190 registers, 35 208, 39 224, 40 206,
+  // 42 234, 45 232, 50 252, none spilled; 34, 44 254; 36, 38, 46, 48 255 and 16 - 44 bytes
+  // spilled, 51 116, 54 188, 57 276); a prime's raderDft keeps two FFTs of p - 1 and the
+  // spectrum, 8 (f64 31 255 registers and 148 bytes spilled, 37 852, 43 1152).
+  const bool fits = precision == Precision::F64 && largest != n
+                        ? 5 * n <= 255
+                        : butterflyInRegisters(n, 1, precision, /*wholeRow=*/true);
   if (n < 2 || !(plannedByRadices(n) || raderRadix(n)) ||
-      !(largest == n || largest < kLargestDirectPrime) ||
-      !butterflyInRegisters(n, 1, precision, /*wholeRow=*/true))
+      !(largest == n || largest < kLargestDirectPrime) || !fits)
     return false;
   // A composite row pays where its several radices leave work-items idle: one at least three
   // times another, or a factor of 11 or more (a large share of the row in one butterfly).

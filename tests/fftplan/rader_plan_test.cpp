@@ -171,7 +171,7 @@ TEST(RaderRadixPlan, CompositeSizesTakeRaderRadices) {
   EXPECT_FALSE(raderRadix(29));  // symDft
   EXPECT_FALSE(raderRadix(47));  // beyond kLargestRaderRadix
   EXPECT_FALSE(raderRadix(62));  // not prime
-  // larger prime factors are Rader passes where four local arrays fit (below), else Bluestein
+  // larger prime factors are Rader passes where three local storages fit (below), else Bluestein
   for (int64_t n : {61 * 8, 71 * 2, 127 * 4, 257 * 2, 1009 * 4}) {
     EXPECT_FALSE(plannedByRadices(n)) << n;
     EXPECT_EQ(choosePlan(lineRequest(n, 2, Precision::F32)).file,
@@ -238,7 +238,7 @@ TEST(RaderRadixPlan, MatchFftwHierarchical31x4096F32) {
 
 // Rader as a pass (common.fdl raderStockPass, raderPassPlan): a composite size whose one
 // prime factor above kLargestRaderRadix has p - 1 planned by radices, in one kernel
-// (stockhamLocal -D rsR, the Rader passes first) where four local arrays of N fit; Bluestein
+// (stockhamLocal -D rsR, the Rader passes first) where three local storages of N fit; Bluestein
 // before (2961 = 47·63 and 2384 = 149·16 took 3.44x and 2.88x cuFFT's time on an H200).
 TEST(RaderPassPlan, CompositeSizesTakeRaderPasses) {
   EXPECT_TRUE(raderPassPrime(47));
@@ -287,10 +287,46 @@ TEST(RaderPassPlan, CompositeSizesTakeRaderPasses) {
       r.localMemoryBytes = bytes;
       EXPECT_EQ(choosePlan(r).kernel, "bluesteinLocal") << n;
     }
-  // four arrays of N do not fit 48 KiB (f32 2384: 4 x 19 KB), two prime factors above 43, a
+  // three arrays of N do not fit 48 KiB (f32 2384: 3 x 20 KB), two prime factors above 43, a
   // p - 1 not planned by radices, a prime (raderLocal or Bluestein): Bluestein's variant
   for (int64_t n : {2384, 2961, 47 * 53, 4099 * 2, 1601})
     EXPECT_EQ(choosePlan(lineRequest(n, 2, Precision::F32)).variant, Variant::Bluestein) << n;
+}
+
+// The blocks a multiprocessor a CUDA Rader pass asks of ptxas (raderPassMinBlocks), from its
+// inputs by hand: sm_90's 65536 registers given 256 a warp, 64 warps, the budget + 1 KiB of
+// shared memory a multiprocessor and 1 KiB reserved a block, 768 threads resident the aim.
+TEST(RaderPassPlan, MinBlocksFollowSharedMemoryAndTheRegisterEstimate) {
+  // the three storages: 2961 = 47·63, 46·63 = 2898 + 181 padding = 3079 > 2961 (odd: unpadded)
+  EXPECT_EQ(raderPassLocalBytes(2961, 47, 1, Precision::F32), 3 * 3079 * 8);
+  EXPECT_EQ(raderPassLocalBytes(2384, 149, 1, Precision::F32), 3 * (2384 + 148) * 8);
+  EXPECT_EQ(raderPassLocalBytes(2384, 149, 1, Precision::F64), 3 * (2384 + 148) * 16);
+  FftRequest cuda = lineRequest(2961, 22664, Precision::F32);
+  cuda.target = compiler::pipeline::Target::Cuda;
+  cuda.localMemoryBytes = 227 * 1024;
+  // 2961: widest 23 (the convolution's [2, 23]), 3·23·2 = 138 -> 144 registers: one block of 8
+  // warps by them; 233472 / (73896 + 1024) = 3 by shared memory; 768 threads = 3 blocks, whose
+  // 65536 / (3·256) = 85 -> 80 registers keep half of 138
+  EXPECT_EQ(raderPassMinBlocks(256, 73896, 23, cuda), 3);
+  // 2384: widest 37 (a Rader radix, [4, 37]), 222: 3 blocks' 80 registers < 111, 2's 128 not
+  EXPECT_EQ(raderPassMinBlocks(256, 60768, 37, cuda), 2);
+  // the shared memory holds one block (f64 2961): none asked
+  EXPECT_EQ(raderPassMinBlocks(256, 147792, 23, cuda), 0);
+  // f32 514 = [257, 2], [16, 16]: 2·16·2 = 64 registers, 3 blocks of 9 warps = 864 threads
+  EXPECT_EQ(raderPassMinBlocks(257, 3 * 546 * 8, 16, cuda), 0);
+  // f64 514: 128 registers, one block of 257 threads; 3 blocks reach 768, with 72 registers
+  FftRequest cuda64 = cuda;
+  cuda64.precision = Precision::F64;
+  EXPECT_EQ(raderPassMinBlocks(257, 3 * 546 * 16, 16, cuda64), 3);
+  FftRequest opencl = cuda;
+  opencl.target = compiler::pipeline::Target::OpenCL;
+  EXPECT_EQ(raderPassMinBlocks(256, 73896, 23, opencl), 0);  // ptxas's alone
+  // through the planner into __launch_bounds__; a request's own count wins
+  EXPECT_EQ(choosePlan(cuda).as<LocalChoice>()->minBlocksPerSm, 3);
+  EXPECT_EQ(choosePlan(opencl).as<LocalChoice>()->minBlocksPerSm, 0);
+  EXPECT_NE(planFft(cuda)->compiled.source.find("__launch_bounds__(256, 3)"), std::string::npos);
+  cuda.minBlocksPerSm = 2;
+  EXPECT_NE(planFft(cuda)->compiled.source.find("__launch_bounds__(256, 2)"), std::string::npos);
 }
 
 // The plans on PoCL against FFTW in long double (L2 within kL2Bound of FFTW's at the same

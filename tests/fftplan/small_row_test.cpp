@@ -50,7 +50,15 @@ TEST(SmallRow, WhichRowsAreOneWorkItems) {
       {62, Precision::F32, false},  // [2, 29], [2, 31] spilled
       {64, Precision::F32, false},  // 256 registers of values
       {81, Precision::F32, false}, {100, Precision::F32, false}, {32, Precision::F64, false},
-      {34, Precision::F64, false}, {37, Precision::F64, false},  // Rader 37 f64 spilled
+      {37, Precision::F64, false},  // Rader 37 f64 spilled
+      // a composite f64 row at 5 registers a complex value (5·51 = 255): one radix where it
+      // left the row to 2 - 3 work-items of a wide butterfly each ([11, 3], [2, 17]: 0.57 -
+      // 0.83 of the time on an H200); 52 = [4, 13] (260) and 57 = [19, 3] keep theirs (they
+      // lost 7% and 10% as one radix), as do close radices (36 = [4, 9], 40 = [8, 5])
+      {33, Precision::F64, true}, {34, Precision::F64, true}, {38, Precision::F64, true},
+      {39, Precision::F64, true}, {46, Precision::F64, true}, {48, Precision::F64, true},
+      {51, Precision::F64, true}, {52, Precision::F64, false}, {57, Precision::F64, false},
+      {36, Precision::F64, false}, {40, Precision::F64, false}, {62, Precision::F64, false},
       {47, Precision::F32, false},  // a prime beyond kLargestRaderRadix: Bluestein
       // close radices keep them (slower as one radix on the H200): [4, 5], [4, 9], [8, 4], [9, 7]
       {20, Precision::F32, false}, {36, Precision::F32, false}, {32, Precision::F32, false},
@@ -133,6 +141,11 @@ TEST(SmallRow, MatchFftwF64) {
                                "small row", 7, "stockhamLocalCopy");
   expectPlanWithinFftw<double>(lineRequest(30, 64, Precision::F64), "small row", 9,
                                "stockhamLocalCopy");
+  // one radix since session 22 (5 registers a complex value): symDft 11 and 17 beside 3 and 2
+  expectPlanWithinFftw<double>(lineRequest(33, 101, Precision::F64), "small row", 11,
+                               "stockhamLocalCopy");
+  expectPlanWithinFftw<double>(lineRequest(51, 70, Precision::F64, Direction::Inverse, true),
+                               "small row", 13, "stockhamLocalCopy");
 }
 
 // A row a work-item: the rows of a work-group are whole warps (as many as fit, at most 256), the
