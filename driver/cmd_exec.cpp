@@ -164,6 +164,11 @@ int runExec(const Args& args) {
       boost::json::array ops;
       for (const auto& line : expanded->operations) ops.emplace_back(line);
       o["fft_operations"] = std::move(ops);
+      if (!expanded->rewrites.empty()) {  // skipZeroRows' rules (fft_ops.h)
+        boost::json::array rules;
+        for (const auto& line : expanded->rewrites) rules.emplace_back(line);
+        o["fft_rewrites"] = std::move(rules);
+      }
     }
     fmt::print("{}\n", boost::json::serialize(o));
   } else {

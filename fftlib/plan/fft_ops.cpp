@@ -16,6 +16,7 @@
 #include "ir/infer.h"
 #include "ir/traversal.h"
 #include "ir/view_predicates.h"
+#include "rewrites/named_strategies.h"
 
 namespace fftc::fftlib {
 namespace {
@@ -387,7 +388,18 @@ ir::ExprPtr oneKernelForms(const ir::ExprPtr& e, const FftRequest& limits,
 ExpandedFftOps expandFftOps(const compiler::frontend::Kernel& original, const FftRequest& limits,
                             const FftOpsOptions& choices) {
   ExpandedFftOps out;
-  const compiler::frontend::Kernel kernel = etaOps(original);
+  compiler::frontend::Kernel kernel = etaOps(original);
+  if (choices.skipZeroRows) {
+    // the rows a zero pad adds to an outer dimension past the transforms of the rows, and
+    // into the columns' transforms as their pad (before the forms below are chosen)
+    rewrites::RewriteResult info;
+    ir::LambdaPtr rewritten = rewrites::rewriteKernel(kernel.lambda, rewrites::skipZeroRows(),
+                                                      {}, &info);
+    if (!info.log.empty()) {
+      kernel.lambda = std::move(rewritten);
+      out.rewrites = std::move(info.log);
+    }
+  }
   bool changed = false;
   ir::ExprPtr body = oneKernelForms(kernel.lambda->body(), limits, choices, out, changed);
   out.oneKernel = changed;

@@ -72,6 +72,9 @@ struct ExpandedFftOps {
   // Each one-kernel row form's local padding (PlanChoice::localPadding, 0: code generation's
   // 16): applied when every form of the kernel asks for the same one (fftOpsOptions).
   std::vector<int64_t> localPaddings;
+  // The rules skipZeroRows applied before the forms were chosen, "rule @ path" in order
+  // (rewrites/named_strategies.h: the zero rows of a padded outer dimension not transformed).
+  std::vector<std::string> rewrites;
 };
 
 // What a caller may choose of the expansion (an experiment, a tuner's search).
@@ -83,6 +86,10 @@ struct FftOpsOptions {
   // work-group by the planner's estimate (butterflyInRegisters); false: taken anyway (8192 f32
   // [32, 16, 16] on 512 work-items: 128 registers, 72 bytes spilled by ptxas sm_90).
   bool chainRegisterBound = true;
+  // Whether rewrites::skipZeroRows runs first: a program that pads a matrix's rows with zero
+  // rows and transforms its rows and then its columns transforms the non-zero rows only and
+  // reads the padding as the columns' (examples/conv2d_padded.fdl). False: the program's order.
+  bool skipZeroRows = true;
 };
 
 // Whether the kernel holds fft or ifft operations.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <filesystem>
 #include <string>
 #include <tuple>
 
@@ -66,6 +67,30 @@ TEST(FftOpsCli, Conv2dWithZeroPaddingIsThreeStagesAndChecks) {
       << boost::json::serialize(o);
   // lines too short for the one-kernel form (16 points: one radix) are passes over global memory
   execJson(kExamples + "conv2d.fdl --kernel conv2d -D M=4 -D N=8");
+}
+
+// conv2d written the natural way (examples/conv2d_padded.fdl: the image padded in both
+// dimensions, then its rows and columns transformed) takes conv2d.fdl's order by rewriting
+// (skipZeroRows): three stages whose first transforms the M rows of the image, not the 2M of the
+// padded one, and the same kernel source as conv2d.fdl's, byte for byte
+TEST(FftOpsCli, PaddedConv2dTransformsOnlyTheImagesRowsAsConv2dDoes) {
+  auto o = execJson(kExamples + "conv2d_padded.fdl --kernel conv2d -D M=16 -D N=32");
+  if (o.empty()) return;
+  const auto& stages = o.at("stages").as_array();
+  ASSERT_EQ(stages.size(), 3U) << boost::json::serialize(o);
+  // rows of 64 points, 16 of them: 8 work-items x 16 rows per group, one group (not two)
+  EXPECT_EQ(boost::json::serialize(stages[0].at("global")), "[8,16]") << boost::json::serialize(o);
+  EXPECT_TRUE(o.contains("fft_rewrites")) << boost::json::serialize(o);
+  const auto dir = tempDir() / "conv2d_padded";
+  std::filesystem::remove_all(dir);
+  for (const std::string f : {"conv2d", "conv2d_padded"}) {
+    auto r = fftc("compile " + kExamples + f + ".fdl --kernel conv2d -D M=16 -D N=32 -o " +
+                  (dir / f).string());
+    ASSERT_EQ(r.status, 0) << r.out;
+  }
+  EXPECT_EQ(readFile(dir / "conv2d_padded" / "conv2d.cl"), readFile(dir / "conv2d" / "conv2d.cl"));
+  // with 3 x 5 images the transforms are passes over global memory: still the same value
+  execJson(kExamples + "conv2d_padded.fdl --kernel conv2d -D M=3 -D N=5 --precision f64");
 }
 
 // transforms beyond the local-memory budget (forced by --local-memory at cheap sizes): the
