@@ -5,11 +5,11 @@
 // (fft_ops_wisdom.h). docs/tuner.md, docs/cli.md.
 #include "driver/tune_fft_ops.h"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <boost/json.hpp>
 #include <chrono>
 #include <cstdio>
-#include <fmt/format.h>
 #include <memory>
 #include <optional>
 
@@ -48,11 +48,10 @@ struct Options {
 };
 
 void addProgramOptions(po::options_description& desc, Options& o) {
-  desc.add_options()
-      ("file", po::value(&o.file)->required(), "the .fdl program")
-      ("kernel", po::value(&o.kernel), "the kernel (needed when there are several)")
-      (",D", po::value(&o.defines)->composing(), "NAME=VALUE: fix a size or a def (int or list)")
-      ("precision", po::value(&o.precision)->default_value(o.precision), "f32 | f64");
+  desc.add_options()("file", po::value(&o.file)->required(), "the .fdl program")(
+      "kernel", po::value(&o.kernel), "the kernel (needed when there are several)")(
+      ",D", po::value(&o.defines)->composing(), "NAME=VALUE: fix a size or a def (int or list)")(
+      "precision", po::value(&o.precision)->default_value(o.precision), "f32 | f64");
 }
 
 compiler::frontend::Program parseProgram(const Options& o) {
@@ -153,24 +152,24 @@ int runTuneFftOps(const Args& args) {
   Options o;
   po::options_description desc("fftc tune FILE.fdl options (a kernel with fft operations)");
   addProgramOptions(desc, o);
-  desc.add_options()
-      ("target", po::value(&o.target)->default_value(o.target), "opencl | cuda")
-      ("device", po::value(&o.device), "opencl:P:D, opencl:NAME or cuda:N")
-      ("local-memory", po::value(&o.localMemory)->default_value(o.localMemory),
-       "bytes of local memory the plans may take (0: 48 KiB), as exec's")
-      ("budget", po::value(&o.budget)->default_value(o.budget),
-       "seconds of searching (a running evaluation is finished)")
-      ("evaluations", po::value(&o.evaluations), "stop after this many evaluations")
-      ("technique", po::value(&o.technique)->default_value(o.technique),
-       "bandit | annealing | annealing-index | random | exhaustive (the planner's plans first)")
-      ("seed", po::value(&o.seed)->default_value(o.seed), "seed of the search and of the inputs")
-      ("repeat", po::value(&o.repeat)->default_value(o.repeat), "timed runs per configuration (median)")
-      ("warmup", po::value(&o.warmup)->default_value(o.warmup), "untimed runs first")
-      ("wisdom", po::value(&o.wisdom),
-       "the wisdom file written (default: $FFTC_WISDOM, else ~/.cache/fftc/wisdom.json)")
-      ("dry-run", po::bool_switch(&o.dryRun), "print the space and its size, measure nothing")
-      ("verbose", po::bool_switch(&o.verbose), "a line per measured configuration")
-      ("json", po::bool_switch(&o.json), "print the result as one JSON object (the rest on stderr)");
+  desc.add_options()("target", po::value(&o.target)->default_value(o.target), "opencl | cuda")(
+      "device", po::value(&o.device), "opencl:P:D, opencl:NAME or cuda:N")(
+      "local-memory", po::value(&o.localMemory)->default_value(o.localMemory),
+      "bytes of local memory the plans may take (0: 48 KiB), as exec's")(
+      "budget", po::value(&o.budget)->default_value(o.budget),
+      "seconds of searching (a running evaluation is finished)")(
+      "evaluations", po::value(&o.evaluations), "stop after this many evaluations")(
+      "technique", po::value(&o.technique)->default_value(o.technique),
+      "bandit | annealing | annealing-index | random | exhaustive (the planner's plans first)")(
+      "seed", po::value(&o.seed)->default_value(o.seed), "seed of the search and of the inputs")(
+      "repeat", po::value(&o.repeat)->default_value(o.repeat),
+      "timed runs per configuration (median)")(
+      "warmup", po::value(&o.warmup)->default_value(o.warmup), "untimed runs first")(
+      "wisdom", po::value(&o.wisdom),
+      "the wisdom file written (default: $FFTC_WISDOM, else ~/.cache/fftc/wisdom.json)")(
+      "dry-run", po::bool_switch(&o.dryRun), "print the space and its size, measure nothing")(
+      "verbose", po::bool_switch(&o.verbose), "a line per measured configuration")(
+      "json", po::bool_switch(&o.json), "print the result as one JSON object (the rest on stderr)");
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
@@ -216,9 +215,9 @@ int runTuneFftOps(const Args& args) {
       for (std::size_t i = 0; i < space.forms(); ++i) {
         boost::json::array plans;
         for (const auto& f : space.candidates(i))
-          plans.push_back(boost::json::object{
-              {"radices", boost::json::value_from(f.radices)},
-              {"shape", boost::json::array{f.workgroupSize, f.fftsPerGroup}}});
+          plans.push_back(
+              boost::json::object{{"radices", boost::json::value_from(f.radices)},
+                                  {"shape", boost::json::array{f.workgroupSize, f.fftsPerGroup}}});
         forms.push_back(std::move(plans));
       }
       j["forms"] = std::move(forms);
@@ -244,9 +243,8 @@ int runTuneFftOps(const Args& args) {
     extra["run_check_s"] = secondsSince(t1);
     compiler::exec::setNumber(extra, "max_error", r.comparison.maxError);
     if (!r.comparison.ok)
-      return tuner::Result::invalid("check against the interpreter failed: " +
-                                        r.comparison.firstMismatch,
-                                    std::move(extra));
+      return tuner::Result::invalid(
+          "check against the interpreter failed: " + r.comparison.firstMismatch, std::move(extra));
     return tuner::Result::valid(r.run.totalMs, std::move(extra));
   };
   auto technique = std::make_unique<tuner::StartWith>(
@@ -275,9 +273,9 @@ int runTuneFftOps(const Args& args) {
   fmt::print(info, "stopped: {}; {} evaluated ({} invalid) in {:.1f} s\n", result.stopReason,
              result.evaluations.size(), result.invalid, result.seconds);
   if (!result.best)
-    throw backends::UserError(fmt::format(
-        "no valid configuration among the {} evaluated; nothing recorded",
-        result.evaluations.size()));
+    throw backends::UserError(
+        fmt::format("no valid configuration among the {} evaluated; nothing recorded",
+                    result.evaluations.size()));
   const auto& best = *result.best;
   boost::json::object extra;
   extra["evaluations"] = result.evaluations.size();
@@ -289,8 +287,8 @@ int runTuneFftOps(const Args& args) {
   if (heuristicMs)
     fmt::print(info, " (the planner's plans {:.4g} ms, {:.2f}x)", *heuristicMs,
                *heuristicMs / best.result.cost());
-  fmt::print(info, "\nwisdom: {} {}\n", recorded.empty() ? "kept the cheaper entry in" : "recorded in",
-             wisdomPath);
+  fmt::print(info, "\nwisdom: {} {}\n",
+             recorded.empty() ? "kept the cheaper entry in" : "recorded in", wisdomPath);
   if (o.json) {
     boost::json::object j;
     j["problem"] = fftOpsProblemName(problem);

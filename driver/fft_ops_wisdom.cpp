@@ -21,7 +21,9 @@ tuner::WisdomKey keyOf(const KernelProblem& problem, const fftlib::tune::DeviceI
 
 }  // namespace
 
-std::string fftOpsProblemName(const KernelProblem& problem) { return "fft-ops " + problem.name(); }
+std::string fftOpsProblemName(const KernelProblem& problem) {
+  return "fft-ops " + problem.name();
+}
 
 std::string recordFftOpsWisdom(const std::string& option, const KernelProblem& problem,
                                const fftlib::tune::DeviceIdentity& id,
@@ -56,10 +58,10 @@ std::optional<boost::json::object> fftOpsWisdomConfig(const std::string& option,
                        problem.kernel, found.reason);
     return std::nullopt;
   }
-  note = fmt::format("wisdom {}: the fft operations of kernel {} planned as {} ({:.4g} ms when "
-                     "recorded)",
-                     file, problem.kernel, boost::json::serialize(found.entry->config),
-                     found.entry->cost);
+  note = fmt::format(
+      "wisdom {}: the fft operations of kernel {} planned as {} ({:.4g} ms when "
+      "recorded)",
+      file, problem.kernel, boost::json::serialize(found.entry->config), found.entry->cost);
   return found.entry->config;
 }
 
@@ -69,10 +71,10 @@ fftlib::FftOpsOptions fftOpsChoices(int64_t chainRadix, const std::string& confi
   boost::system::error_code ec;
   const boost::json::value v = boost::json::parse(config, ec);
   if (ec || !v.is_object())
-    throw backends::UserError(fmt::format(
-        "--fft-ops {}: expected a JSON object such as {{\"form0.radices\": [16, 4], "
-        "\"form0.shape\": [16, 4]}}",
-        config));
+    throw backends::UserError(
+        fmt::format("--fft-ops {}: expected a JSON object such as {{\"form0.radices\": [16, 4], "
+                    "\"form0.shape\": [16, 4]}}",
+                    config));
   fftlib::FftOpsOptions c = fftlib::tune::fftOpsOptionsFromJson(v.as_object());
   c.chainRadix = o.chainRadix;
   return c;

@@ -272,7 +272,13 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits,
     r.workgroupSize = form->workgroupSize;
     r.fftsPerGroup = out.formColumns.back() ? 0 : form->fftsPerGroup;
   }
-  PlanChoice choice = choosePlan(withLimits(r, PlanLimits{}));
+  PlanChoice choice;
+  try {
+    choice = choosePlan(withLimits(r, PlanLimits{}));
+  } catch (const UserError& e) {
+    if (form) refuse(e.what());  // the planner's veto of the caller's plan, said where
+    throw;
+  }
   bool wider = false;
   // A transform of another's result (the convolution) with fewer, wider radices
   // (chainRadices): a pass fewer is a local exchange and a barrier fewer in each transform.

@@ -1,9 +1,9 @@
 // The search space of a kernel's fft operations (fft_ops_space.h).
 #include "fftlib/tune/fft_ops_space.h"
 
-#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
 #include <map>
 
 #include "backends/common/device_error.h"
@@ -17,8 +17,12 @@ using tuner::Value;
 
 constexpr const char* kMinBlocks = "minBlocksPerSm";
 
-std::string radicesName(std::size_t i) { return fmt::format("form{}.radices", i); }
-std::string shapeName(std::size_t i) { return fmt::format("form{}.shape", i); }
+std::string radicesName(std::size_t i) {
+  return fmt::format("form{}.radices", i);
+}
+std::string shapeName(std::size_t i) {
+  return fmt::format("form{}.shape", i);
+}
 
 // The one-kernel plans the planner makes of `base` (a row map's request): FftSpace's Local
 // configurations whose plan is the one-kernel form expandFftOps takes (stockhamLocal, no looped
@@ -77,12 +81,13 @@ FftOpsSpace::FftOpsSpace(const ExpandedFftOps& heuristic, FftOpsSpaceOptions opt
     }
     params.emplace_back(radicesName(i), tuner::listSet(radices));
     const std::string rname = radicesName(i);
-    params.emplace_back(
-        shapeName(i),
-        tuner::generator(
-            {rname},
-            [shapes, rname](const Configuration& c) { return shapes.at(c.getList(rname)); },
-            "the planner's one-kernel shapes [work-items per row, rows per group] for the radices"));
+    params.emplace_back(shapeName(i), tuner::generator(
+                                          {rname},
+                                          [shapes, rname](const Configuration& c) {
+                                            return shapes.at(c.getList(rname));
+                                          },
+                                          "the planner's one-kernel shapes [work-items per row, "
+                                          "rows per group] for the radices"));
   }
   if (!options.minBlocksPerSm.empty())
     params.emplace_back(kMinBlocks, tuner::intSet(options.minBlocksPerSm));
@@ -145,17 +150,17 @@ FftOpsOptions fftOpsOptionsFromJson(const boost::json::object& config) {
     }
     const std::string field = dot == std::string::npos ? "" : name.substr(dot + 1);
     if (used != dot - 4 || used == 0 || i > 64 || (field != "radices" && field != "shape"))
-      throw backends::UserError(fmt::format(
-          "fft operations: unknown parameter '{}' (form<i>.radices, form<i>.shape, {})", name,
-          kMinBlocks));
+      throw backends::UserError(
+          fmt::format("fft operations: unknown parameter '{}' (form<i>.radices, form<i>.shape, {})",
+                      name, kMinBlocks));
     if (out.forms.size() <= i) out.forms.resize(i + 1);
     const auto xs = ints(value, name);
     if (field == "radices") {
       out.forms[i].radices = xs;
     } else {
       if (xs.size() != 2 || xs[0] < 0 || xs[1] < 0)
-        throw backends::UserError(fmt::format(
-            "fft operations' {}: expected [work-items per row, rows per group]", name));
+        throw backends::UserError(
+            fmt::format("fft operations' {}: expected [work-items per row, rows per group]", name));
       out.forms[i].workgroupSize = xs[0];
       out.forms[i].fftsPerGroup = xs[1];
     }
