@@ -229,14 +229,21 @@ int runTuneFftOps(const Args& args) {
 
   // the cost: expand, build, run (timed) and check against the interpreter, as exec --check
   const compiler::exec::TimingOptions timing{o.warmup, o.repeat};
+  // The interpreter's value, computed at the first run and compared with every configuration's
+  // (the inputs are the seed's each time): the program's value does not depend on the plans.
+  std::optional<ir::Value> reference;
   tuner::CostFunction cost = [&](const tuner::Configuration& c) {
     const auto t0 = std::chrono::steady_clock::now();
     const fftlib::ExpandedFftOps e = fftlib::expandFftOps(k, limits, space.options(c));
     const auto built = fftlib::buildExpanded(e, "", tgt);
     const double buildS = secondsSince(t0);
     const auto t1 = std::chrono::steady_clock::now();
-    const compiler::exec::CheckResult r = compiler::exec::checkWithRunner(
-        device->runner(built.compiled, timing), k.lambda, built.compiled, {}, o.seed);
+    compiler::exec::CheckResult r = compiler::exec::checkWithRunner(
+        device->runner(built.compiled, timing), k.lambda, built.compiled, {}, o.seed, {},
+        !reference);
+    if (!reference) reference = r.reference;
+    r.comparison = compiler::exec::compareValues(
+        r.device, *reference, compiler::exec::defaultTolerance(built.compiled.usesDouble));
     boost::json::object extra;
     extra["stages"] = built.compiled.stages.size();
     extra["build_s"] = buildS;
