@@ -7,6 +7,7 @@
 
 #include "backends/common/device_error.h"
 #include "driver/commands.h"
+#include "driver/fft_ops_wisdom.h"
 #include "driver/kernel_wisdom.h"
 #include "driver/emit.h"
 #include "driver/options.h"
@@ -38,7 +39,7 @@ std::vector<const compiler::frontend::Kernel*> selectKernels(
 }  // namespace
 
 int runCompile(const Args& args) {
-  std::string file, kernel, rewrite, outDir, device, wisdom;
+  std::string file, kernel, rewrite, outDir, device, wisdom, fftOpsConfig;
   std::string target = "opencl", precision = "f32", emit = "source,manifest,header";
   std::vector<std::string> defines;
   int64_t localMemory = 0, chainRadix = fftlib::kChainDefaultRadix;
@@ -61,6 +62,9 @@ int runCompile(const Args& args) {
       ("chain-radix", po::value(&chainRadix)->default_value(chainRadix),
        "the largest radix of an fft(x) of another's result in one kernel (the convolution's; "
        "16: the plain FFT's radices)")
+      ("fft-ops", po::value(&fftOpsConfig),
+       "the plans of the fft(x) operations' row maps as `fftc tune` records them (default: "
+       "with --device, the wisdom's for the kernel on that device, else the planner's)")
       ("device", po::value(&device),
        "opencl:P:D, opencl:NAME or cuda:N: without --rewrite, apply the strategy explore "
        "--record found for a kernel on this device (wisdom)")
@@ -125,8 +129,16 @@ int runCompile(const Args& args) {
       if (!note.empty()) fmt::print(stderr, "fftc: note: {}\n", note);
     }
     if (fftlib::hasFftOps(*k)) {
+      std::string config = fftOpsConfig;
+      if (config.empty() && !device.empty() && vm["chain-radix"].defaulted() &&
+          fftOpsWisdomMayApply(wisdom, problem)) {
+        std::string note;
+        if (auto found = fftOpsWisdomConfig(wisdom, problem, deviceIdentity(tgt, device), note))
+          config = boost::json::serialize(*found);
+        if (!note.empty()) fmt::print(stderr, "fftc: note: {}\n", note);
+      }
       expanded = fftlib::expandFftOps(*k, fftOpLimits(tgt, localMemory),
-                                     fftOpChoices(chainRadix));
+                                     fftOpsChoices(chainRadix, config));
       if (strategy.empty()) strategy = fftlib::kFftOpsStrategy;
       fftlib::fftOpsOptions(*expanded, strategy, options);
     }

@@ -10,6 +10,7 @@
 
 #include "backends/common/device_error.h"
 #include "driver/commands.h"
+#include "driver/fft_ops_wisdom.h"
 #include "driver/kernel_wisdom.h"
 #include "driver/options.h"
 #include "compiler/exec/exec.h"
@@ -20,6 +21,7 @@ namespace fftc::driver {
 
 int runExec(const Args& args) {
   std::string file, kernel, rewrite, device, wisdom, target = "opencl", precision = "f32";
+  std::string fftOpsConfig;
   std::vector<std::string> defines;
   uint64_t seed = 1;
   int64_t localMemory = 0, chainRadix = fftlib::kChainDefaultRadix;
@@ -40,6 +42,10 @@ int runExec(const Args& args) {
       ("chain-radix", po::value(&chainRadix)->default_value(chainRadix),
        "the largest radix of an fft(x) of another's result in one kernel (the convolution's; "
        "16: the plain FFT's radices)")
+      ("fft-ops", po::value(&fftOpsConfig),
+       "the plans of the fft(x) operations' row maps as `fftc tune` records them, e.g. "
+       "'{\"form0.radices\": [16, 4], \"form0.shape\": [16, 4]}' (default: the wisdom's for "
+       "this kernel on this device, else the planner's)")
       ("repeat", po::value(&timing.repeat)->default_value(timing.repeat),
        "timed runs after the cold one (more than 1: the medians are reported)")
       ("warmup", po::value(&timing.warmup)->default_value(timing.warmup),
@@ -73,10 +79,6 @@ int runExec(const Args& args) {
   // against the interpreter, whose fft is the exact DFT (ir/fft_operation.h)
   const bool fftOps = fftlib::hasFftOps(k);
   std::optional<fftlib::ExpandedFftOps> expanded;
-  if (fftOps) {
-    expanded = fftlib::expandFftOps(k, fftOpLimits(tgt, localMemory),
-                                     fftOpChoices(chainRadix));
-  }
   const ir::LambdaPtr reference = k.lambda;
 
   std::map<std::string, int64_t> sizes;  // all sizes are fixed by -D at elaboration
@@ -104,12 +106,35 @@ int runExec(const Args& args) {
       identity = fftlib::tune::openClIdentity(clContext->device());
     }
   };
+  const KernelProblem problem{file, k.name, precision, target, defines};
+  // The fft operations' plans: --fft-ops, else without --chain-radix the ones `fftc tune`
+  // recorded for this kernel on this device (fft_ops_wisdom.h), else the planner's.
+  bool fftOpsFromWisdom = false;
+  if (fftOps) {
+    const fftlib::FftRequest limits = fftOpLimits(tgt, localMemory);
+    fftlib::FftOpsOptions choices = fftOpsChoices(chainRadix, fftOpsConfig);
+    if (fftOpsConfig.empty() && vm["chain-radix"].defaulted() &&
+        fftOpsWisdomMayApply(wisdom, problem)) {
+      openDevice();
+      std::string note;
+      if (auto config = fftOpsWisdomConfig(wisdom, problem, identity, note)) {
+        try {
+          expanded = fftlib::expandFftOps(
+              k, limits, fftOpsChoices(chainRadix, boost::json::serialize(*config)));
+          fftOpsFromWisdom = true;
+        } catch (const backends::UserError& e) {
+          note += fmt::format("; not applied ({}): the planner's plans instead", e.what());
+        }
+      }
+      if (!note.empty()) fmt::print(stderr, "fftc: note: {}\n", note);
+    }
+    if (!expanded) expanded = fftlib::expandFftOps(k, limits, choices);
+  }
   // Without --rewrite, a strategy `explore --record` found for this kernel on this device
   // (kernel_wisdom.h); the device is opened first only then, so that a kernel that does not
   // compile says so before a missing device does.
   std::string strategy = rewrite;
   bool fromWisdom = false;
-  const KernelProblem problem{file, k.name, precision, target, defines};
   if (strategy.empty() && !fftOps && kernelWisdomMayApply(wisdom, problem)) {
     openDevice();
     std::string note;
@@ -159,11 +184,16 @@ int runExec(const Args& args) {
   if (json) {
     auto o = compiler::exec::reportJson(r, sizes, check);
     o["device"] = deviceName;
-    o["wisdom"] = fromWisdom;
+    o["wisdom"] = fromWisdom || fftOpsFromWisdom;
     if (expanded) {  // how the planner expanded each fft operation
       boost::json::array ops;
       for (const auto& line : expanded->operations) ops.emplace_back(line);
       o["fft_operations"] = std::move(ops);
+      if (!expanded->rewrites.empty()) {  // skipZeroRows' rules (fft_ops.h)
+        boost::json::array rules;
+        for (const auto& line : expanded->rewrites) rules.emplace_back(line);
+        o["fft_rewrites"] = std::move(rules);
+      }
     }
     fmt::print("{}\n", boost::json::serialize(o));
   } else {

@@ -13,6 +13,7 @@
 #include "driver/commands.h"
 #include "driver/emit.h"
 #include "driver/fft_options.h"
+#include "driver/tune_fft_ops.h"
 #include "fftlib/tune/fft_tune.h"
 #include "fftlib/tune/fft_wisdom.h"
 
@@ -195,6 +196,7 @@ int runTune(const Args& args) {
   if (std::any_of(args.begin(), args.end(), [](const std::string& a) {
         return a.size() > 4 && a.compare(a.size() - 4, 4, ".fdl") == 0;
       })) {
+    if (tunesFftOps(args)) return runTuneFftOps(args);  // its fft operations' plans
     Args explore = args;
     explore.push_back("--record");
     return runExplore(explore);

@@ -336,6 +336,13 @@ Strategy lowerFftFused() {
   return Strategy("lowerFftFused", [s](Engine& e, const Path& p) { return s(e, p); });
 }
 
+Strategy skipZeroRows() {
+  Strategy s = seq(normalize(lChoice(lChoice(rules::padThroughMap(), rules::transposePad()),
+                                     rules::cropTranspose())),
+                   normalize(rules::padCropFusion()));
+  return Strategy("skipZeroRows", [s](Engine& e, const Path& p) { return s(e, p); });
+}
+
 const std::vector<NamedStrategyInfo>& namedStrategies() {
   static const std::vector<NamedStrategyInfo> all = {
       {"prepare", "eta-expand pattern arguments, beta-reduce applied lambdas", prepare},
@@ -378,6 +385,11 @@ const std::vector<NamedStrategyInfo>& namedStrategies() {
        "the next one's first as one where the views between are the identity (the fft "
        "operations' kernels)",
        lowerFftFused},
+      {"skipZeroRows",
+       "normalize(padThroughMap <+ transposePad <+ cropTranspose); normalize(padCropFusion): "
+       "the rows a pad of an outer dimension adds never transformed, the pad read by the "
+       "columns' transforms (the fft operations' expansion, before the planner's forms)",
+       skipZeroRows},
   };
   return all;
 }

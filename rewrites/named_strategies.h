@@ -64,6 +64,14 @@ Strategy lowerFft();
 // (fftlib/plan/fft_ops.h); the library's own kernels keep lowerFft.
 Strategy lowerFftFused();
 
+// normalize(padThroughMap <+ transposePad <+ cropTranspose); normalize(padCropFusion): zero
+// rows a pad adds to an outer dimension moved past the row function that maps them to zeros
+// (an fft), turned into the columns' pads by a transpose, and those pads (and the crops of the
+// columns after a transpose) read and written by the maps around them. expandFftOps applies it
+// before choosing the row maps' forms (fftlib/plan/fft_ops.h): a program that pads a matrix in
+// both dimensions and then transforms its rows and columns transforms only the non-zero rows.
+Strategy skipZeroRows();
+
 struct NamedStrategyInfo {
   std::string name;
   std::string description;

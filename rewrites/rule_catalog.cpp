@@ -90,6 +90,10 @@ std::vector<RuleInfo> buildCatalog() {
   c.push_back(chunked("splitReduceMap", rules::splitReduceMap));
   c.push_back(chunked("splitStrideMap", rules::splitStrideMap));
   c.push_back(plain("dropZeroTerms", "algorithmic", rules::dropZeroTerms));
+  c.push_back(plain("padThroughMap", "algorithmic", rules::padThroughMap));
+  c.push_back(plain("transposePad", "algorithmic", rules::transposePad));
+  c.push_back(plain("cropTranspose", "algorithmic", rules::cropTranspose));
+  c.push_back(plain("padCropFusion", "algorithmic", rules::padCropFusion));
   {
     RuleInfo r;
     r.name = "tile2D";

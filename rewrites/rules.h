@@ -56,6 +56,17 @@ Rule splitStrideMap(ir::ArithExpr k);
 // read through gather(K)): w closed and constant; exact for finite y (a stencil's zero weights
 // dropped from its unrolled code).
 Rule dropZeroTerms();
+// ---- zero padding of an outer dimension (rules_zero_rows.cpp; issue 24's zero rows)
+// map(f) o pad(l, r, v) -> pad(l, r, u) o map(f): v and f closed, u = f(v) an array of one
+// value (an fft of a zero row is a zero row), so the padded rows are never computed.
+Rule padThroughMap();
+// transpose o pad(l, r, v) -> map(pad(l, r, c)) o transpose: v closed, a row of one value c.
+Rule transposePad();
+// crop(l, r) o transpose -> transpose o map(crop(l, r)).
+Rule cropTranspose();
+// map(f) o map(g) -> map(f o g) and map(f) o zip(.., map(g)(a), ..) -> map(fun (.., x, ..) =>
+// f(.., g(x), ..)) o zip(.., a, ..), g a pad or crop (or f a crop in the first form).
+Rule padCropFusion();
 // ---- tiling and register blocking (rules_tiling.cpp)
 // map(fun x => map(f) <<: y) <<: xs -> untile o (tiles of r x c results) o split(r), x not free
 // in y; untile = join o map(map(join) o transpose).

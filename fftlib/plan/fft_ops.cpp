@@ -16,6 +16,7 @@
 #include "ir/infer.h"
 #include "ir/traversal.h"
 #include "ir/view_predicates.h"
+#include "rewrites/named_strategies.h"
 
 namespace fftc::fftlib {
 namespace {
@@ -254,14 +255,37 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits,
   const Radices several = chooseRadices(r.size);
   r.radices = localRadices(r.size, r.precision) != several ? several : Radices{};
   r.real = false;
-  PlanChoice choice = choosePlan(withLimits(r, PlanLimits{}));
+  // the tuner's plan for this row map, where it gave one (FftOpsOptions::forms)
+  const size_t formIndex = out.formRequests.size();
+  out.formRequests.push_back(r);
+  out.formColumns.push_back(columnsOfArrays(rows));
+  const FftOpsForm* form = formIndex < choices.forms.size() && !choices.forms[formIndex].isDefault()
+                               ? &choices.forms[formIndex]
+                               : nullptr;
+  auto refuse = [&](const std::string& why) {
+    throw UserError(fmt::format("fft operations' row map {} ({} x {} {}): {}", formIndex, r.batch,
+                                r.size, precisionName(r.precision), why));
+  };
+  if (form) {
+    r.variant = Variant::Local;
+    if (!form->radices.empty()) r.radices = form->radices;
+    r.workgroupSize = form->workgroupSize;
+    r.fftsPerGroup = out.formColumns.back() ? 0 : form->fftsPerGroup;
+  }
+  PlanChoice choice;
+  try {
+    choice = choosePlan(withLimits(r, PlanLimits{}));
+  } catch (const UserError& e) {
+    if (form) refuse(e.what());  // the planner's veto of the caller's plan, said where
+    throw;
+  }
   bool wider = false;
   // A transform of another's result (the convolution) with fewer, wider radices
   // (chainRadices): a pass fewer is a local exchange and a barrier fewer in each transform.
   // Taken where the planner plans them in one kernel too (LocalChoice, no looped passes) and
   // the widest butterfly stays in the registers of that plan's work-group
   // (butterflyInRegisters, as the planner's one-array rule checks).
-  if (transformDepth(g->body()) >= 2 && !columnsOfArrays(rows)) {
+  if (!form && transformDepth(g->body()) >= 2 && !columnsOfArrays(rows)) {
     const Radices wide = chainRadices(r.size, choices.chainRadix);
     if (wide != several && wide.size() < several.size()) {
       FftRequest rw = r;
@@ -287,14 +311,19 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits,
   // (a one array whose passes loop over the work-items, fft.fdl's W: not fftStockhamTwiddle's
   // passes, which the row map below takes)
   if (choice.kernel != "stockhamLocal" || !local || local->loopedWorkItems > 0 ||
-      !local->raderPass.empty())
+      !local->raderPass.empty()) {
+    if (form) refuse(fmt::format("the plan is {}, not the one-kernel form", choice.kernel));
     return nullptr;
+  }
   const int64_t b = r.batch, w = local->shape.workgroupSize;
   // columns of arrays: a tile of adjacent columns where the row keeps two local arrays
   // (columnTileLines' bytes); in one array, the multi-pass form's hierarchical column tiles,
   // not a column per row of work-items (strided loads)
   const bool columns = columnsOfArrays(rows);
-  if (columns && local->oneArray) return nullptr;
+  if (columns && local->oneArray) {
+    if (form) refuse("a column tile in one local array");
+    return nullptr;
+  }
   const int64_t tile = columns ? columnTileLines(r.size, w, b, r) : 0;
   const int64_t f = tile > 0 ? tile : local->shape.fftsPerGroup;
   // A transform of another's result takes the radices in the other order: its first pass then
@@ -302,7 +331,11 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits,
   // ({j + k·n/r}), and lowerFftFused's mapZipFusion makes them one pass, the work between
   // them (a product with a spectrum) in registers: no local exchange, no barrier between.
   Radices first = local->radices;
-  if (local->oneArray && !oneArrayChain(ops.size(), g->body(), first)) return nullptr;
+  if (local->oneArray && !oneArrayChain(ops.size(), g->body(), first)) {
+    if (form) refuse("radices " + listText(first) + " in one local array, whose passes after "
+                     "the first need one radix");
+    return nullptr;
+  }
   const Radices reversed(first.rbegin(), first.rend());
   ReplaceOps replace([&](const Op& op, int depth) {
     const Radices& rs = depth % 2 ? reversed : first;
@@ -387,10 +420,22 @@ ir::ExprPtr oneKernelForms(const ir::ExprPtr& e, const FftRequest& limits,
 ExpandedFftOps expandFftOps(const compiler::frontend::Kernel& original, const FftRequest& limits,
                             const FftOpsOptions& choices) {
   ExpandedFftOps out;
-  const compiler::frontend::Kernel kernel = etaOps(original);
+  compiler::frontend::Kernel kernel = etaOps(original);
+  if (choices.skipZeroRows) {
+    // the rows a zero pad adds to an outer dimension past the transforms of the rows, and
+    // into the columns' transforms as their pad (before the forms below are chosen)
+    rewrites::RewriteResult info;
+    ir::LambdaPtr rewritten = rewrites::rewriteKernel(kernel.lambda, rewrites::skipZeroRows(),
+                                                      {}, &info);
+    if (!info.log.empty()) {
+      kernel.lambda = std::move(rewritten);
+      out.rewrites = std::move(info.log);
+    }
+  }
   bool changed = false;
   ir::ExprPtr body = oneKernelForms(kernel.lambda->body(), limits, choices, out, changed);
   out.oneKernel = changed;
+  out.minBlocksPerSm = choices.minBlocksPerSm;
   // the operations left: passes over global memory
   ReplaceOps replace([&](const Op& op) { return libraryFft(op, globalCall(op, out.operations)); });
   out.kernel = withBody(kernel, replace.mutate(body));
@@ -412,6 +457,7 @@ void fftOpsOptions(const ExpandedFftOps& expanded, std::string_view strategy,
   }
   // a one-kernel form in one local array: its passes share it as the plain FFT's do
   if (expanded.oneArray || expanded.chainInOneArray) options.localReuseInPass = true;
+  if (expanded.minBlocksPerSm > 0) options.minBlocksPerMultiprocessor = expanded.minBlocksPerSm;
   // the row forms' padding for their radices (localPaddingFor) where they all ask for it (the
   // planner checked each form's arrays padded so against the budget)
   const auto& pads = expanded.localPaddings;

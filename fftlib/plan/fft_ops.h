@@ -72,6 +72,26 @@ struct ExpandedFftOps {
   // Each one-kernel row form's local padding (PlanChoice::localPadding, 0: code generation's
   // 16): applied when every form of the kernel asks for the same one (fftOpsOptions).
   std::vector<int64_t> localPaddings;
+  // The rules skipZeroRows applied before the forms were chosen, "rule @ path" in order
+  // (rewrites/named_strategies.h: the zero rows of a padded outer dimension not transformed).
+  std::vector<std::string> rewrites;
+  // Every row map that may take the one-kernel form (its transforms of one size the planner
+  // plans by radices), in the order the expansion meets them (stages in the order they run): the
+  // request its plan is chosen for (size, batch, precision, limits), and whether its rows are
+  // the columns of arrays (a column tile). What FftOpsOptions::forms indexes.
+  std::vector<FftRequest> formRequests;
+  std::vector<bool> formColumns;
+  int64_t minBlocksPerSm = 0;  // FftOpsOptions::minBlocksPerSm, applied by fftOpsOptions
+};
+
+// The plan of one one-kernel row form (a tuner's choice; fftlib/tune/fft_ops_space.h): the
+// radices of its first transform (a transform of another's result takes them reversed), the
+// work-items per row and the rows per work-group (FftRequest::workgroupSize, fftsPerGroup; a
+// column tile's columns stay columnTileLines'). Empty radices and zeros: the planner's choice.
+struct FftOpsForm {
+  std::vector<int64_t> radices;
+  int64_t workgroupSize = 0, fftsPerGroup = 0;
+  bool isDefault() const { return radices.empty() && workgroupSize == 0 && fftsPerGroup == 0; }
 };
 
 // What a caller may choose of the expansion (an experiment, a tuner's search).
@@ -83,6 +103,18 @@ struct FftOpsOptions {
   // work-group by the planner's estimate (butterflyInRegisters); false: taken anyway (8192 f32
   // [32, 16, 16] on 512 work-items: 128 registers, 72 bytes spilled by ptxas sm_90).
   bool chainRegisterBound = true;
+  // Whether rewrites::skipZeroRows runs first: a program that pads a matrix's rows with zero
+  // rows and transforms its rows and then its columns transforms the non-zero rows only and
+  // reads the padding as the columns' (examples/conv2d_padded.fdl). False: the program's order.
+  bool skipZeroRows = true;
+  // Each candidate row map's plan, in the order of ExpandedFftOps::formRequests (missing or
+  // default: the planner's). A choice the planner rejects, or whose plan is not the one-kernel
+  // form, throws UserError (a tuner's invalid configuration); the chain's wider radices
+  // (chainRadix) are not tried for a row map given a plan.
+  std::vector<FftOpsForm> forms;
+  // CUDA: the blocks of each one-kernel form an SM must hold at once (__launch_bounds__' second
+  // argument, CodegenOptions::minBlocksPerMultiprocessor); 0: none.
+  int64_t minBlocksPerSm = 0;
 };
 
 // Whether the kernel holds fft or ifft operations.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <filesystem>
 #include <string>
 #include <tuple>
 
@@ -66,6 +67,78 @@ TEST(FftOpsCli, Conv2dWithZeroPaddingIsThreeStagesAndChecks) {
       << boost::json::serialize(o);
   // lines too short for the one-kernel form (16 points: one radix) are passes over global memory
   execJson(kExamples + "conv2d.fdl --kernel conv2d -D M=4 -D N=8");
+}
+
+// conv2d written the natural way (examples/conv2d_padded.fdl: the image padded in both
+// dimensions, then its rows and columns transformed) takes conv2d.fdl's order by rewriting
+// (skipZeroRows): three stages whose first transforms the M rows of the image, not the 2M of the
+// padded one, and the same kernel source as conv2d.fdl's, byte for byte
+TEST(FftOpsCli, PaddedConv2dTransformsOnlyTheImagesRowsAsConv2dDoes) {
+  auto o = execJson(kExamples + "conv2d_padded.fdl --kernel conv2d -D M=16 -D N=32");
+  if (o.empty()) return;
+  const auto& stages = o.at("stages").as_array();
+  ASSERT_EQ(stages.size(), 3U) << boost::json::serialize(o);
+  // rows of 64 points, 16 of them: 8 work-items x 16 rows per group, one group (not two)
+  EXPECT_EQ(boost::json::serialize(stages[0].at("global")), "[8,16]") << boost::json::serialize(o);
+  EXPECT_TRUE(o.contains("fft_rewrites")) << boost::json::serialize(o);
+  const auto dir = tempDir() / "conv2d_padded";
+  std::filesystem::remove_all(dir);
+  for (const std::string f : {"conv2d", "conv2d_padded"}) {
+    auto r = fftc("compile " + kExamples + f + ".fdl --kernel conv2d -D M=16 -D N=32 -o " +
+                  (dir / f).string());
+    ASSERT_EQ(r.status, 0) << r.out;
+  }
+  EXPECT_EQ(readFile(dir / "conv2d_padded" / "conv2d.cl"), readFile(dir / "conv2d" / "conv2d.cl"));
+  // with 3 x 5 images the transforms are passes over global memory: still the same value
+  execJson(kExamples + "conv2d_padded.fdl --kernel conv2d -D M=3 -D N=5 --precision f64");
+}
+
+// `fftc tune FILE.fdl` on a kernel with fft operations searches its row maps' plans (issue 24:
+// the tuner in context), each checked against the interpreter; the winner is wisdom that exec
+// applies (and says so) and compile --device too, the same kernel as the plan given by --fft-ops
+TEST(FftOpsCli, TuneRecordsPlansThatExecAndCompileApply) {
+  const auto dir = tempDir() / "fft_ops_tune";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string wisdom = (dir / "wisdom.json").string();
+  const std::string conv = kExamples + "convolution.fdl --kernel conv -D N=64 -D B=2";
+  auto t = fftc("tune " + conv + " --technique random --evaluations 3 --repeat 2 --warmup 0 " +
+                "--budget 120 --json --wisdom " + wisdom);
+  ASSERT_EQ(t.status, 0) << t.out;
+  // (stderr's lines first: the JSON object is the last line)
+  auto lastLine = [](const std::string& out) {
+    const size_t end = out.find_last_not_of('\n');
+    const size_t start = out.rfind('\n', end);
+    return out.substr(start == std::string::npos ? 0 : start + 1, end + 1);
+  };
+  const auto j = boost::json::parse(lastLine(t.out)).as_object();
+  EXPECT_EQ(j.at("evaluations").as_int64(), 3) << t.out;
+  EXPECT_TRUE(j.at("recorded").as_bool()) << t.out;
+  EXPECT_TRUE(j.at("heuristic_ms").is_double()) << t.out;  // the planner's plans measured first
+  const std::string best = boost::json::serialize(j.at("best"));
+  ASSERT_NE(best.find("form0.radices"), std::string::npos) << best;
+  auto e = fftc("exec " + conv + " --check --json --wisdom " + wisdom);
+  ASSERT_EQ(e.status, 0) << e.out;
+  EXPECT_NE(e.out.find("fftc: note: wisdom"), std::string::npos) << e.out;
+  const auto o = boost::json::parse(lastLine(e.out)).as_object();
+  EXPECT_TRUE(o.at("wisdom").as_bool()) << e.out;
+  EXPECT_TRUE(o.at("ok").as_bool()) << e.out;
+  auto compiled = [&](const std::string& args, const std::string& name) {
+    auto r = fftc("compile " + conv + args + " -o " + (dir / name).string());
+    EXPECT_EQ(r.status, 0) << r.out;
+    return readFile(dir / name / "conv.cl");
+  };
+  const std::string tuned = compiled(" --device opencl:0:0 --wisdom " + wisdom, "tuned");
+  EXPECT_EQ(tuned, compiled(" --fft-ops '" + best + "'", "flags"));
+  // without --device compile plans as the planner does
+  EXPECT_EQ(compiled(" --wisdom " + wisdom, "plain"),
+            compiled(" --fft-ops '{\"form0.radices\": [], \"form0.shape\": [0, 0]}'", "h"));
+  // a kernel without fft operations is explore's (tune FILE.fdl as before); a bad --fft-ops is
+  // one line
+  auto bad = fftc("exec " + conv + " --fft-ops '{\"form0.radix\": [8, 8]}'");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.out.find("unknown parameter 'form0.radix'"), std::string::npos) << bad.out;
+  EXPECT_EQ(lineCount(bad.out), 1) << bad.out;
 }
 
 // transforms beyond the local-memory budget (forced by --local-memory at cheap sizes): the

@@ -46,6 +46,7 @@ inline const std::vector<ExampleBinding>& exampleBindings() {
       {"convolution.fdl", {{"N", 64}, {"B", 3}}, {}, true},
       {"stft.fdl", {{"N", 64}, {"H", 32}, {"L", 512}}, {}, true},
       {"conv2d.fdl", {{"M", 4}, {"N", 8}}, {}, true},
+      {"conv2d_padded.fdl", {{"M", 4}, {"N", 8}}, {}, true},
       {"callbacks.fdl", {{"N", 64}, {"B", 2}}, {}, true},
       {"cluster.fdl", {{"N", 256}, {"B", 3}}, {}, false, true},
   };

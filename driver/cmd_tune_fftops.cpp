@@ -1,0 +1,318 @@
+// fftc tune FILE.fdl for a kernel with fft operations (issue 24: the tuner searches the
+// expansion's choices in context): the plans of its row maps (fftlib/tune/fft_ops_space.h),
+// each configuration expanded, built, run and checked against the interpreter as `fftc exec
+// --check` does, the fastest recorded as wisdom that exec and compile --device apply
+// (fft_ops_wisdom.h). docs/tuner.md, docs/cli.md.
+#include "driver/tune_fft_ops.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <boost/json.hpp>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#ifdef FFTC_HAVE_CUDA
+#include "compiler/exec/cuda_exec.h"
+#endif
+
+#include "backends/common/device_error.h"
+#include "compiler/exec/exec.h"
+#include "driver/emit.h"
+#include "driver/exit_status.h"
+#include "driver/fft_ops_wisdom.h"
+#include "driver/fft_options.h"
+#include "driver/options.h"
+#include "fftlib/plan/fft_ops.h"
+#include "fftlib/tune/fft_cost.h"
+#include "fftlib/tune/fft_ops_space.h"
+#include "tuner/start_with.h"
+#include "tuner/tuner.h"
+#include "tuner/wisdom.h"
+
+namespace fftc::driver {
+namespace {
+
+namespace ft = fftlib::tune;
+
+struct Options {
+  std::string file, kernel, device, wisdom, technique = "bandit", target = "opencl",
+                                            precision = "f32";
+  std::vector<std::string> defines;
+  int64_t localMemory = 0;
+  double budget = 60;
+  uint64_t evaluations = 0, seed = 1;
+  int repeat = 10, warmup = 3;
+  bool dryRun = false, verbose = false, json = false;
+};
+
+void addProgramOptions(po::options_description& desc, Options& o) {
+  desc.add_options()("file", po::value(&o.file)->required(), "the .fdl program")(
+      "kernel", po::value(&o.kernel), "the kernel (needed when there are several)")(
+      ",D", po::value(&o.defines)->composing(), "NAME=VALUE: fix a size or a def (int or list)")(
+      "precision", po::value(&o.precision)->default_value(o.precision), "f32 | f64");
+}
+
+compiler::frontend::Program parseProgram(const Options& o) {
+  compiler::frontend::ElaborateOptions elaborate;
+  elaborate.precision = parsePrecision(o.precision);
+  elaborate.defines = parseDefines(o.defines);
+  if (!o.kernel.empty()) elaborate.kernels = {o.kernel};
+  return compiler::frontend::parseFile(o.file, elaborate);
+}
+
+// A device of either runtime and a runner of compiled kernels on it.
+struct Device {
+#ifdef FFTC_HAVE_CUDA
+  std::optional<backends::cuda::Context> cuda;
+#endif
+  std::optional<backends::opencl::Context> opencl;
+  ft::DeviceIdentity identity;
+  int64_t maxWorkGroupSize = 1024;
+
+  compiler::exec::Runner runner(const compiler::codegen::CompiledKernel& k,
+                                const compiler::exec::TimingOptions& timing) const {
+    const std::map<std::string, int64_t> sizes;
+#ifdef FFTC_HAVE_CUDA
+    if (cuda) {
+      compiler::exec::checkDevice(cuda->device(), k);
+      return [this, &k, timing, sizes](const std::vector<ir::Value>& in) {
+        return compiler::exec::runCompiled(*cuda, k, in, sizes, timing);
+      };
+    }
+#endif
+    compiler::exec::checkDevice(opencl->device(), k);
+    return [this, &k, timing, sizes](const std::vector<ir::Value>& in) {
+      return compiler::exec::runCompiled(*opencl, k, in, sizes, timing);
+    };
+  }
+};
+
+Device openDevice(Target target, const std::string& selector) {
+  Device d;
+  if (target == Target::Cuda) {
+#ifdef FFTC_HAVE_CUDA
+    d.cuda.emplace(backends::cuda::Context::open(selector.empty() ? "cuda:0" : selector));
+    d.identity = ft::cudaIdentity(*d.cuda);
+    d.maxWorkGroupSize = d.cuda->device().maxThreadsPerBlock;
+    return d;
+#else
+    throw backends::UserError("tune --target cuda: this fftc was built without CUDA");
+#endif
+  }
+  d.opencl.emplace(backends::opencl::Context::fromSelector(selector));
+  d.identity = ft::openClIdentity(d.opencl->device());
+  d.maxWorkGroupSize = static_cast<int64_t>(d.opencl->device().maxWorkGroupSize);
+  return d;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+bool tunesFftOps(const Args& args) {
+  // only the options that select the kernel, read by hand: the others (and their values) are
+  // the command's own
+  Options o;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const bool next = i + 1 < args.size();
+    auto value = [&](const std::string& name, std::string& into) {
+      if (a == name && next) {
+        into = args[++i];
+        return true;
+      }
+      if (a.rfind(name + "=", 0) == 0) {
+        into = a.substr(name.size() + 1);
+        return true;
+      }
+      return false;
+    };
+    if (value("--kernel", o.kernel) || value("--precision", o.precision)) continue;
+    if (a == "-D" && next) {
+      o.defines.push_back(args[++i]);
+    } else if (a.rfind("-D", 0) == 0 && a.size() > 2) {
+      o.defines.push_back(a.substr(2));
+    } else if (o.file.empty() && a.size() > 4 && a.compare(a.size() - 4, 4, ".fdl") == 0) {
+      o.file = a;
+    }
+  }
+  try {
+    const auto program = parseProgram(o);
+    return fftlib::hasFftOps(onlyKernel(program, o.kernel));
+  } catch (const std::exception&) {
+    return false;  // the general command says what is wrong
+  }
+}
+
+int runTuneFftOps(const Args& args) {
+  Options o;
+  po::options_description desc("fftc tune FILE.fdl options (a kernel with fft operations)");
+  addProgramOptions(desc, o);
+  desc.add_options()("target", po::value(&o.target)->default_value(o.target), "opencl | cuda")(
+      "device", po::value(&o.device), "opencl:P:D, opencl:NAME or cuda:N")(
+      "local-memory", po::value(&o.localMemory)->default_value(o.localMemory),
+      "bytes of local memory the plans may take (0: 48 KiB), as exec's")(
+      "budget", po::value(&o.budget)->default_value(o.budget),
+      "seconds of searching (a running evaluation is finished)")(
+      "evaluations", po::value(&o.evaluations), "stop after this many evaluations")(
+      "technique", po::value(&o.technique)->default_value(o.technique),
+      "bandit | annealing | annealing-index | random | exhaustive (the planner's plans first)")(
+      "seed", po::value(&o.seed)->default_value(o.seed), "seed of the search and of the inputs")(
+      "repeat", po::value(&o.repeat)->default_value(o.repeat),
+      "timed runs per configuration (median)")(
+      "warmup", po::value(&o.warmup)->default_value(o.warmup), "untimed runs first")(
+      "wisdom", po::value(&o.wisdom),
+      "the wisdom file written (default: $FFTC_WISDOM, else ~/.cache/fftc/wisdom.json)")(
+      "dry-run", po::bool_switch(&o.dryRun), "print the space and its size, measure nothing")(
+      "verbose", po::bool_switch(&o.verbose), "a line per measured configuration")(
+      "json", po::bool_switch(&o.json), "print the result as one JSON object (the rest on stderr)");
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  po::variables_map vm;
+  if (!parseOptions(args, "fftc tune FILE.fdl --kernel K [-D ...] [options]", desc, &pos, vm))
+    return kSuccess;
+  if (o.repeat < 1 || o.warmup < 0)
+    throw backends::UserError("--repeat must be at least 1 and --warmup at least 0");
+  if (!(o.budget > 0)) throw backends::UserError("--budget must be a positive number of seconds");
+  const Target tgt = parseTarget(o.target);
+  const auto program = parseProgram(o);
+  const auto& k = onlyKernel(program, o.kernel);
+  if (!fftlib::hasFftOps(k))
+    throw backends::UserError(fmt::format("tune: kernel {} has no fft operations", k.name));
+  const std::string wisdomPath = wisdomFile(o.wisdom);
+  if (!o.dryRun) {
+    if (wisdomPath.empty())
+      throw backends::UserError("no wisdom file: give --wisdom FILE or set FFTC_WISDOM or HOME");
+    prepareOutputFile(wisdomPath, "--wisdom");
+    (void)tuner::Wisdom::load(wisdomPath);  // a corrupt file fails before the search
+  }
+  (void)tuner::makeTechnique(o.technique);  // an unknown name fails before any measurement
+
+  const fftlib::FftRequest limits = fftOpLimits(tgt, o.localMemory);
+  const fftlib::ExpandedFftOps heuristic = fftlib::expandFftOps(k, limits);
+  std::optional<Device> device;
+  if (!o.dryRun) device = openDevice(tgt, o.device);
+  ft::FftOpsSpaceOptions so;
+  so.limits.maxWorkGroupSize = std::min<int64_t>(device ? device->maxWorkGroupSize : 1024, 1024);
+  so.limits.localMemBytes =
+      limits.localMemoryBytes > 0 ? limits.localMemoryBytes : fftlib::kLocalMemoryBytes;
+  if (tgt == Target::Cuda) so.minBlocksPerSm = {0, 1, 2, 4};
+  const ft::FftOpsSpace space(heuristic, so);
+  const KernelProblem problem{o.file, k.name, o.precision, o.target, o.defines};
+  std::FILE* info = o.json ? stderr : stdout;
+  fmt::print(info, "problem: {}\nspace: {}\n", fftOpsProblemName(problem), space.describe());
+  const auto heuristicIndex = space.space().indexOf(space.heuristicConfig());
+  if (o.dryRun) {
+    if (o.json) {
+      boost::json::object j;
+      j["problem"] = fftOpsProblemName(problem);
+      j["space_size"] = space.space().size();
+      boost::json::array forms;
+      for (std::size_t i = 0; i < space.forms(); ++i) {
+        boost::json::array plans;
+        for (const auto& f : space.candidates(i))
+          plans.push_back(
+              boost::json::object{{"radices", boost::json::value_from(f.radices)},
+                                  {"shape", boost::json::array{f.workgroupSize, f.fftsPerGroup}}});
+        forms.push_back(std::move(plans));
+      }
+      j["forms"] = std::move(forms);
+      fmt::print("{}\n", boost::json::serialize(j));
+    }
+    return kSuccess;
+  }
+  fmt::print(info, "device: {} ({})\n", device->identity.device, device->identity.driver);
+
+  // the cost: expand, build, run (timed) and check against the interpreter, as exec --check
+  const compiler::exec::TimingOptions timing{o.warmup, o.repeat};
+  // The interpreter's value, computed at the first run and compared with every configuration's
+  // (the inputs are the seed's each time): the program's value does not depend on the plans.
+  std::optional<ir::Value> reference;
+  tuner::CostFunction cost = [&](const tuner::Configuration& c) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const fftlib::ExpandedFftOps e = fftlib::expandFftOps(k, limits, space.options(c));
+    const auto built = fftlib::buildExpanded(e, "", tgt);
+    const double buildS = secondsSince(t0);
+    const auto t1 = std::chrono::steady_clock::now();
+    compiler::exec::CheckResult r = compiler::exec::checkWithRunner(
+        device->runner(built.compiled, timing), k.lambda, built.compiled, {}, o.seed, {},
+        !reference);
+    if (!reference) reference = r.reference;
+    r.comparison = compiler::exec::compareValues(
+        r.device, *reference, compiler::exec::defaultTolerance(built.compiled.usesDouble));
+    boost::json::object extra;
+    extra["stages"] = built.compiled.stages.size();
+    extra["build_s"] = buildS;
+    extra["run_check_s"] = secondsSince(t1);
+    compiler::exec::setNumber(extra, "max_error", r.comparison.maxError);
+    if (!r.comparison.ok)
+      return tuner::Result::invalid(
+          "check against the interpreter failed: " + r.comparison.firstMismatch, std::move(extra));
+    return tuner::Result::valid(r.run.totalMs, std::move(extra));
+  };
+  auto technique = std::make_unique<tuner::StartWith>(
+      heuristicIndex ? std::vector<std::uint64_t>{*heuristicIndex} : std::vector<std::uint64_t>{},
+      tuner::makeTechnique(o.technique));
+  tuner::TuneOptions opts;
+  opts.seed = o.seed;
+  opts.abort = tuner::duration(o.budget);
+  if (o.evaluations > 0) opts.abort = opts.abort || tuner::evaluations(o.evaluations);
+  if (o.verbose)
+    opts.progress = [info, last = std::make_shared<uint64_t>(0)](const tuner::Progress& p) {
+      if (p.measured == *last && !p.finished) return;
+      *last = p.measured;
+      fmt::print(info, "{}{}\n", p.finished ? "done: " : "", tuner::formatProgress(p));
+    };
+  const tuner::TuningResult result = tuner::tune(space.space(), *technique, cost, opts);
+  std::optional<double> heuristicMs;
+  for (const auto& e : result.evaluations) {
+    if (o.verbose)
+      fmt::print(info, "  {} -> {}\n", e.config.toString(),
+                 e.result.isValid() ? fmt::format("{:.4g} ms", e.result.cost())
+                                    : "invalid: " + e.result.reason());
+    if (heuristicIndex && e.index == *heuristicIndex && e.result.isValid())
+      heuristicMs = e.result.cost();
+  }
+  fmt::print(info, "stopped: {}; {} evaluated ({} invalid) in {:.1f} s\n", result.stopReason,
+             result.evaluations.size(), result.invalid, result.seconds);
+  if (!result.best)
+    throw backends::UserError(
+        fmt::format("no valid configuration among the {} evaluated; nothing recorded",
+                    result.evaluations.size()));
+  const auto& best = *result.best;
+  boost::json::object extra;
+  extra["evaluations"] = result.evaluations.size();
+  extra["space_size"] = space.space().size();
+  if (heuristicMs) extra["heuristic_ms"] = *heuristicMs;
+  const std::string recorded = recordFftOpsWisdom(o.wisdom, problem, device->identity,
+                                                  best.config.toJson(), best.result.cost(), extra);
+  fmt::print(info, "best: {} -> {:.4g} ms", best.config.toString(), best.result.cost());
+  if (heuristicMs)
+    fmt::print(info, " (the planner's plans {:.4g} ms, {:.2f}x)", *heuristicMs,
+               *heuristicMs / best.result.cost());
+  fmt::print(info, "\nwisdom: {} {}\n",
+             recorded.empty() ? "kept the cheaper entry in" : "recorded in", wisdomPath);
+  if (o.json) {
+    boost::json::object j;
+    j["problem"] = fftOpsProblemName(problem);
+    j["device"] = device->identity.device;
+    j["space_size"] = space.space().size();
+    j["evaluations"] = result.evaluations.size();
+    j["invalid"] = result.invalid;
+    j["stop_reason"] = result.stopReason;
+    j["seconds"] = result.seconds;
+    j["best"] = best.config.toJson();
+    j["best_ms"] = best.result.cost();
+    j["heuristic_ms"] = heuristicMs ? boost::json::value(*heuristicMs) : nullptr;
+    j["wisdom"] = wisdomPath;
+    j["recorded"] = !recorded.empty();
+    fmt::print("{}\n", boost::json::serialize(j));
+  }
+  return kSuccess;
+}
+
+}  // namespace fftc::driver
