@@ -190,15 +190,12 @@ void checkFiles(const FftOptions& o, const TuneOptions& t) {
 }  // namespace
 
 int runTune(const Args& args) {
-  // `fftc tune FILE.fdl --kernel K ...`: a general kernel's rewrite strategies and their
-  // parameters, searched as explore does, the fastest recorded as wisdom (kernel_wisdom.h)
+  // `fftc tune FILE.fdl --kernel K ...`: a general kernel's rewrite choice and numeric
+  // parameters in one space (kernel_space.h), the fastest recorded as wisdom (kernel_wisdom.h)
   if (std::any_of(args.begin(), args.end(), [](const std::string& a) {
         return a.size() > 4 && a.compare(a.size() - 4, 4, ".fdl") == 0;
-      })) {
-    Args explore = args;
-    explore.push_back("--record");
-    return runExplore(explore);
-  }
+      }))
+    return runTuneKernel(args);
   FftOptions o;
   TuneOptions t;
   po::options_description desc("fftc tune options");
