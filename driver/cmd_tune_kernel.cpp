@@ -137,6 +137,8 @@ int runTuneKernel(const Args& args) {
   const std::vector<rewrites::Rule> rules = exploreRules(splitList(rulesText), params);
   KernelSpaceOptions so;
   so.values = valuesText.empty() ? divisorValues(defines) : integers("--values", valuesText);
+  if (std::any_of(so.values.begin(), so.values.end(), [](int64_t v) { return v < 1; }))
+    throw backends::UserError(fmt::format("--values {}: the values must be positive", valuesText));
   so.ranges = parseRanges(rangeTexts);
   std::vector<Skeleton> skeletons{parseSkeleton("lowerDefault")};
   for (const std::string& t : skeletonTexts) skeletons.push_back(parseSkeleton(t));

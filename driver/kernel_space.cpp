@@ -164,6 +164,21 @@ Skeleton parseSkeleton(const std::string& text) {
       cur += c;
   }
   flush();
+  if (depth != 0)
+    throw backends::UserError(
+        fmt::format("--skeleton '{}': unbalanced parentheses or brackets", text));
+  // a name applied to arguments that is no rule, combinator or named strategy (the parser would
+  // first complain about its arguments, the slot names)
+  const std::vector<std::string> combinators = rewrites::combinatorNames();
+  for (size_t i = 0; (i = text.find('(', i)) != std::string::npos; ++i) {
+    size_t b = i;
+    while (b > 0 && (std::isalnum(static_cast<unsigned char>(text[b - 1])) || text[b - 1] == '_'))
+      --b;
+    const std::string name = text.substr(b, i - b);
+    if (!name.empty() && !rewrites::findRule(name) && !rewrites::namedStrategy(name) &&
+        std::find(combinators.begin(), combinators.end(), name) == combinators.end())
+      throw backends::UserError(fmt::format("--skeleton '{}': unknown rule '{}'", text, name));
+  }
   if (!s.steps.empty() && s.steps.back() == "lowerDefault") s.steps.pop_back();
   std::map<std::string, int64_t> probe;
   for (const std::string& step : s.steps)
@@ -239,6 +254,8 @@ struct KernelSpace::Memo {
         if (r.success) out = r.program;
       } catch (const rewrites::RewriteError&) {
         // a rule's bug: left out here, reported by the cost when the strategy is built again
+      } catch (const rewrites::StrategyParseError&) {
+        // a value the rule refuses (vectorize(3)): no configuration
       }
     }
     return prefixes[key] = out;
