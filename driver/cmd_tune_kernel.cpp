@@ -174,6 +174,23 @@ int runTuneKernel(const Args& args) {
 
   DeviceRunner dev(tgt, device, timing);
   so.maxWorkGroup = maxWorkGroup > 0 ? maxWorkGroup : dev.maxWorkGroupSize();
+  so.maxLocalBytes = dev.maxLocalBytes();
+  // a configuration's work-groups as code generation sizes them (the largest stage's)
+  so.needs = [&k, tgt](const std::string& strategy) -> std::optional<WorkGroupNeeds> {
+    try {
+      const auto built = compiler::pipeline::build(k, strategy, tgt, {});
+      WorkGroupNeeds n;
+      for (const auto& st : built.compiled.stages) {
+        int64_t items = 1;
+        for (const auto& l : st.local) items *= l.constant().value_or(1);
+        n.items = std::max(n.items, items);
+        n.localBytes = std::max(n.localBytes, st.localMemoryBytes);
+      }
+      return n;
+    } catch (const std::exception&) {
+      return std::nullopt;  // the cost says why
+    }
+  };
   std::optional<KernelSpace> ks;
   try {
     ks.emplace(typed, std::move(skeletons), so);
@@ -188,8 +205,8 @@ int runTuneKernel(const Args& args) {
              k.name, dev.name(), ks->skeletons().size(), ks->slotNames().size(), so.maxWorkGroup);
   for (size_t i = 0; i < counts.size(); ++i)
     fmt::print(info, "  {:>6}  {}\n", counts[i], ks->skeletons()[i].text);
-  fmt::print(info, "space: {} ({} rewrites while building)\n", space.describe(),
-             ks->rewritesApplied());
+  fmt::print(info, "space: {} ({} rewrites and {} kernels compiled while building)\n",
+             space.describe(), ks->rewritesApplied(), ks->kernelsCompiled());
   boost::json::array skeletonsJson;
   for (size_t i = 0; i < counts.size(); ++i) {
     boost::json::object o;

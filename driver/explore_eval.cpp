@@ -84,6 +84,13 @@ int64_t DeviceRunner::maxWorkGroupSize() const {
   return static_cast<int64_t>(cl_->device().maxWorkGroupSize);
 }
 
+int64_t DeviceRunner::maxLocalBytes() const {
+#ifdef FFTC_HAVE_CUDA
+  if (cuda_) return static_cast<int64_t>(cuda_->device().sharedMemoryPerBlockOptin);
+#endif
+  return static_cast<int64_t>(cl_->device().localMemBytes);
+}
+
 compiler::exec::Runner DeviceRunner::runner(const compiler::codegen::CompiledKernel& k) {
   const std::map<std::string, int64_t> sizes;  // every size is fixed by -D
   if (target_ == Target::Cuda) {

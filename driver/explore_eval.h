@@ -59,6 +59,8 @@ class DeviceRunner {
   fftlib::tune::DeviceIdentity identity() const;
   // The most work-items a work-group may have (threads a block on CUDA).
   int64_t maxWorkGroupSize() const;
+  // The local memory a work-group may take (CUDA: the opt-in shared memory per block).
+  int64_t maxLocalBytes() const;
   compiler::exec::Runner runner(const compiler::codegen::CompiledKernel& k);
 
  private:

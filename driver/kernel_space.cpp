@@ -2,7 +2,6 @@
 #include "driver/kernel_space.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <unordered_map>
 
@@ -12,7 +11,6 @@
 #include "backends/common/device_error.h"
 #include "compiler/frontend/frontend.h"
 #include "driver/explore_eval.h"
-#include "ir/traversal.h"
 #include "rewrites/named_strategies.h"
 #include "rewrites/rules.h"
 #include "rewrites/strategy_parser.h"
@@ -85,29 +83,6 @@ std::string textOf(const std::vector<std::string>& steps) {
   std::string s;
   for (const std::string& x : steps) s += x + "; ";
   return s + "lowerDefault";
-}
-
-void walkLocal(const ir::ExprPtr& e, std::array<int64_t, 3>& local);
-
-// The maps nested directly in the callee of a call on an array of type `t`.
-void walkMaps(const ir::FunPtr& f, ir::Type t, std::array<int64_t, 3>& local) {
-  const auto* m = f->as<ir::AbstractMap>();
-  if (!m || !t.isArray()) {
-    ir::forEachChild(
-        f, [&](const ir::FunPtr& g) { walkMaps(g, ir::Type(), local); },
-        [&](const ir::ExprPtr& x) { walkLocal(x, local); });
-    return;
-  }
-  if (f->kind() == ir::FunKind::MapLocal && m->dim() >= 0 && m->dim() < 3)
-    if (auto n = t.size().constant()) local[m->dim()] = std::max(local[m->dim()], *n);
-  walkMaps(m->f(), t.element(), local);
-}
-
-void walkLocal(const ir::ExprPtr& e, std::array<int64_t, 3>& local) {
-  if (const auto* c = e->as<ir::FunCall>()) {
-    walkMaps(c->f(), c->args().size() == 1 ? c->arg(0)->type() : ir::Type(), local);
-    for (const auto& a : c->args()) walkLocal(a, local);
-  }
 }
 
 }  // namespace
@@ -226,20 +201,14 @@ std::vector<int64_t> divisorValues(const std::vector<std::string>& defines) {
   return out;
 }
 
-int64_t workGroupItems(const ir::ExprPtr& lowered) {
-  std::array<int64_t, 3> local{1, 1, 1};
-  walkLocal(lowered, local);
-  return local[0] * local[1] * local[2];
-}
-
 // The programs the skeletons' prefixes give, by their strategy text (nullptr: a rule did not
 // apply), so that the constraints of a tree's levels rewrite each prefix once.
 struct KernelSpace::Memo {
   ir::ExprPtr start;
-  int64_t maxWorkGroup = 0;
+  KernelSpaceOptions options;
   std::unordered_map<std::string, ir::ExprPtr> prefixes;
   std::unordered_map<std::string, bool> complete;
-  size_t applied = 0;
+  size_t applied = 0, compiled = 0;
 
   ir::ExprPtr prefix(const Skeleton& s, size_t n, const std::map<std::string, int64_t>& v) {
     if (n == 0) return start;
@@ -261,19 +230,17 @@ struct KernelSpace::Memo {
     return prefixes[key] = out;
   }
 
-  // Every step applies, and lowerDefault's work-groups fit the device.
+  // Every step applies, and the kernel's work-groups fit the device.
   bool fits(const Skeleton& s, const std::map<std::string, int64_t>& v) {
     const ir::ExprPtr p = prefix(s, s.steps.size(), v);
-    if (!p || maxWorkGroup <= 0) return p != nullptr;
+    if (!p || !options.needs || (options.maxWorkGroup <= 0 && options.maxLocalBytes <= 0))
+      return p != nullptr;
     const std::string key = instantiate(s, v);
     if (auto it = complete.find(key); it != complete.end()) return it->second;
-    ++applied;
-    bool ok = true;
-    try {
-      auto r = rewrites::rewrite(p, rewrites::lowerDefault());
-      ok = workGroupItems(r.program) <= maxWorkGroup;
-    } catch (const rewrites::RewriteError&) {
-    }
+    ++compiled;
+    const auto n = options.needs(key);
+    const bool ok = !n || ((options.maxWorkGroup <= 0 || n->items <= options.maxWorkGroup) &&
+                           (options.maxLocalBytes <= 0 || n->localBytes <= options.maxLocalBytes));
     return complete[key] = ok;
   }
 };
@@ -286,7 +253,7 @@ KernelSpace::KernelSpace(ir::ExprPtr typedBody, std::vector<Skeleton> skeletons,
                      [&](const Skeleton& x) { return x.text == s.text; }))
       skeletons_.push_back(std::move(s));
   memo_->start = std::move(typedBody);
-  memo_->maxWorkGroup = o.maxWorkGroup;
+  memo_->options = o;
   for (const Skeleton& s : skeletons_)
     for (const std::string& n : s.slots)
       if (std::find(slotNames_.begin(), slotNames_.end(), n) == slotNames_.end())
@@ -412,5 +379,7 @@ std::optional<uint64_t> KernelSpace::baselineIndex() const {
 size_t KernelSpace::rewritesApplied() const {
   return memo_->applied;
 }
+
+size_t KernelSpace::kernelsCompiled() const { return memo_->compiled; }
 
 }  // namespace fftc::driver

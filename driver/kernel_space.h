@@ -4,12 +4,15 @@
 // taken out as named slots; the space has a choice parameter over the skeletons and the slots
 // as parameters whose values depend on it, constrained by the rules' side conditions (the rules
 // are applied as the chain of trees is built, so no configuration whose rules do not apply is
-// in the space) and by the device's work-group limit.
+// in the space) and by the device's limits on a work-group (its work-items and local memory, as
+// code generation sizes them).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,19 +45,25 @@ Skeleton parseSkeleton(const std::string& text);
 // The strategy of a skeleton with a value for each of its slots (by name).
 std::string instantiate(const Skeleton& s, const std::map<std::string, int64_t>& values);
 
+// What a configuration's kernel asks of a work-group: its work-items and local memory (the
+// largest stage's), as code generation sizes them.
+struct WorkGroupNeeds {
+  int64_t items = 1;
+  int64_t localBytes = 0;
+};
+
 struct KernelSpaceOptions {
   std::vector<int64_t> values;                         // a slot's values by default
   std::map<std::string, std::vector<int64_t>> ranges;  // a slot's values by name (--range)
-  int64_t maxWorkGroup = 0;                            // work-items a work-group; 0: no limit
+  // The device's limits (0: none), checked on what `needs` says of a configuration's strategy
+  // (nullopt: code generation cannot do it; the cost then says why, the space keeps it).
+  int64_t maxWorkGroup = 0, maxLocalBytes = 0;
+  std::function<std::optional<WorkGroupNeeds>(const std::string& strategy)> needs;
 };
 
 // The divisors of the -D sizes ("M=16" ...: the integer values) above 1, ascending: the
 // default values of the slots (the sizes the rules split).
 std::vector<int64_t> divisorValues(const std::vector<std::string>& defines);
-
-// The largest work-group a lowered program asks for: per dimension the largest mapLocal (as
-// code generation sizes a stage's work-group), multiplied over the dimensions.
-int64_t workGroupItems(const ir::ExprPtr& lowered);
 
 class KernelSpace {
  public:
@@ -73,6 +82,7 @@ class KernelSpace {
   std::optional<uint64_t> baselineIndex() const;
   // What the constraints cost: rewrites applied (memoized by prefix) while building.
   size_t rewritesApplied() const;
+  size_t kernelsCompiled() const;  // by the work-group check (KernelSpaceOptions::needs)
 
  private:
   struct Memo;

@@ -95,6 +95,24 @@ TEST(KernelTune, SpaceCountedByHand) {
     for (const auto& s : byHand) EXPECT_TRUE(all.count(s)) << s;
   }
 
+  // the work-group of the staged GEMM (LIFT's): (TM / RM) x (TN / RN) work-items, at most 256;
+  // by hand: the per-dimension counts {16, 8, 32, 16} for TM in {64, 128}, RM in {4, 8} give 11
+  // pairs with a product <= 256, times KC in {8, 16}
+  r = fftc("tune " + gemm(256, 256, 64) +
+           " --skeleton 'tile2D(TM, TN); at([0, 1], mapWorkgroup2D); at([0, 1, 0, 0], "
+           "registerBlock(RM, RN)); at([0, 1, 0, 0, 0, 1], stageLocal(KC))' --range TM=64,128 "
+           "--range TN=64,128 --range RM=4,8 --range RN=4,8 --range KC=8,16 --max-work-group 256 "
+           "--dry-run --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  o = jsonOf(r);
+  int byHand = 0;
+  for (int tm : {64, 128})
+    for (int tn : {64, 128})
+      for (int rm : {4, 8})
+        for (int rn : {4, 8}) byHand += (tm / rm) * (tn / rn) <= 256 ? 2 : 0;
+  EXPECT_EQ(byHand, 22);
+  EXPECT_EQ(o.at("space_size").to_number<int64_t>(), 1 + byHand) << r.out;
+
   // a skeleton of the user's, one slot twice (square tiles), values of its own
   r = fftc(
       "tune " + gemm(16, 16, 16) +
