@@ -71,6 +71,7 @@ int runTuneKernel(const Args& args) {
   size_t maxVariants = 256;
   uint64_t seed = 1, evaluations = 0, noImprovement = 0;
   int64_t maxWorkGroup = 0;
+  size_t maxChecks = 50000;
   bool json = false, dryRun = false, verbose = false;
   compiler::exec::TimingOptions timing{1, 5};
   po::options_description desc("fftc tune FILE.fdl options");
@@ -98,6 +99,9 @@ int runTuneKernel(const Args& args) {
       ("range", po::value(&rangeTexts)->composing(), "NAME=V1,V2,...: one slot's values")
       ("max-work-group", po::value(&maxWorkGroup)->default_value(maxWorkGroup),
        "work-items a work-group at most (0: the device's limit)")
+      ("max-checks", po::value(&maxChecks)->default_value(maxChecks),
+       "rewrites and compilations the space's constraints may take while it is built (0: no "
+       "limit)")
       ("budget", po::value(&budget)->default_value(budget),
        "seconds of searching (lowerDefault is always evaluated; a running evaluation is "
        "finished)")
@@ -172,9 +176,18 @@ int runTuneKernel(const Args& args) {
       skeletons.push_back(skeletonOf(v.steps, prepared));
   }
 
+  {
+    std::vector<std::string> seen;  // the distinct skeletons, before the (slower) space
+    for (const Skeleton& s : skeletons)
+      if (std::find(seen.begin(), seen.end(), s.text) == seen.end()) seen.push_back(s.text);
+    fmt::print(json ? stderr : stdout, "kernel {}: {} skeleton(s); building the space\n", k.name,
+               seen.size());
+    std::fflush(json ? stderr : stdout);
+  }
   DeviceRunner dev(tgt, device, timing);
   so.maxWorkGroup = maxWorkGroup > 0 ? maxWorkGroup : dev.maxWorkGroupSize();
   so.maxLocalBytes = dev.maxLocalBytes();
+  so.maxChecks = maxChecks;
   // a configuration's work-groups as code generation sizes them (the largest stage's)
   so.needs = [&k, tgt](const std::string& strategy) -> std::optional<WorkGroupNeeds> {
     try {
@@ -200,9 +213,8 @@ int runTuneKernel(const Args& args) {
   const tuner::SearchSpace& space = ks->space();
   const std::vector<uint64_t> counts = ks->perSkeleton();
   std::FILE* info = json ? stderr : stdout;
-  fmt::print(info,
-             "kernel {} on {}: {} skeleton(s), {} slot parameter(s), work-groups of at most {}\n",
-             k.name, dev.name(), ks->skeletons().size(), ks->slotNames().size(), so.maxWorkGroup);
+  fmt::print(info, "on {}: {} slot parameter(s); work-groups of at most {} work-items, {} bytes\n",
+             dev.name(), ks->slotNames().size(), so.maxWorkGroup, so.maxLocalBytes);
   for (size_t i = 0; i < counts.size(); ++i)
     fmt::print(info, "  {:>6}  {}\n", counts[i], ks->skeletons()[i].text);
   fmt::print(info, "space: {} ({} rewrites and {} kernels compiled while building)\n",

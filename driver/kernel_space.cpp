@@ -210,6 +210,16 @@ struct KernelSpace::Memo {
   std::unordered_map<std::string, bool> complete;
   size_t applied = 0, compiled = 0;
 
+  void tooMany() const {
+    if (options.maxChecks > 0 && applied + compiled > options.maxChecks)
+      throw backends::UserError(fmt::format(
+          "the space's constraints took more than {} rewrites and compilations to check "
+          "(--max-checks): "
+          "give the slots fewer values (--values, --range) or fewer skeletons (--depth, --rules, "
+          "--skeleton)",
+          options.maxChecks));
+  }
+
   ir::ExprPtr prefix(const Skeleton& s, size_t n, const std::map<std::string, int64_t>& v) {
     if (n == 0) return start;
     std::string key;
@@ -218,6 +228,7 @@ struct KernelSpace::Memo {
     ir::ExprPtr p = prefix(s, n - 1, v), out;
     if (p) {
       ++applied;
+      tooMany();
       try {
         auto r = rewrites::rewrite(p, rewrites::parseStrategy(substitute(s.steps[n - 1], v)));
         if (r.success) out = r.program;
@@ -238,6 +249,7 @@ struct KernelSpace::Memo {
     const std::string key = instantiate(s, v);
     if (auto it = complete.find(key); it != complete.end()) return it->second;
     ++compiled;
+    tooMany();
     const auto n = options.needs(key);
     const bool ok = !n || ((options.maxWorkGroup <= 0 || n->items <= options.maxWorkGroup) &&
                            (options.maxLocalBytes <= 0 || n->localBytes <= options.maxLocalBytes));
@@ -380,6 +392,8 @@ size_t KernelSpace::rewritesApplied() const {
   return memo_->applied;
 }
 
-size_t KernelSpace::kernelsCompiled() const { return memo_->compiled; }
+size_t KernelSpace::kernelsCompiled() const {
+  return memo_->compiled;
+}
 
 }  // namespace fftc::driver

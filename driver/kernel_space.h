@@ -59,6 +59,9 @@ struct KernelSpaceOptions {
   // (nullopt: code generation cannot do it; the cost then says why, the space keeps it).
   int64_t maxWorkGroup = 0, maxLocalBytes = 0;
   std::function<std::optional<WorkGroupNeeds>(const std::string& strategy)> needs;
+  // Building stops with a UserError past this many rewrites and compilations of the constraints
+  // (0: no limit): slots of many values in deep skeletons multiply (--max-checks).
+  size_t maxChecks = 0;
 };
 
 // The divisors of the -D sizes ("M=16" ...: the integer values) above 1, ascending: the

@@ -213,6 +213,7 @@ TEST(KernelTune, BadInputIsOneLine) {
            {"--skeleton 'tile2D(R, C'", "unbalanced"},
            {"--skeleton 'tile2D(R, 2*C)'", "neither an integer nor a slot name"},
            {"--technique nope", "unknown search technique"},
+           {"--depth 1 --rules tile2D --max-checks 3", "more than 3 rewrites and compilations"},
            {"--values a", "expected integers"}}) {
     auto r = fftc("tune " + g + " " + args);
     EXPECT_EQ(r.status, 1) << args << r.out;
