@@ -7,6 +7,7 @@
 #include <boost/json.hpp>
 #include <cstdio>
 #include <optional>
+#include <unistd.h>
 
 #include "backends/common/device_error.h"
 #include "driver/commands.h"
@@ -176,13 +177,12 @@ int runTuneKernel(const Args& args) {
       skeletons.push_back(skeletonOf(v.steps, prepared));
   }
 
-  {
-    std::vector<std::string> seen;  // the distinct skeletons, before the (slower) space
+  if (std::FILE* to = json ? stderr : stdout; ::isatty(fileno(to)) == 1) {
+    std::vector<std::string> seen;  // the distinct skeletons, while the (slower) space is built
     for (const Skeleton& s : skeletons)
       if (std::find(seen.begin(), seen.end(), s.text) == seen.end()) seen.push_back(s.text);
-    fmt::print(json ? stderr : stdout, "kernel {}: {} skeleton(s); building the space\n", k.name,
-               seen.size());
-    std::fflush(json ? stderr : stdout);
+    fmt::print(to, "kernel {}: {} skeleton(s); building the space\n", k.name, seen.size());
+    std::fflush(to);
   }
   DeviceRunner dev(tgt, device, timing);
   so.maxWorkGroup = maxWorkGroup > 0 ? maxWorkGroup : dev.maxWorkGroupSize();
