@@ -18,12 +18,14 @@
 #include "driver/kernel_space.h"
 #include "driver/kernel_wisdom.h"
 #include "driver/options.h"
+#include "fftlib/tune/fft_wisdom.h"
 #include "ir/beta_reduce.h"
 #include "ir/infer.h"
 #include "rewrites/equality.h"
 #include "rewrites/explore.h"
 #include "tuner/start_with.h"
 #include "tuner/tuner.h"
+#include "tuner/tuning_log.h"
 
 namespace fftc::driver {
 namespace {
@@ -65,7 +67,7 @@ std::map<std::string, std::vector<int64_t>> parseRanges(const std::vector<std::s
 int runTuneKernel(const Args& args) {
   std::string file, kernel, device, target = "opencl", precision = "f32";
   std::string rulesText = kDefaultExploreRules, paramsText = "0,1,4,16,64", valuesText;
-  std::string technique = "bandit", wisdom;
+  std::string technique = "bandit", wisdom, logPath;
   std::vector<std::string> defines, skeletonTexts, rangeTexts;
   double budget = 60;
   int depth = 2;
@@ -118,6 +120,9 @@ int runTuneKernel(const Args& args) {
        "untimed runs between the cold run and the timed ones")
       ("wisdom", po::value(&wisdom),
        "the wisdom file (default: $FFTC_WISDOM, else ~/.cache/fftc/wisdom.json)")
+      ("log", po::value(&logPath),
+       "tuning log (JSON lines) to resume from and append to: a configuration found there is "
+       "replayed, not measured again (default: none)")
       ("dry-run", po::bool_switch(&dryRun), "print the skeletons and the space, measure nothing")
       ("verbose", po::bool_switch(&verbose), "a line per evaluated configuration")
       ("json", po::bool_switch(&json), "print one JSON object (the rest on stderr)");
@@ -147,11 +152,12 @@ int runTuneKernel(const Args& args) {
   so.ranges = parseRanges(rangeTexts);
   std::vector<Skeleton> skeletons{parseSkeleton("lowerDefault")};
   for (const std::string& t : skeletonTexts) skeletons.push_back(parseSkeleton(t));
-  if (!dryRun) {  // a bad wisdom path fails now, not after the search
+  if (!dryRun) {  // a bad wisdom or log path fails now, not after the search
     const std::string w = wisdomFile(wisdom);
     if (w.empty())
       throw backends::UserError("no wisdom file: give --wisdom FILE or set FFTC_WISDOM or HOME");
     prepareOutputFile(w, "--wisdom");
+    if (!logPath.empty()) prepareOutputFile(logPath, "--log");
   }
 
   compiler::frontend::ElaborateOptions elaborate;
@@ -266,13 +272,39 @@ int runTuneKernel(const Args& args) {
   const std::optional<uint64_t> baseIndex = ks->baselineIndex();
   if (!baseIndex)
     throw backends::UserError("lowerDefault alone does not fit the device (its work-group)");
+  // the log of this problem on this device and build, for these skeletons (their texts hashed)
+  std::optional<tuner::TuningLog> log;
+  if (!logPath.empty()) {
+    std::string texts;
+    for (const Skeleton& s : ks->skeletons()) texts += s.text + "\n";
+    const KernelProblem problem{file, k.name, precision, target, defines};
+    const auto id = dev.identity();
+    try {
+      log.emplace(logPath,
+                  tuner::LogKey{id.device, id.driver,
+                                fmt::format("{} skeletons#{:016x} {}", problem.name(),
+                                            std::hash<std::string>{}(texts),
+                                            fftlib::tune::buildIdentity()),
+                                *space.names()});
+    } catch (const tuner::TunerError& e) {
+      throw backends::UserError(e.what());
+    }
+    for (const auto& w : log->warnings()) fmt::print(stderr, "fftc: warning: {}\n", w);
+  }
   tuner::StartWith search({*baseIndex}, std::move(inner));
   tuner::TuneOptions to;
   to.seed = seed;
   to.abort = tuner::duration(budget);
   if (evaluations > 0) to.abort = to.abort || tuner::evaluations(evaluations);
   if (noImprovement > 0) to.abort = to.abort || tuner::noImprovement(noImprovement);
-  const tuner::TuningResult res = tuner::tune(space, search, cost, to);
+  to.log = log ? &*log : nullptr;
+  tuner::TuningResult res;
+  try {
+    res = tuner::tune(space, search, cost, to);
+  } catch (const tuner::TunerError& e) {
+    throw backends::UserError(e.what());  // a log of other parameters
+  }
+  for (const auto& w : res.warnings) fmt::print(stderr, "fftc: warning: {}\n", w);
 
   const tuner::Evaluation* base = nullptr;
   std::vector<const tuner::Evaluation*> ranked;
@@ -298,8 +330,9 @@ int runTuneKernel(const Args& args) {
                            ks->strategy(ranked[0]->config), ranked[0]->result.cost(), config);
   }
   const std::string bestStrategy = ranked.empty() ? std::string() : ks->strategy(ranked[0]->config);
-  fmt::print(info, "stopped: {}; {} evaluated ({} invalid) in {:.1f} s\n", res.stopReason,
-             res.evaluations.size(), res.invalid, res.seconds);
+  fmt::print(info, "stopped: {}; {} evaluated ({} measured, {} replayed, {} invalid) in {:.1f} s\n",
+             res.stopReason, res.evaluations.size(), res.measured, res.replayed, res.invalid,
+             res.seconds);
   for (size_t i = 0; i < ranked.size() && i < 10; ++i)
     fmt::print(info, "{:>3}. {:10.4f} ms  {:5.2f}x  {}\n", i + 1, ranked[i]->result.cost(),
                hasBase ? baseMs / ranked[i]->result.cost() : 0.0, ks->strategy(ranked[i]->config));
@@ -314,7 +347,10 @@ int runTuneKernel(const Args& args) {
     o["skeletons"] = std::move(skeletonsJson);
     o["technique"] = technique;
     o["evaluations"] = res.evaluations.size();
+    o["measured"] = res.measured;
+    o["replayed"] = res.replayed;
     o["invalid"] = res.invalid;
+    o["log"] = log ? boost::json::value(log->path().string()) : boost::json::value(nullptr);
     o["stop_reason"] = res.stopReason;
     o["seconds"] = res.seconds;
     o["baseline_ms"] = hasBase ? boost::json::value(baseMs) : boost::json::value(nullptr);

@@ -306,7 +306,10 @@ KernelSpace::KernelSpace(ir::ExprPtr typedBody, std::vector<Skeleton> skeletons,
     for (const std::string& step : s.steps) {
       size_t needs = 0;
       for (size_t j = 0; j < slotNames_.size(); ++j)
-        if (substitute(step, {{slotNames_[j], 0}}) != step) needs = j + 1;
+        forEachRuleCall(
+            step, [&](size_t, size_t, const std::string&, const std::vector<std::string>& args) {
+              if (std::find(args.begin(), args.end(), slotNames_[j]) != args.end()) needs = j + 1;
+            });
       info.stepNeeds.push_back(needs);
     }
   }

@@ -202,6 +202,38 @@ TEST(KernelTune, InvalidConfigurationsAreNeverBest) {
   std::filesystem::remove(w);
 }
 
+TEST(KernelTune, ALoggedRunIsReplayed) {
+  const auto dir = tempDir() / "kernel_tune_log";
+  std::filesystem::remove_all(dir);
+  const std::string args =
+      " --depth 1 --rules tile2D --values 4,8 --technique exhaustive "
+      "--repeat 1 --warmup 0 --json --wisdom " +
+      (dir / "w.json").string() + " --log " + (dir / "log.jsonl").string();
+  auto first = fftc("tune " + gemm(16, 16, 16) + args);
+  ASSERT_EQ(first.status, 0) << first.out;
+  const auto a = jsonOf(first);
+  EXPECT_EQ(a.at("space_size").to_number<int64_t>(), 5);  // lowerDefault, tile2D of {4, 8}^2
+  EXPECT_EQ(a.at("measured").to_number<int64_t>(), 5);
+  // the rerun measures nothing: every configuration comes from the log, with its time
+  auto again = fftc("tune " + gemm(16, 16, 16) + args);
+  ASSERT_EQ(again.status, 0) << again.out;
+  const auto b = jsonOf(again);
+  EXPECT_EQ(b.at("measured").to_number<int64_t>(), 0);
+  EXPECT_EQ(b.at("replayed").to_number<int64_t>(), 5);
+  EXPECT_EQ(b.at("best_strategy"), a.at("best_strategy"));
+  EXPECT_EQ(b.at("best_ms"), a.at("best_ms"));
+  // the log of another problem is refused before any measurement (after the space's report):
+  // exit 1, the error one line
+  auto other = fftc("tune " + gemm(16, 16, 8) + args);
+  EXPECT_EQ(other.status, 1) << other.out;
+  const size_t error = other.out.find("fftc: error: ");
+  ASSERT_NE(error, std::string::npos) << other.out;
+  EXPECT_EQ(lineCount(other.out.substr(error)), 1) << other.out;
+  EXPECT_NE(other.out.find("use another tuning log"), std::string::npos) << other.out;
+  EXPECT_EQ(other.out.find("\"measured\""), std::string::npos) << other.out;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(KernelTune, BadInputIsOneLine) {
   const std::string g = gemm(16, 16, 16) + " --dry-run";
   for (const auto& [args, says] : std::vector<std::pair<std::string, std::string>>{
