@@ -7,14 +7,11 @@
 #include <fmt/format.h>
 #include <optional>
 
-#ifdef FFTC_HAVE_CUDA
-#include "compiler/exec/cuda_exec.h"
-#endif
-
 #include "backends/common/device_error.h"
 #include "compiler/exec/exec.h"
 #include "compiler/pipeline/pipeline.h"
 #include "driver/commands.h"
+#include "driver/explore_eval.h"
 #include "driver/kernel_wisdom.h"
 #include "driver/options.h"
 #include "ir/beta_reduce.h"
@@ -26,149 +23,6 @@
 
 namespace fftc::driver {
 namespace {
-
-// The rules tried by default: layout (split-join, interchange), fusion, the partial
-// reduction, parallel maps in another dimension, and 2D tiling with register blocking (the
-// last needs --depth 3 for an r x c block; one interchange per tile is depth 2).
-constexpr const char* kDefaultRules =
-    "splitJoin,mapFusion,reduceMapFusion,splitReduce,splitMap,mapMapInterchange,mapGlobal,tile2D,"
-    "mapReduceInterchange";
-
-// "splitJoin(2) @ 0.1" -> "at([0, 1], splitJoin(2))"; "rule @ root" -> "rule".
-std::string replayStep(const std::string& step) {
-  const size_t at = step.rfind(" @ ");
-  const std::string rule = step.substr(0, at), path = step.substr(at + 3);
-  if (path == "root") return rule;
-  std::string list;
-  for (const std::string& i : splitList([&] {
-         std::string p = path;
-         std::replace(p.begin(), p.end(), '.', ',');
-         return p;
-       }()))
-    list += (list.empty() ? "" : ", ") + i;
-  return "at([" + list + "], " + rule + ")";
-}
-
-// The strategy that rebuilds a variant from the kernel as written; `prepared`: the steps'
-// positions are those of the normal form (`prepare`), which then comes first.
-std::string strategyOf(const std::vector<std::string>& steps, bool prepared) {
-  std::string s = prepared && !steps.empty() ? "prepare; " : "";
-  for (const std::string& step : steps) s += replayStep(step) + "; ";
-  return s + "lowerDefault";
-}
-
-struct Entry {
-  std::string strategy;
-  std::vector<std::string> steps;
-  std::optional<double> ms;  // timed and correct
-  bool checked = false;      // ran and compared with the interpreter
-  bool ok = false;           // and matched
-  double maxError = 0;
-  std::string error;         // why it was not timed (compile error, check failure)
-};
-
-// Runs compiled kernels on the chosen device (OpenCL or CUDA) with `timing`.
-class DeviceRunner {
- public:
-  DeviceRunner(Target target, const std::string& device, compiler::exec::TimingOptions timing)
-      : target_(target), timing_(timing) {
-    if (target == Target::Cuda) {
-#ifdef FFTC_HAVE_CUDA
-      cuda_.emplace(backends::cuda::Context::open(device.empty() ? "cuda:0" : device));
-      name_ = cuda_->device().name;
-#else
-      throw backends::UserError("explore --target cuda: this fftc was built without CUDA");
-#endif
-    } else {
-      cl_.emplace(backends::opencl::Context::fromSelector(device));
-      name_ = cl_->device().name;
-    }
-  }
-  const std::string& name() const { return name_; }
-  fftlib::tune::DeviceIdentity identity() const {
-#ifdef FFTC_HAVE_CUDA
-    if (cuda_) return fftlib::tune::cudaIdentity(*cuda_);
-#endif
-    return fftlib::tune::openClIdentity(cl_->device());
-  }
-
-  compiler::exec::Runner runner(const compiler::codegen::CompiledKernel& k) {
-    const std::map<std::string, int64_t> sizes;  // every size is fixed by -D
-    if (target_ == Target::Cuda) {
-#ifdef FFTC_HAVE_CUDA
-      compiler::exec::checkDevice(cuda_->device(), k);
-      return [this, &k, sizes](const std::vector<ir::Value>& in) {
-        return compiler::exec::runCompiled(*cuda_, k, in, sizes, timing_);
-      };
-#endif
-    }
-    compiler::exec::checkDevice(cl_->device(), k);
-    return [this, &k, sizes](const std::vector<ir::Value>& in) {
-      return compiler::exec::runCompiled(*cl_, k, in, sizes, timing_);
-    };
-  }
-
- private:
-  Target target_;
-  compiler::exec::TimingOptions timing_;
-  std::string name_;
-  std::optional<backends::opencl::Context> cl_;
-#ifdef FFTC_HAVE_CUDA
-  std::optional<backends::cuda::Context> cuda_;
-#endif
-};
-
-// Compiles, runs, checks and times one variant. Errors of the variant itself (code generation
-// cannot do it, the device refuses its work-group) are recorded; a device that fails is not.
-// Every variant gets the same inputs (the seed, the sizes fixed by -D), so the interpreter's
-// result is computed once, by the first variant checked, and kept in `reference`: at GEMM
-// 512^3 it takes seconds, the kernels milliseconds.
-Entry evaluate(const compiler::frontend::Kernel& k, Target target, DeviceRunner& device, Entry e,
-               uint64_t seed, std::optional<ir::Value>& reference) {
-  try {
-    auto built = compiler::pipeline::build(k, e.strategy, target, {});
-    auto r = compiler::exec::checkWithRunner(device.runner(built.compiled), k.lambda,
-                                             built.compiled, {}, seed, {}, !reference);
-    if (!reference) reference = r.reference;
-    r.comparison = compiler::exec::compareValues(
-        r.device, *reference, compiler::exec::defaultTolerance(built.compiled.usesDouble));
-    e.checked = true;
-    e.ok = r.comparison.ok;
-    e.maxError = r.comparison.maxError;
-    if (e.ok)
-      e.ms = r.run.totalMs;
-    else
-      e.error = "check failed: " + r.comparison.firstMismatch;
-  } catch (const ir::CompileError& x) {
-    e.error = x.message();
-  } catch (const backends::UserError& x) {
-    e.error = x.what();
-  } catch (const rewrites::RewriteError& x) {
-    e.error = std::string("rewrite: ") + x.what();
-  }
-  return e;
-}
-
-// The rules to enumerate: each parametric rule once per value of `params` it accepts (a
-// dimension rule too, unlike instantiateRules, which gives it its default dimension only);
-// chunk sizes below 2 (a split into single elements or one chunk) are left out.
-std::vector<rewrites::Rule> exploreRules(const std::vector<std::string>& names,
-                                         const std::vector<int64_t>& params) {
-  std::vector<rewrites::Rule> out;
-  for (const std::string& n : names) {
-    const rewrites::RuleInfo* info = rewrites::findRule(n);
-    if (!info) throw backends::UserError(fmt::format("--rules: unknown rule '{}'", n));
-    if (info->maxParams == 0) {
-      out.push_back(*rewrites::makeRule(n, {}));
-      continue;
-    }
-    for (int64_t v : params) {
-      if (info->group == "algorithmic" && v < 2) continue;
-      if (auto r = rewrites::makeRule(n, {v})) out.push_back(*r);
-    }
-  }
-  return out;
-}
 
 boost::json::object entryJson(const Entry& e) {
   boost::json::object o;
@@ -188,7 +42,7 @@ boost::json::object entryJson(const Entry& e) {
 
 int runExplore(const Args& args) {
   std::string file, kernel, device, target = "opencl", precision = "f32";
-  std::string rulesText = kDefaultRules, paramsText = "0,1,4,16,64";
+  std::string rulesText = kDefaultExploreRules, paramsText = "0,1,4,16,64";
   std::vector<std::string> defines;
   double budget = 60;
   int depth = 2;

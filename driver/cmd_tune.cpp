@@ -191,15 +191,13 @@ void checkFiles(const FftOptions& o, const TuneOptions& t) {
 }  // namespace
 
 int runTune(const Args& args) {
-  // `fftc tune FILE.fdl --kernel K ...`: a general kernel's rewrite strategies and their
-  // parameters, searched as explore does, the fastest recorded as wisdom (kernel_wisdom.h)
+  // `fftc tune FILE.fdl --kernel K ...`: a general kernel's rewrite choice and numeric
+  // parameters in one space (kernel_space.h), the fastest recorded as wisdom (kernel_wisdom.h)
   if (std::any_of(args.begin(), args.end(), [](const std::string& a) {
         return a.size() > 4 && a.compare(a.size() - 4, 4, ".fdl") == 0;
       })) {
     if (tunesFftOps(args)) return runTuneFftOps(args);  // its fft operations' plans
-    Args explore = args;
-    explore.push_back("--record");
-    return runExplore(explore);
+    return runTuneKernel(args);  // its rewrite choice and numbers in one space
   }
   FftOptions o;
   TuneOptions t;

@@ -45,10 +45,11 @@ tuner::WisdomKey keyOf(const KernelProblem& problem, const fftlib::tune::DeviceI
 
 std::string recordKernelWisdom(const std::string& option, const KernelProblem& problem,
                                const fftlib::tune::DeviceIdentity& id, const std::string& strategy,
-                               double ms) {
+                               double ms, const boost::json::object& config) {
   const std::string file = wisdomFile(option);
   if (file.empty()) return {};
   tuner::WisdomEntry e;
+  e.config = config;
   e.config["strategy"] = strategy;
   e.cost = ms;
   return tuner::Wisdom::update(file, keyOf(problem, id), std::move(e)) ? file : std::string();

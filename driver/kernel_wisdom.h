@@ -3,6 +3,7 @@
 // apply it when no --rewrite is given. The same file as the FFT planner's wisdom (tuner/wisdom.h).
 #pragma once
 
+#include <boost/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,12 +21,13 @@ struct KernelProblem {
   std::string name() const;
 };
 
-// Records `strategy` (taking `ms` on the device `id`) in the wisdom file (`option`, else the
+// Records `strategy` (taking `ms` on the device `id`; `config`, the tuner's configuration
+// that gave it, is kept beside it) in the wisdom file (`option`, else the
 // default path of CLI.md) when it is faster than what is there; returns the file, or "" when
 // there is no wisdom file to write (no HOME) or the entry was not better.
 std::string recordKernelWisdom(const std::string& option, const KernelProblem& problem,
                                const fftlib::tune::DeviceIdentity& id, const std::string& strategy,
-                               double ms);
+                               double ms, const boost::json::object& config = {});
 
 // Whether the wisdom file has an entry for the problem on any device (no device needed).
 bool kernelWisdomMayApply(const std::string& option, const KernelProblem& problem);

@@ -31,7 +31,9 @@ constexpr Command kCommands[] = {
     {"compile", fftc::driver::runCompile, "compile the kernels of a .fdl program"},
     {"fft", fftc::driver::runFft, "build an FFT from the FFT library and emit its kernels"},
     {"run", fftc::driver::runRun, "build an FFT, run it on a device, time and check it"},
-    {"tune", fftc::driver::runTune, "search the FFT plan space on a device, record wisdom"},
+    {"tune", fftc::driver::runTune,
+     "search the FFT plan space (with FILE.fdl: a kernel's rewrites and their numbers) on a "
+     "device, record wisdom"},
     {"exec", fftc::driver::runExec, "run a kernel of a .fdl program on random inputs"},
     {"explore", fftc::driver::runExplore,
      "rank rewrite variants of a kernel by time on a device, each checked"},

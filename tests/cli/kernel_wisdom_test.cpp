@@ -1,7 +1,8 @@
 // Wisdom for general kernels from the command line (issue 26, driver/kernel_wisdom.h):
-// `fftc tune FILE.fdl` records the fastest rewrite strategy explore finds (only when it beats
-// lowerDefault), and `exec` and `compile --device` apply it without --rewrite; another device's
-// entry, other -D bindings or an explicit --rewrite leave the kernel to lowerDefault.
+// `fftc explore --record` records the fastest rewrite strategy explore finds (only when it beats
+// lowerDefault; `fftc tune FILE.fdl`'s search is in kernel_tune_test.cpp), and `exec` and
+// `compile --device` apply it without --rewrite; another device's entry, other -D bindings or an
+// explicit --rewrite leave the kernel to lowerDefault.
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
@@ -24,14 +25,14 @@ boost::json::object jsonAfterNotes(const Result& r) {
 
 const std::string kGemm = kExamples + "gemm.fdl -D M=128 -D N=128 -D K=128";
 
-TEST(KernelWisdom, TuneRecordsWhatExecAndCompileApply) {
+TEST(KernelWisdom, ExploreRecordsWhatExecAndCompileApply) {
   const std::string w = (tempDir() / "kernel_wisdom.json").string();
   std::filesystem::remove(w);
   const std::string wisdom = " --wisdom " + w;
   // tile2D(8, 8) with the interchange is 3 - 8x faster than lowerDefault on PoCL
-  auto tune = fftc("tune " + kGemm +
+  auto tune = fftc("explore " + kGemm +
                    " --depth 2 --rules tile2D,mapReduceInterchange --params 8 --repeat 3 "
-                   "--warmup 1 --json" +
+                   "--warmup 1 --record --json" +
                    wisdom);
   ASSERT_EQ(tune.status, 0) << tune.out;
   const auto t = jsonAfterNotes(tune);

@@ -1,0 +1,136 @@
+// The evaluation explore and tune share (explore_eval.h).
+#include "driver/explore_eval.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+
+#ifdef FFTC_HAVE_CUDA
+#include "compiler/exec/cuda_exec.h"
+#endif
+
+#include "backends/common/device_error.h"
+#include "driver/options.h"
+#include "rewrites/rule.h"
+
+namespace fftc::driver {
+
+using compiler::pipeline::Target;
+
+std::string replayStep(const std::string& step) {
+  const size_t at = step.rfind(" @ ");
+  const std::string rule = step.substr(0, at), path = step.substr(at + 3);
+  if (path == "root") return rule;
+  std::string list;
+  for (const std::string& i : splitList([&] {
+         std::string p = path;
+         std::replace(p.begin(), p.end(), '.', ',');
+         return p;
+       }()))
+    list += (list.empty() ? "" : ", ") + i;
+  return "at([" + list + "], " + rule + ")";
+}
+
+std::string strategyOf(const std::vector<std::string>& steps, bool prepared) {
+  std::string s = prepared && !steps.empty() ? "prepare; " : "";
+  for (const std::string& step : steps) s += replayStep(step) + "; ";
+  return s + "lowerDefault";
+}
+
+std::vector<rewrites::Rule> exploreRules(const std::vector<std::string>& names,
+                                         const std::vector<int64_t>& params) {
+  std::vector<rewrites::Rule> out;
+  for (const std::string& n : names) {
+    const rewrites::RuleInfo* info = rewrites::findRule(n);
+    if (!info) throw backends::UserError(fmt::format("--rules: unknown rule '{}'", n));
+    if (info->maxParams == 0) {
+      out.push_back(*rewrites::makeRule(n, {}));
+      continue;
+    }
+    for (int64_t v : params) {
+      if (info->group == "algorithmic" && v < 2) continue;
+      if (auto r = rewrites::makeRule(n, {v})) out.push_back(*r);
+    }
+  }
+  return out;
+}
+
+DeviceRunner::DeviceRunner(Target target, const std::string& device,
+                           compiler::exec::TimingOptions timing)
+    : target_(target), timing_(timing) {
+  if (target == Target::Cuda) {
+#ifdef FFTC_HAVE_CUDA
+    cuda_.emplace(backends::cuda::Context::open(device.empty() ? "cuda:0" : device));
+    name_ = cuda_->device().name;
+#else
+    throw backends::UserError("--target cuda: this fftc was built without CUDA");
+#endif
+  } else {
+    cl_.emplace(backends::opencl::Context::fromSelector(device));
+    name_ = cl_->device().name;
+  }
+}
+
+fftlib::tune::DeviceIdentity DeviceRunner::identity() const {
+#ifdef FFTC_HAVE_CUDA
+  if (cuda_) return fftlib::tune::cudaIdentity(*cuda_);
+#endif
+  return fftlib::tune::openClIdentity(cl_->device());
+}
+
+int64_t DeviceRunner::maxWorkGroupSize() const {
+#ifdef FFTC_HAVE_CUDA
+  if (cuda_) return cuda_->device().maxThreadsPerBlock;
+#endif
+  return static_cast<int64_t>(cl_->device().maxWorkGroupSize);
+}
+
+int64_t DeviceRunner::maxLocalBytes() const {
+#ifdef FFTC_HAVE_CUDA
+  if (cuda_) return static_cast<int64_t>(cuda_->device().sharedMemoryPerBlockOptin);
+#endif
+  return static_cast<int64_t>(cl_->device().localMemBytes);
+}
+
+compiler::exec::Runner DeviceRunner::runner(const compiler::codegen::CompiledKernel& k) {
+  const std::map<std::string, int64_t> sizes;  // every size is fixed by -D
+  if (target_ == Target::Cuda) {
+#ifdef FFTC_HAVE_CUDA
+    compiler::exec::checkDevice(cuda_->device(), k);
+    return [this, &k, sizes](const std::vector<ir::Value>& in) {
+      return compiler::exec::runCompiled(*cuda_, k, in, sizes, timing_);
+    };
+#endif
+  }
+  compiler::exec::checkDevice(cl_->device(), k);
+  return [this, &k, sizes](const std::vector<ir::Value>& in) {
+    return compiler::exec::runCompiled(*cl_, k, in, sizes, timing_);
+  };
+}
+
+Entry evaluate(const compiler::frontend::Kernel& k, Target target, DeviceRunner& device, Entry e,
+               uint64_t seed, std::optional<ir::Value>& reference) {
+  try {
+    auto built = compiler::pipeline::build(k, e.strategy, target, {});
+    auto r = compiler::exec::checkWithRunner(device.runner(built.compiled), k.lambda,
+                                             built.compiled, {}, seed, {}, !reference);
+    if (!reference) reference = r.reference;
+    r.comparison = compiler::exec::compareValues(
+        r.device, *reference, compiler::exec::defaultTolerance(built.compiled.usesDouble));
+    e.checked = true;
+    e.ok = r.comparison.ok;
+    e.maxError = r.comparison.maxError;
+    if (e.ok)
+      e.ms = r.run.totalMs;
+    else
+      e.error = "check failed: " + r.comparison.firstMismatch;
+  } catch (const ir::CompileError& x) {
+    e.error = x.message();
+  } catch (const backends::UserError& x) {
+    e.error = x.what();
+  } catch (const rewrites::RewriteError& x) {
+    e.error = std::string("rewrite: ") + x.what();
+  }
+  return e;
+}
+
+}  // namespace fftc::driver

@@ -1,0 +1,84 @@
+// What `fftc explore` and `fftc tune FILE.fdl` share: a device that runs compiled kernels, and
+// the evaluation of one rewrite strategy of a kernel (compile, check against the interpreter,
+// time), with explore's rule instantiation and its replayable strategies.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#ifdef FFTC_HAVE_CUDA
+#include "backends/cuda/context.h"
+#endif
+#include "backends/opencl/context.h"
+#include "compiler/exec/exec.h"
+#include "compiler/frontend/frontend.h"
+#include "compiler/pipeline/pipeline.h"
+#include "fftlib/tune/fft_cost.h"
+#include "rewrites/rules.h"
+
+namespace fftc::driver {
+
+// The rules explore (and tune FILE.fdl) tries by default: layout (split-join, interchange),
+// fusion, the partial reduction, parallel maps in another dimension, and 2D tiling with register
+// blocking (the last needs --depth 3 for an r x c block; one interchange per tile is depth 2).
+inline constexpr const char* kDefaultExploreRules =
+    "splitJoin,mapFusion,reduceMapFusion,splitReduce,splitMap,mapMapInterchange,mapGlobal,tile2D,"
+    "mapReduceInterchange";
+
+// "splitJoin(2) @ 0.1" -> "at([0, 1], splitJoin(2))"; "rule @ root" -> "rule".
+std::string replayStep(const std::string& step);
+
+// The strategy that rebuilds a variant from the kernel as written; `prepared`: the steps'
+// positions are those of the normal form (`prepare`), which then comes first.
+std::string strategyOf(const std::vector<std::string>& steps, bool prepared);
+
+// The rules to enumerate: each parametric rule once per value of `params` it accepts (a
+// dimension rule too, unlike instantiateRules, which gives it its default dimension only);
+// chunk sizes below 2 (a split into single elements or one chunk) are left out. An unknown
+// name is a UserError.
+std::vector<rewrites::Rule> exploreRules(const std::vector<std::string>& names,
+                                         const std::vector<int64_t>& params);
+
+struct Entry {
+  std::string strategy;
+  std::vector<std::string> steps;
+  std::optional<double> ms;  // timed and correct
+  bool checked = false;      // ran and compared with the interpreter
+  bool ok = false;           // and matched
+  double maxError = 0;
+  std::string error;  // why it was not timed (compile error, check failure)
+};
+
+// Runs compiled kernels on the chosen device (OpenCL or CUDA) with `timing`.
+class DeviceRunner {
+ public:
+  DeviceRunner(compiler::pipeline::Target target, const std::string& device,
+               compiler::exec::TimingOptions timing);
+  const std::string& name() const { return name_; }
+  fftlib::tune::DeviceIdentity identity() const;
+  // The most work-items a work-group may have (threads a block on CUDA).
+  int64_t maxWorkGroupSize() const;
+  // The local memory a work-group may take (CUDA: the opt-in shared memory per block).
+  int64_t maxLocalBytes() const;
+  compiler::exec::Runner runner(const compiler::codegen::CompiledKernel& k);
+
+ private:
+  compiler::pipeline::Target target_;
+  compiler::exec::TimingOptions timing_;
+  std::string name_;
+  std::optional<backends::opencl::Context> cl_;
+#ifdef FFTC_HAVE_CUDA
+  std::optional<backends::cuda::Context> cuda_;
+#endif
+};
+
+// Compiles, runs, checks and times one variant (e.strategy). Errors of the variant itself
+// (code generation cannot do it, the device refuses its work-group) are recorded in e.error; a
+// device that fails is not. Every variant gets the same inputs (the seed, the sizes fixed by
+// -D), so the interpreter's result is computed once, by the first variant checked, and kept in
+// `reference`: at GEMM 512^3 it takes seconds, the kernels milliseconds.
+Entry evaluate(const compiler::frontend::Kernel& k, compiler::pipeline::Target target,
+               DeviceRunner& device, Entry e, uint64_t seed, std::optional<ir::Value>& reference);
+
+}  // namespace fftc::driver
