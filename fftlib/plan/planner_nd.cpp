@@ -124,7 +124,9 @@ bool narrowTile(const FftRequest& r, const std::vector<int64_t>& ns, size_t j) {
 // work-items at most 1024, its line FFTs' barriers outside the loops (pass 1: X's rows on local
 // dimension 1, n2 of them, at least the min(X's radices) columns a lane takes; pass 2: Z's
 // lines, n1·F, on dimension 0 and its butterflies on 1, at least the nZ / n1 lines over y1 a
-// lane takes; either holds when that FFT is one radix, no barrier inside). n1 the least that fits
+// lane takes; either holds when that FFT is one radix, no barrier inside), and the n1- and
+// n2-point butterflies, a line's whole FFT, in a work-item's registers (butterflyInRegisters:
+// 16 f32 on 1024 work-items, 16 f64 on 512; 37 = [37] on 555 not). n1 the least that fits
 // (256 = 16 x 16, 128 = 8 x 16): the smallest block. Returns {n1, F}, or {0, 0}.
 std::pair<int64_t, int64_t> chooseFused3(const FftRequest& r, const NdChoice& nd) {
   const auto& ns = nd.dims;
@@ -144,11 +146,13 @@ std::pair<int64_t, int64_t> chooseFused3(const FftRequest& r, const NdChoice& nd
     if (ny % n1 != 0 || chooseRadices(n1).size() != 1 || chooseRadices(n2).size() != 1 ||
         nz % n1 != 0)
       continue;
-    const bool pass1 = localFits(n2 * nx, r) && butterflies(rx) * n2 <= 1024 &&
-                       (rx.size() == 1 || *std::min_element(rx.begin(), rx.end()) <= n2);
-    const bool pass2 = n1 * f * butterflies(rz) <= 1024 &&
-                       (rz.size() == 1 || nz / n1 <= butterflies(rz)) &&
-                       skew.skewedLocalCount(nz * n1 * f, n1 * f) * elem <= localMemoryBudget(r);
+    const int64_t items1 = butterflies(rx) * n2, items2 = n1 * f * butterflies(rz);
+    const bool pass1 = localFits(n2 * nx, r) && items1 <= 1024 &&
+                       (rx.size() == 1 || *std::min_element(rx.begin(), rx.end()) <= n2) &&
+                       butterflyInRegisters(n2, items1, r.precision, true);
+    const bool pass2 = items2 <= 1024 && (rz.size() == 1 || nz / n1 <= butterflies(rz)) &&
+                       skew.skewedLocalCount(nz * n1 * f, n1 * f) * elem <= localMemoryBudget(r) &&
+                       butterflyInRegisters(n1, items2, r.precision, true);
     if (pass1 && pass2) return {n1, f};
   }
   return {0, 0};

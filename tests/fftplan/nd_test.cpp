@@ -230,8 +230,8 @@ TEST(NdFft, InnerPlaneInOneArrayBeyond48KiB) {
 // Three dimensions Z x Y x X whose Y x X plane fits no local memory in two passes (nd.fdl's
 // fused3, Wu & JaJa): Y = n1·n2 by the four-step, pass 1 X and the n2-point FFTs on each
 // (z, y1) plane, pass 2 the twiddles, the n1-point FFTs and Z on [Z][n1][F] blocks (F x's one
-// 32-byte sector). Within 48 KiB 64^3 (64 = 8 x 8) and 16 x 64 x 64 (Z one radix, 4 x 16) take
-// it; against FFTW, f32 and f64, forward and inverse scaled.
+// 32-byte sector). Within 48 KiB 64^3 (64 = 8 x 8), 16 x 64 x 64 (Z one radix, 4 x 16) and 60^3
+// (4 x 15) take it; against FFTW, f32 and f64, forward and inverse scaled.
 TEST(NdFft, ThreeDimensionsInTwoPasses) {
   struct Case {
     Dims dims;
@@ -243,7 +243,8 @@ TEST(NdFft, ThreeDimensionsInTwoPasses) {
   for (const auto& k : {Case{{64, 64, 64}, 1, Precision::F32, false, 8},
                         Case{{64, 64, 64}, 1, Precision::F64, true, 8},
                         Case{{16, 64, 64}, 2, Precision::F32, true, 4},
-                        Case{{32, 32, 64}, 1, Precision::F64, false, 4}}) {
+                        Case{{32, 32, 64}, 1, Precision::F64, false, 4},
+                        Case{{60, 60, 60}, 1, Precision::F32, false, 4}}) {  // 60 = 4 x 15
     auto r = ndRequest(k.dims, k.batch, k.p);
     if (k.inverse) {
       r.direction = Direction::Inverse;
@@ -279,6 +280,8 @@ TEST(NdFft, ThreeDimensionsInTwoPasses) {
     r.localMemoryBytes = 0;  // within 48 KiB no plane of 256 x 16 (or 128 x 16 f64) fits
     EXPECT_EQ(nd(choosePlan(r)).fusedSplit, 0) << r.key();
   }
+  // a 37-point butterfly a work-item on 555 of them would not fit its registers: three passes
+  EXPECT_EQ(nd(choosePlan(ndRequest({22, 74, 60}))).fusedSplit, 0);
   // 128^3 f32 keeps its one-array plane (two passes already)
   auto plane = ndRequest({128, 128, 128});
   plane.localMemoryBytes = 232448;
