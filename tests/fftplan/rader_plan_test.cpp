@@ -208,6 +208,39 @@ TEST(RaderPassPlan, ThreeLocalArrays) {
   }
 }
 
+// The planner's count (raderPassLocalBytes) against what code generation declares, where an
+// odd N leaves its arrays unpadded and the convolution's even (p - 1)·m padded (2961 = 47·63:
+// 3 x 3079, not 3 x 2961), and the sizes that three storages let into 48 KiB where four did
+// not (f64 866 = [433, 2]: 4 x 920 x 16 = 58880 bytes, 3 x 44160; f32 1876 = [67, 4, 7];
+// Bluestein's three passes before), on PoCL against FFTW.
+TEST(RaderPassPlan, TheThreeStoragesAreWhatCodegenDeclares) {
+  for (const auto& [n, p, prec, bytes] :
+       {std::tuple<int64_t, int64_t, Precision, int64_t>{2961, 47, Precision::F32, 227 * 1024},
+        {866, 433, Precision::F64, 0},
+        {1876, 67, Precision::F32, 0},
+        {488, 61, Precision::F64, 0}}) {
+    SCOPED_TRACE(n);
+    FftRequest r = lineRequest(n, 5, prec);
+    r.localMemoryBytes = bytes;
+    const PlanChoice c = choosePlan(r);
+    ASSERT_NE(c.as<LocalChoice>(), nullptr);
+    ASSERT_FALSE(c.as<LocalChoice>()->raderPass.empty());
+    const int64_t f = std::get<int64_t>(c.defines.at("F"));
+    const int64_t counted = raderPassLocalBytes(n, p, f, prec);
+    EXPECT_LE(counted, localMemoryFor(r, f));
+    auto plan = planFft(r);
+    ASSERT_EQ(plan->compiled.stages.size(), 1u);
+    const int64_t declared = plan->compiled.stages[0].localMemoryBytes;
+    EXPECT_LE(declared, counted);                    // never more than the planner counted
+    EXPECT_GE(declared, counted - 16 * 3 * (f + 8));  // nor much less (padding rounding)
+  }
+  EXPECT_EQ(raderPassLocalBytes(866, 433, 1, Precision::F64), 3 * (866 + 54) * 16);
+  expectPlanWithinFftw<double>(lineRequest(866, 3, Precision::F64), "rader pass", 5,
+                               "stockhamLocal");
+  expectPlanWithinFftw<float>(lineRequest(1876, 3, Precision::F32), "rader pass", 7,
+                              "stockhamLocal");
+}
+
 // The plans on PoCL against FFTW in long double, L2 within kL2Bound of FFTW's at the same
 // precision: the Rader radix in the first pass (62 = [2, 31]: 2 work-items a row), the last
 // (992 = [8, 4, 31]), beside another (1147 = [37, 31]), f64 inverse scaled, uneven batches.
