@@ -68,7 +68,8 @@ void addFftOptions(po::options_description& desc, FftOptions& o, bool withOutput
        "on a CUDA device, its share: docs/fft-api.md)")
       ("min-blocks", po::value(&o.minBlocks)->default_value(o.minBlocks),
        "CUDA: the blocks of each kernel that must fit one SM at once, __launch_bounds__' "
-       "second argument (registers capped to fit them; 0: none)")
+       "second argument (registers capped to fit them; 0: the plan's own, none but for a Rader "
+       "pass: docs/fft-api.md rule 3; 1: no more than one block)")
       ("cluster", po::value(&o.cluster)->default_value(o.cluster),
        "CUDA sm_90: the whole transform in one kernel, each row over a thread-block cluster "
        "of this many blocks, 2 to 8 (cluster.fdl fourStepCluster, else stockhamCluster; 0: none)")
@@ -132,7 +133,7 @@ fl::FftRequest makeRequest(const FftOptions& o) {
   r.localMemoryBytes = o.localMemory;
   if (o.minBlocks < 0)
     throw backends::UserError(
-        fmt::format("--min-blocks {}: expected 1 or more (0: none)", o.minBlocks));
+        fmt::format("--min-blocks {}: expected 1 or more (0: the plan's own)", o.minBlocks));
   r.minBlocksPerSm = o.minBlocks;
   r.clusterBlocks = o.cluster;
   for (const auto& t : splitList(o.levelSizes))

@@ -91,9 +91,10 @@ struct FftRequest {
   int64_t localMemoryBytes = 0;
   // CUDA: the blocks of each kernel that must fit one SM at once, the second argument of its
   // __launch_bounds__ (CodegenOptions::minBlocksPerMultiprocessor: ptxas keeps the registers
-  // to 64K / (blocks x threads), spilling if it must); 0: none. A tuning parameter (issue 22:
-  // two blocks of a one-kernel 8192 f32 per SM, so that one block's loads overlap the other's
-  // barriers). Ignored by OpenCL.
+  // to 64K / (blocks x threads), spilling if it must); 0: the plan's own (LocalChoice::
+  // minBlocksPerSm: none but for a Rader pass), 1: no bound beyond one block. A tuning
+  // parameter (issue 22: two blocks of a one-kernel 8192 f32 per SM, so that one block's loads
+  // overlap the other's barriers). Ignored by OpenCL.
   int64_t minBlocksPerSm = 0;
   // CUDA sm_90: the whole transform in one kernel whose rows each take a thread-block cluster
   // of this many work-groups, the passes through their distributed shared memory (fft.fdl
