@@ -129,16 +129,12 @@ int runCompile(const Args& args) {
       if (!note.empty()) fmt::print(stderr, "fftc: note: {}\n", note);
     }
     if (fftlib::hasFftOps(*k)) {
-      std::string config = fftOpsConfig;
-      if (config.empty() && !device.empty() && vm["chain-radix"].defaulted() &&
-          fftOpsWisdomMayApply(wisdom, problem)) {
-        std::string note;
-        if (auto found = fftOpsWisdomConfig(wisdom, problem, deviceIdentity(tgt, device), note))
-          config = boost::json::serialize(*found);
-        if (!note.empty()) fmt::print(stderr, "fftc: note: {}\n", note);
-      }
-      expanded = fftlib::expandFftOps(*k, fftOpLimits(tgt, localMemory),
-                                     fftOpsChoices(chainRadix, config));
+      const fftlib::FftRequest limits = fftOpLimits(tgt, localMemory);
+      if (fftOpsConfig.empty() && !device.empty() && vm["chain-radix"].defaulted())
+        expanded = applyFftOpsWisdom(wisdom, problem, *k, limits, chainRadix,
+                                     [&] { return deviceIdentity(tgt, device); });
+      if (!expanded)
+        expanded = fftlib::expandFftOps(*k, limits, fftOpsChoices(chainRadix, fftOpsConfig));
       if (strategy.empty()) strategy = fftlib::kFftOpsStrategy;
       fftlib::fftOpsOptions(*expanded, strategy, options);
     }

@@ -113,20 +113,12 @@ int runExec(const Args& args) {
   if (fftOps) {
     const fftlib::FftRequest limits = fftOpLimits(tgt, localMemory);
     fftlib::FftOpsOptions choices = fftOpsChoices(chainRadix, fftOpsConfig);
-    if (fftOpsConfig.empty() && vm["chain-radix"].defaulted() &&
-        fftOpsWisdomMayApply(wisdom, problem)) {
-      openDevice();
-      std::string note;
-      if (auto config = fftOpsWisdomConfig(wisdom, problem, identity, note)) {
-        try {
-          expanded = fftlib::expandFftOps(
-              k, limits, fftOpsChoices(chainRadix, boost::json::serialize(*config)));
-          fftOpsFromWisdom = true;
-        } catch (const backends::UserError& e) {
-          note += fmt::format("; not applied ({}): the planner's plans instead", e.what());
-        }
-      }
-      if (!note.empty()) fmt::print(stderr, "fftc: note: {}\n", note);
+    if (fftOpsConfig.empty() && vm["chain-radix"].defaulted()) {
+      expanded = applyFftOpsWisdom(wisdom, problem, k, limits, chainRadix, [&] {
+        openDevice();
+        return identity;
+      });
+      fftOpsFromWisdom = expanded.has_value();
     }
     if (!expanded) expanded = fftlib::expandFftOps(k, limits, choices);
   }

@@ -204,12 +204,13 @@ int runTuneFftOps(const Args& args) {
   const ft::FftOpsSpace space(heuristic, so);
   const KernelProblem problem{o.file, k.name, o.precision, o.target, o.defines};
   std::FILE* info = o.json ? stderr : stdout;
-  fmt::print(info, "problem: {}\nspace: {}\n", fftOpsProblemName(problem), space.describe());
+  fmt::print(info, "problem: {}\nspace: {}\n", fftOpsProblemName(problem, limits),
+             space.describe());
   const auto heuristicIndex = space.space().indexOf(space.heuristicConfig());
   if (o.dryRun) {
     if (o.json) {
       boost::json::object j;
-      j["problem"] = fftOpsProblemName(problem);
+      j["problem"] = fftOpsProblemName(problem, limits);
       j["space_size"] = space.space().size();
       boost::json::array forms;
       for (std::size_t i = 0; i < space.forms(); ++i) {
@@ -288,7 +289,7 @@ int runTuneFftOps(const Args& args) {
   extra["evaluations"] = result.evaluations.size();
   extra["space_size"] = space.space().size();
   if (heuristicMs) extra["heuristic_ms"] = *heuristicMs;
-  const std::string recorded = recordFftOpsWisdom(o.wisdom, problem, device->identity,
+  const std::string recorded = recordFftOpsWisdom(o.wisdom, problem, limits, device->identity,
                                                   best.config.toJson(), best.result.cost(), extra);
   fmt::print(info, "best: {} -> {:.4g} ms", best.config.toString(), best.result.cost());
   if (heuristicMs)
@@ -298,7 +299,7 @@ int runTuneFftOps(const Args& args) {
              recorded.empty() ? "kept the cheaper entry in" : "recorded in", wisdomPath);
   if (o.json) {
     boost::json::object j;
-    j["problem"] = fftOpsProblemName(problem);
+    j["problem"] = fftOpsProblemName(problem, limits);
     j["device"] = device->identity.device;
     j["space_size"] = space.space().size();
     j["evaluations"] = result.evaluations.size();

@@ -6,6 +6,7 @@
 
 #include <boost/json.hpp>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <tuple>
 
@@ -133,8 +134,34 @@ TEST(FftOpsCli, TuneRecordsPlansThatExecAndCompileApply) {
   // without --device compile plans as the planner does
   EXPECT_EQ(compiled(" --wisdom " + wisdom, "plain"),
             compiled(" --fft-ops '{\"form0.radices\": [], \"form0.shape\": [0, 0]}'", "h"));
-  // a kernel without fft operations is explore's (tune FILE.fdl as before); a bad --fft-ops is
-  // one line
+  // the plans were tuned at the default budget (48 KiB): at another the entry is not found (the
+  // planner's veto depends on it), and compile --device plans as the planner does
+  const std::string small =
+      compiled(" --local-memory 4096 --device opencl:0:0 --wisdom " + wisdom, "small");
+  EXPECT_EQ(small, compiled(" --local-memory 4096", "small-plain"));
+  auto at4096 = fftc("exec " + conv + " --local-memory 4096 --check --json --wisdom " + wisdom);
+  EXPECT_EQ(at4096.status, 0) << at4096.out;
+  EXPECT_EQ(at4096.out.find("fftc: note: wisdom"), std::string::npos) << at4096.out;
+  // plans the planner refuses now (a wisdom file edited, or the planner changed): compile
+  // --device says so and plans as the planner does, as exec does
+  {
+    auto w = boost::json::parse(readFile(wisdom)).as_object();
+    auto& entry = w.at("entries").as_array().at(0).as_object();
+    ASSERT_NE(std::string(entry.at("problem").as_string()).find("local-memory=49152"),
+              std::string::npos)
+        << boost::json::serialize(entry);
+    entry["config"] = boost::json::object{{"form0.radices", boost::json::array{2, 2}}};
+    std::ofstream(wisdom) << boost::json::serialize(w) << "\n";
+  }
+  auto refused = fftc("compile " + conv + " --device opencl:0:0 --wisdom " + wisdom + " -o " +
+                      (dir / "refused").string());
+  EXPECT_EQ(refused.status, 0) << refused.out;
+  EXPECT_NE(refused.out.find("not applied"), std::string::npos) << refused.out;
+  EXPECT_EQ(readFile(dir / "refused" / "conv.cl"), readFile(dir / "plain" / "conv.cl"));
+  auto refusedExec = fftc("exec " + conv + " --check --json --wisdom " + wisdom);
+  EXPECT_EQ(refusedExec.status, 0) << refusedExec.out;
+  EXPECT_NE(refusedExec.out.find("not applied"), std::string::npos) << refusedExec.out;
+  // a kernel without fft operations is tune's general path; a bad --fft-ops is one line
   auto bad = fftc("exec " + conv + " --fft-ops '{\"form0.radix\": [8, 8]}'");
   EXPECT_NE(bad.status, 0);
   EXPECT_NE(bad.out.find("unknown parameter 'form0.radix'"), std::string::npos) << bad.out;
