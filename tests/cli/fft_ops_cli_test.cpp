@@ -168,6 +168,29 @@ TEST(FftOpsCli, TuneRecordsPlansThatExecAndCompileApply) {
   EXPECT_EQ(lineCount(bad.out), 1) << bad.out;
 }
 
+// a plan whose result differs from the interpreter's is a bug of the planner or of code
+// generation (here every plan: the kernel's value is NaN, which never compares equal): tune
+// prints its report, records nothing and exits 3, as the general kernels' tune
+TEST(FftOpsCli, TuneWithWrongResultsRecordsNothingExit3) {
+  const auto dir = tempDir() / "fft_ops_tune_wrong";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string wisdom = (dir / "wisdom.json").string();
+  const auto path = writeTemp(
+      "fft_ops_nan.fdl",
+      "kernel k(x: [[complex]N]B) = map(fun r => map(fun y => y * sqrt(0.0 - 1.0)) <<: fft(r)) <<: "
+      "x\n");
+  auto t = fftc("tune " + path + " -D N=64 -D B=2 --technique random --evaluations 2 --repeat 1 " +
+                "--warmup 0 --budget 120 --wisdom " + wisdom);
+  EXPECT_EQ(t.status, 3) << t.out;
+  EXPECT_NE(t.out.find("stopped:"), std::string::npos) << t.out;  // the report first
+  EXPECT_NE(t.out.find("2 configuration(s) differ from the interpreter"), std::string::npos)
+      << t.out;
+  EXPECT_TRUE(!std::filesystem::exists(wisdom) ||
+              readFile(wisdom).find("fft-ops") == std::string::npos)
+      << readFile(wisdom);
+}
+
 // transforms beyond the local-memory budget (forced by --local-memory at cheap sizes): the
 // planner's hierarchical plan, two kernels per transform, the work around them in those kernels,
 // the forward's last kernel and the inverse's first one kernel
