@@ -2,6 +2,7 @@
 // IR and view dumps on stdout (CLI.md).
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <optional>
 #include <set>
 
@@ -108,7 +109,23 @@ int runCompile(const Args& args) {
     else
       fmt::print("{}\n", body);
   };
-  for (const auto* k : selectKernels(program, kernel)) {
+  const auto kernels = selectKernels(program, kernel);
+  if (!fftOpsConfig.empty()) {
+    // the plans name row maps by their index in one kernel (form<i>): for one kernel only
+    std::vector<std::string> withOps;
+    for (const auto* k : kernels)
+      if (fftlib::hasFftOps(*k)) withOps.push_back(k->name);
+    if (withOps.empty())
+      throw backends::UserError(fmt::format(
+          "--fft-ops: {} has no fft operations (nothing to plan)",
+          kernel.empty() ? "the program" : "kernel " + kernel));
+    if (withOps.size() > 1)
+      throw backends::UserError(
+          fmt::format("--fft-ops: the kernels {} have fft operations: give --kernel K (the plans "
+                      "are one kernel's)",
+                      fmt::join(withOps, ", ")));
+  }
+  for (const auto* k : kernels) {
     if (kinds.count("ir"))
       text(k->name + ".ir", fmt::format("// kernel {}: {}\n{}\n", k->name, k->resultType.str(),
                                         ir::print(ir::FunPtr(k->lambda))));

@@ -78,6 +78,9 @@ int runExec(const Args& args) {
   // fft(x) and ifft(x): the planner's algorithm in the program (fftlib/plan/fft_ops.h), checked
   // against the interpreter, whose fft is the exact DFT (ir/fft_operation.h)
   const bool fftOps = fftlib::hasFftOps(k);
+  if (!fftOpsConfig.empty() && !fftOps)
+    throw backends::UserError(
+        fmt::format("--fft-ops: kernel {} has no fft operations (nothing to plan)", k.name));
   std::optional<fftlib::ExpandedFftOps> expanded;
   const ir::LambdaPtr reference = k.lambda;
 

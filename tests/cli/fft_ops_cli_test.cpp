@@ -251,6 +251,33 @@ TEST(FftOpsCli, ASymbolicSizeIsOneLineExit1) {
   EXPECT_NE(r.out.find("must be known at compile time"), std::string::npos) << r.out;
 }
 
+// --fft-ops gives one kernel's plans (form<i>: its row maps): on a kernel without fft operations,
+// or to compile without --kernel on a program of two kernels with them, one line, exit 1 (it was
+// ignored, or applied to every kernel)
+TEST(FftOpsCli, FftOpsWithoutOneKernelToPlanIsOneLineExit1) {
+  const std::string ops = " --fft-ops '{\"form0.radices\": [8, 8]}'";
+  auto exec = fftc("exec " + kExamples + "dot.fdl -D N=64" + ops);
+  EXPECT_EQ(exec.status, 1) << exec.out;
+  EXPECT_EQ(lineCount(exec.out), 1) << exec.out;
+  EXPECT_NE(exec.out.find("kernel dot has no fft operations"), std::string::npos) << exec.out;
+  auto compile = fftc("compile " + kExamples + "dot.fdl -D N=64 --emit source" + ops);
+  EXPECT_EQ(compile.status, 1) << compile.out;
+  EXPECT_EQ(lineCount(compile.out), 1) << compile.out;
+  EXPECT_NE(compile.out.find("no fft operations"), std::string::npos) << compile.out;
+  const auto two = writeTemp(
+      "fft_ops_two.fdl",
+      "kernel a(x: [[complex]N]B) = map(fun r => fft(r)) <<: x\n"
+      "kernel b(x: [[complex]N]B) = map(fun r => ifft(r)) <<: x\n");
+  auto both = fftc("compile " + two + " -D N=64 -D B=2 --emit source" + ops);
+  EXPECT_EQ(both.status, 1) << both.out;
+  EXPECT_EQ(lineCount(both.out), 1) << both.out;
+  EXPECT_NE(both.out.find("the kernels a, b have fft operations"), std::string::npos) << both.out;
+  // with --kernel the plans are that kernel's
+  auto one = fftc("compile " + two + " -D N=64 -D B=2 --kernel b -o " +
+                  (tempDir() / "fft_ops_two").string() + ops);
+  EXPECT_EQ(one.status, 0) << one.out;
+}
+
 }  // namespace
 
 namespace {
