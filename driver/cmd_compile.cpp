@@ -67,8 +67,9 @@ int runCompile(const Args& args) {
        "the plans of the fft(x) operations' row maps as `fftc tune` records them (default: "
        "with --device, the wisdom's for the kernel on that device, else the planner's)")
       ("device", po::value(&device),
-       "opencl:P:D, opencl:NAME or cuda:N: without --rewrite, apply the strategy explore "
-       "--record found for a kernel on this device (wisdom)")
+       "opencl:P:D, opencl:NAME or cuda:N: apply the wisdom explore --record and tune "
+       "recorded for a kernel on this device (a strategy without --rewrite; the plans of fft(x) "
+       "operations without --fft-ops or --chain-radix)")
       ("wisdom", po::value(&wisdom),
        "the wisdom file --device reads (default: $FFTC_WISDOM, else ~/.cache/fftc/wisdom.json)")
       (",o", po::value(&outDir), "output directory (default: the current one)");

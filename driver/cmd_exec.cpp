@@ -52,7 +52,8 @@ int runExec(const Args& args) {
        "untimed runs between the cold run and the timed ones")
       ("check", po::bool_switch(&check), "compare with the reference interpreter (exit 3 if off)")
       ("wisdom", po::value(&wisdom),
-       "wisdom file of explore --record, used without --rewrite (default: $FFTC_WISDOM, else "
+       "wisdom file of explore --record and tune: a strategy used without --rewrite, the plans "
+       "of fft(x) operations without --fft-ops or --chain-radix (default: $FFTC_WISDOM, else "
        "~/.cache/fftc/wisdom.json)")
       ("json", po::bool_switch(&json), "print one JSON object");
   po::positional_options_description pos;
@@ -125,8 +126,8 @@ int runExec(const Args& args) {
     }
     if (!expanded) expanded = fftlib::expandFftOps(k, limits, choices);
   }
-  // Without --rewrite, a strategy `explore --record` found for this kernel on this device
-  // (kernel_wisdom.h); the device is opened first only then, so that a kernel that does not
+  // Without --rewrite, a strategy `explore --record` or `tune` found for this kernel on this
+  // device (kernel_wisdom.h; a kernel with fft operations takes its plans' wisdom above); the device is opened first only then, so that a kernel that does not
   // compile says so before a missing device does.
   std::string strategy = rewrite;
   bool fromWisdom = false;
