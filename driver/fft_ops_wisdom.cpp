@@ -2,7 +2,6 @@
 #include "driver/fft_ops_wisdom.h"
 
 #include <algorithm>
-#include <filesystem>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -15,15 +14,6 @@
 #include "tuner/wisdom.h"
 
 namespace fftc::driver {
-namespace {
-
-tuner::WisdomKey keyOf(const KernelProblem& problem, const fftlib::FftRequest& limits,
-                       const fftlib::tune::DeviceIdentity& id) {
-  return {id.device, id.driver, fftlib::tune::buildIdentity(), fftOpsProblemName(problem, limits)};
-}
-
-}  // namespace
-
 std::string fftOpsProblemName(const KernelProblem& problem, const fftlib::FftRequest& limits) {
   return fmt::format("fft-ops {} local-memory={}", problem.name(),
                      fftlib::localMemoryBudget(limits));
@@ -34,14 +24,11 @@ std::string recordFftOpsWisdom(const std::string& option, const KernelProblem& p
                                const fftlib::tune::DeviceIdentity& id,
                                const boost::json::object& config, double ms,
                                boost::json::value extra) {
-  const std::string file = wisdomFile(option);
-  if (file.empty()) return {};
   tuner::WisdomEntry e;
   e.config = config;
   e.cost = ms;
   e.extra = std::move(extra);
-  return tuner::Wisdom::update(file, keyOf(problem, limits, id), std::move(e)) ? file
-                                                                               : std::string();
+  return recordWisdom(option, fftOpsProblemName(problem, limits), id, std::move(e));
 }
 
 std::string formsDiffer(const fftlib::ExpandedFftOps& planned,
@@ -66,11 +53,8 @@ std::optional<fftlib::ExpandedFftOps> applyFftOpsWisdom(
     const std::string& option, const KernelProblem& problem, const compiler::frontend::Kernel& k,
     const fftlib::FftRequest& limits, int64_t chainRadix,
     const std::function<fftlib::tune::DeviceIdentity()>& identity) {
-  const std::string file = wisdomFile(option);
-  if (file.empty() || !std::filesystem::exists(file)) return std::nullopt;
-  const tuner::Wisdom wisdom = tuner::Wisdom::load(file);
-  if (!wisdom.contains(fftOpsProblemName(problem, limits))) return std::nullopt;
-  const auto found = wisdom.lookup(keyOf(problem, limits, identity()));
+  const auto [file, found] = findWisdom(option, fftOpsProblemName(problem, limits), identity);
+  if (file.empty()) return std::nullopt;
   if (!found) {
     fmt::print(stderr, "fftc: note: wisdom {}: not used for the fft operations of kernel {}: {}\n",
                file, problem.kernel, found.reason);

@@ -2,7 +2,7 @@
 // fft/ifft keeps the fastest plans of its row maps (fftlib/tune/fft_ops_space.h) for the kernel's
 // text, its -D sizes, precision, target and local-memory budget on a device; `exec` (and
 // `compile --device`) apply them unless the plans are given (--fft-ops, --chain-radix). The same
-// file as the other wisdom.
+// file as the other wisdom, through the same functions (kernel_wisdom.h: findWisdom, recordWisdom).
 #pragma once
 
 #include <boost/json.hpp>
