@@ -2,6 +2,7 @@
 // IR and view dumps on stdout (CLI.md).
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <optional>
 #include <set>
 
@@ -66,8 +67,9 @@ int runCompile(const Args& args) {
        "the plans of the fft(x) operations' row maps as `fftc tune` records them (default: "
        "with --device, the wisdom's for the kernel on that device, else the planner's)")
       ("device", po::value(&device),
-       "opencl:P:D, opencl:NAME or cuda:N: without --rewrite, apply the strategy explore "
-       "--record found for a kernel on this device (wisdom)")
+       "opencl:P:D, opencl:NAME or cuda:N: apply the wisdom explore --record and tune "
+       "recorded for a kernel on this device (a strategy without --rewrite; the plans of fft(x) "
+       "operations without --fft-ops or --chain-radix)")
       ("wisdom", po::value(&wisdom),
        "the wisdom file --device reads (default: $FFTC_WISDOM, else ~/.cache/fftc/wisdom.json)")
       (",o", po::value(&outDir), "output directory (default: the current one)");
@@ -108,7 +110,23 @@ int runCompile(const Args& args) {
     else
       fmt::print("{}\n", body);
   };
-  for (const auto* k : selectKernels(program, kernel)) {
+  const auto kernels = selectKernels(program, kernel);
+  if (!fftOpsConfig.empty()) {
+    // the plans name row maps by their index in one kernel (form<i>): for one kernel only
+    std::vector<std::string> withOps;
+    for (const auto* k : kernels)
+      if (fftlib::hasFftOps(*k)) withOps.push_back(k->name);
+    if (withOps.empty())
+      throw backends::UserError(fmt::format(
+          "--fft-ops: {} has no fft operations (nothing to plan)",
+          kernel.empty() ? "the program" : "kernel " + kernel));
+    if (withOps.size() > 1)
+      throw backends::UserError(
+          fmt::format("--fft-ops: the kernels {} have fft operations: give --kernel K (the plans "
+                      "are one kernel's)",
+                      fmt::join(withOps, ", ")));
+  }
+  for (const auto* k : kernels) {
     if (kinds.count("ir"))
       text(k->name + ".ir", fmt::format("// kernel {}: {}\n{}\n", k->name, k->resultType.str(),
                                         ir::print(ir::FunPtr(k->lambda))));
@@ -129,16 +147,12 @@ int runCompile(const Args& args) {
       if (!note.empty()) fmt::print(stderr, "fftc: note: {}\n", note);
     }
     if (fftlib::hasFftOps(*k)) {
-      std::string config = fftOpsConfig;
-      if (config.empty() && !device.empty() && vm["chain-radix"].defaulted() &&
-          fftOpsWisdomMayApply(wisdom, problem)) {
-        std::string note;
-        if (auto found = fftOpsWisdomConfig(wisdom, problem, deviceIdentity(tgt, device), note))
-          config = boost::json::serialize(*found);
-        if (!note.empty()) fmt::print(stderr, "fftc: note: {}\n", note);
-      }
-      expanded = fftlib::expandFftOps(*k, fftOpLimits(tgt, localMemory),
-                                     fftOpsChoices(chainRadix, config));
+      const fftlib::FftRequest limits = fftOpLimits(tgt, localMemory);
+      if (fftOpsConfig.empty() && !device.empty() && vm["chain-radix"].defaulted())
+        expanded = applyFftOpsWisdom(wisdom, problem, *k, limits, chainRadix,
+                                     [&] { return deviceIdentity(tgt, device); });
+      if (!expanded)
+        expanded = fftlib::expandFftOps(*k, limits, fftOpsChoices(chainRadix, fftOpsConfig));
       if (strategy.empty()) strategy = fftlib::kFftOpsStrategy;
       fftlib::fftOpsOptions(*expanded, strategy, options);
     }

@@ -52,7 +52,8 @@ int runExec(const Args& args) {
        "untimed runs between the cold run and the timed ones")
       ("check", po::bool_switch(&check), "compare with the reference interpreter (exit 3 if off)")
       ("wisdom", po::value(&wisdom),
-       "wisdom file of explore --record, used without --rewrite (default: $FFTC_WISDOM, else "
+       "wisdom file of explore --record and tune: a strategy used without --rewrite, the plans "
+       "of fft(x) operations without --fft-ops or --chain-radix (default: $FFTC_WISDOM, else "
        "~/.cache/fftc/wisdom.json)")
       ("json", po::bool_switch(&json), "print one JSON object");
   po::positional_options_description pos;
@@ -78,6 +79,9 @@ int runExec(const Args& args) {
   // fft(x) and ifft(x): the planner's algorithm in the program (fftlib/plan/fft_ops.h), checked
   // against the interpreter, whose fft is the exact DFT (ir/fft_operation.h)
   const bool fftOps = fftlib::hasFftOps(k);
+  if (!fftOpsConfig.empty() && !fftOps)
+    throw backends::UserError(
+        fmt::format("--fft-ops: kernel {} has no fft operations (nothing to plan)", k.name));
   std::optional<fftlib::ExpandedFftOps> expanded;
   const ir::LambdaPtr reference = k.lambda;
 
@@ -113,25 +117,17 @@ int runExec(const Args& args) {
   if (fftOps) {
     const fftlib::FftRequest limits = fftOpLimits(tgt, localMemory);
     fftlib::FftOpsOptions choices = fftOpsChoices(chainRadix, fftOpsConfig);
-    if (fftOpsConfig.empty() && vm["chain-radix"].defaulted() &&
-        fftOpsWisdomMayApply(wisdom, problem)) {
-      openDevice();
-      std::string note;
-      if (auto config = fftOpsWisdomConfig(wisdom, problem, identity, note)) {
-        try {
-          expanded = fftlib::expandFftOps(
-              k, limits, fftOpsChoices(chainRadix, boost::json::serialize(*config)));
-          fftOpsFromWisdom = true;
-        } catch (const backends::UserError& e) {
-          note += fmt::format("; not applied ({}): the planner's plans instead", e.what());
-        }
-      }
-      if (!note.empty()) fmt::print(stderr, "fftc: note: {}\n", note);
+    if (fftOpsConfig.empty() && vm["chain-radix"].defaulted()) {
+      expanded = applyFftOpsWisdom(wisdom, problem, k, limits, chainRadix, [&] {
+        openDevice();
+        return identity;
+      });
+      fftOpsFromWisdom = expanded.has_value();
     }
     if (!expanded) expanded = fftlib::expandFftOps(k, limits, choices);
   }
-  // Without --rewrite, a strategy `explore --record` found for this kernel on this device
-  // (kernel_wisdom.h); the device is opened first only then, so that a kernel that does not
+  // Without --rewrite, a strategy `explore --record` or `tune` found for this kernel on this
+  // device (kernel_wisdom.h; a kernel with fft operations takes its plans' wisdom above); the device is opened first only then, so that a kernel that does not
   // compile says so before a missing device does.
   std::string strategy = rewrite;
   bool fromWisdom = false;

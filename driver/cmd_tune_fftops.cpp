@@ -13,14 +13,11 @@
 #include <memory>
 #include <optional>
 
-#ifdef FFTC_HAVE_CUDA
-#include "compiler/exec/cuda_exec.h"
-#endif
-
 #include "backends/common/device_error.h"
 #include "compiler/exec/exec.h"
 #include "driver/emit.h"
 #include "driver/exit_status.h"
+#include "driver/explore_eval.h"
 #include "driver/fft_ops_wisdom.h"
 #include "driver/fft_options.h"
 #include "driver/options.h"
@@ -60,51 +57,6 @@ compiler::frontend::Program parseProgram(const Options& o) {
   elaborate.defines = parseDefines(o.defines);
   if (!o.kernel.empty()) elaborate.kernels = {o.kernel};
   return compiler::frontend::parseFile(o.file, elaborate);
-}
-
-// A device of either runtime and a runner of compiled kernels on it.
-struct Device {
-#ifdef FFTC_HAVE_CUDA
-  std::optional<backends::cuda::Context> cuda;
-#endif
-  std::optional<backends::opencl::Context> opencl;
-  ft::DeviceIdentity identity;
-  int64_t maxWorkGroupSize = 1024;
-
-  compiler::exec::Runner runner(const compiler::codegen::CompiledKernel& k,
-                                const compiler::exec::TimingOptions& timing) const {
-    const std::map<std::string, int64_t> sizes;
-#ifdef FFTC_HAVE_CUDA
-    if (cuda) {
-      compiler::exec::checkDevice(cuda->device(), k);
-      return [this, &k, timing, sizes](const std::vector<ir::Value>& in) {
-        return compiler::exec::runCompiled(*cuda, k, in, sizes, timing);
-      };
-    }
-#endif
-    compiler::exec::checkDevice(opencl->device(), k);
-    return [this, &k, timing, sizes](const std::vector<ir::Value>& in) {
-      return compiler::exec::runCompiled(*opencl, k, in, sizes, timing);
-    };
-  }
-};
-
-Device openDevice(Target target, const std::string& selector) {
-  Device d;
-  if (target == Target::Cuda) {
-#ifdef FFTC_HAVE_CUDA
-    d.cuda.emplace(backends::cuda::Context::open(selector.empty() ? "cuda:0" : selector));
-    d.identity = ft::cudaIdentity(*d.cuda);
-    d.maxWorkGroupSize = d.cuda->device().maxThreadsPerBlock;
-    return d;
-#else
-    throw backends::UserError("tune --target cuda: this fftc was built without CUDA");
-#endif
-  }
-  d.opencl.emplace(backends::opencl::Context::fromSelector(selector));
-  d.identity = ft::openClIdentity(d.opencl->device());
-  d.maxWorkGroupSize = static_cast<int64_t>(d.opencl->device().maxWorkGroupSize);
-  return d;
 }
 
 double secondsSince(std::chrono::steady_clock::time_point t) {
@@ -194,22 +146,24 @@ int runTuneFftOps(const Args& args) {
 
   const fftlib::FftRequest limits = fftOpLimits(tgt, o.localMemory);
   const fftlib::ExpandedFftOps heuristic = fftlib::expandFftOps(k, limits);
-  std::optional<Device> device;
-  if (!o.dryRun) device = openDevice(tgt, o.device);
+  const compiler::exec::TimingOptions timing{o.warmup, o.repeat};
+  std::optional<DeviceRunner> device;  // explore's: the same runs as the general kernels'
+  if (!o.dryRun) device.emplace(tgt, o.device, timing);
   ft::FftOpsSpaceOptions so;
-  so.limits.maxWorkGroupSize = std::min<int64_t>(device ? device->maxWorkGroupSize : 1024, 1024);
+  so.limits.maxWorkGroupSize = std::min<int64_t>(device ? device->maxWorkGroupSize() : 1024, 1024);
   so.limits.localMemBytes =
       limits.localMemoryBytes > 0 ? limits.localMemoryBytes : fftlib::kLocalMemoryBytes;
   if (tgt == Target::Cuda) so.minBlocksPerSm = {0, 1, 2, 4};
   const ft::FftOpsSpace space(heuristic, so);
   const KernelProblem problem{o.file, k.name, o.precision, o.target, o.defines};
   std::FILE* info = o.json ? stderr : stdout;
-  fmt::print(info, "problem: {}\nspace: {}\n", fftOpsProblemName(problem), space.describe());
+  fmt::print(info, "problem: {}\nspace: {}\n", fftOpsProblemName(problem, limits),
+             space.describe());
   const auto heuristicIndex = space.space().indexOf(space.heuristicConfig());
   if (o.dryRun) {
     if (o.json) {
       boost::json::object j;
-      j["problem"] = fftOpsProblemName(problem);
+      j["problem"] = fftOpsProblemName(problem, limits);
       j["space_size"] = space.space().size();
       boost::json::array forms;
       for (std::size_t i = 0; i < space.forms(); ++i) {
@@ -225,22 +179,25 @@ int runTuneFftOps(const Args& args) {
     }
     return kSuccess;
   }
-  fmt::print(info, "device: {} ({})\n", device->identity.device, device->identity.driver);
+  const ft::DeviceIdentity identity = device->identity();
+  fmt::print(info, "device: {} ({})\n", identity.device, identity.driver);
 
   // the cost: expand, build, run (timed) and check against the interpreter, as exec --check
-  const compiler::exec::TimingOptions timing{o.warmup, o.repeat};
   // The interpreter's value, computed at the first run and compared with every configuration's
   // (the inputs are the seed's each time): the program's value does not depend on the plans.
   std::optional<ir::Value> reference;
   tuner::CostFunction cost = [&](const tuner::Configuration& c) {
     const auto t0 = std::chrono::steady_clock::now();
     const fftlib::ExpandedFftOps e = fftlib::expandFftOps(k, limits, space.options(c));
+    // a plan that changes which row maps may take the one-kernel form shifts the later ones'
+    // form<i>: the configuration would not be the one it says
+    if (const std::string differ = formsDiffer(e, heuristic); !differ.empty())
+      return tuner::Result::invalid(differ);
     const auto built = fftlib::buildExpanded(e, "", tgt);
     const double buildS = secondsSince(t0);
     const auto t1 = std::chrono::steady_clock::now();
     compiler::exec::CheckResult r = compiler::exec::checkWithRunner(
-        device->runner(built.compiled, timing), k.lambda, built.compiled, {}, o.seed, {},
-        !reference);
+        device->runner(built.compiled), k.lambda, built.compiled, {}, o.seed, {}, !reference);
     if (!reference) reference = r.reference;
     r.comparison = compiler::exec::compareValues(
         r.device, *reference, compiler::exec::defaultTolerance(built.compiled.usesDouble));
@@ -249,9 +206,13 @@ int runTuneFftOps(const Args& args) {
     extra["build_s"] = buildS;
     extra["run_check_s"] = secondsSince(t1);
     compiler::exec::setNumber(extra, "max_error", r.comparison.maxError);
-    if (!r.comparison.ok)
+    if (!r.comparison.ok) {
+      // a wrong result is a bug of the planner or of code generation, not a slow plan: counted
+      // (from the evaluations' extra) and reported, and nothing is recorded
+      extra["check_failed"] = true;
       return tuner::Result::invalid(
           "check against the interpreter failed: " + r.comparison.firstMismatch, std::move(extra));
+    }
     return tuner::Result::valid(r.run.totalMs, std::move(extra));
   };
   auto technique = std::make_unique<tuner::StartWith>(
@@ -269,7 +230,9 @@ int runTuneFftOps(const Args& args) {
     };
   const tuner::TuningResult result = tuner::tune(space.space(), *technique, cost, opts);
   std::optional<double> heuristicMs;
+  size_t wrong = 0;
   for (const auto& e : result.evaluations) {
+    if (const auto* x = e.result.extra().if_object(); x && x->contains("check_failed")) ++wrong;
     if (o.verbose)
       fmt::print(info, "  {} -> {}\n", e.config.toString(),
                  e.result.isValid() ? fmt::format("{:.4g} ms", e.result.cost())
@@ -279,30 +242,42 @@ int runTuneFftOps(const Args& args) {
   }
   fmt::print(info, "stopped: {}; {} evaluated ({} invalid) in {:.1f} s\n", result.stopReason,
              result.evaluations.size(), result.invalid, result.seconds);
-  if (!result.best)
+  const std::string wrongText = fmt::format(
+      "{} configuration(s) differ from the interpreter (a bug of the planner or of code "
+      "generation); nothing recorded",
+      wrong);
+  if (!result.best) {
+    if (wrong > 0) throw CheckFailed(wrongText);
     throw backends::UserError(
         fmt::format("no valid configuration among the {} evaluated; nothing recorded",
                     result.evaluations.size()));
+  }
   const auto& best = *result.best;
   boost::json::object extra;
   extra["evaluations"] = result.evaluations.size();
   extra["space_size"] = space.space().size();
   if (heuristicMs) extra["heuristic_ms"] = *heuristicMs;
-  const std::string recorded = recordFftOpsWisdom(o.wisdom, problem, device->identity,
-                                                  best.config.toJson(), best.result.cost(), extra);
+  const std::string recorded =
+      wrong > 0 ? std::string()
+                : recordFftOpsWisdom(o.wisdom, problem, limits, identity, best.config.toJson(),
+                                     best.result.cost(), extra);
   fmt::print(info, "best: {} -> {:.4g} ms", best.config.toString(), best.result.cost());
   if (heuristicMs)
     fmt::print(info, " (the planner's plans {:.4g} ms, {:.2f}x)", *heuristicMs,
                *heuristicMs / best.result.cost());
   fmt::print(info, "\nwisdom: {} {}\n",
-             recorded.empty() ? "kept the cheaper entry in" : "recorded in", wisdomPath);
+             wrong > 0          ? "nothing recorded (wrong results) in"
+             : recorded.empty() ? "kept the cheaper entry in"
+                                : "recorded in",
+             wisdomPath);
   if (o.json) {
     boost::json::object j;
-    j["problem"] = fftOpsProblemName(problem);
-    j["device"] = device->identity.device;
+    j["problem"] = fftOpsProblemName(problem, limits);
+    j["device"] = identity.device;
     j["space_size"] = space.space().size();
     j["evaluations"] = result.evaluations.size();
     j["invalid"] = result.invalid;
+    j["check_failed"] = wrong;
     j["stop_reason"] = result.stopReason;
     j["seconds"] = result.seconds;
     j["best"] = best.config.toJson();
@@ -312,6 +287,7 @@ int runTuneFftOps(const Args& args) {
     j["recorded"] = !recorded.empty();
     fmt::print("{}\n", boost::json::serialize(j));
   }
+  if (wrong > 0) throw CheckFailed(wrongText);
   return kSuccess;
 }
 

@@ -1,9 +1,10 @@
 // Wisdom for the fft operations of a kernel (fft_ops_wisdom.h).
 #include "driver/fft_ops_wisdom.h"
 
-#include <filesystem>
+#include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "backends/common/device_error.h"
 #include "driver/fft_options.h"
@@ -13,56 +14,69 @@
 #include "tuner/wisdom.h"
 
 namespace fftc::driver {
-namespace {
-
-tuner::WisdomKey keyOf(const KernelProblem& problem, const fftlib::tune::DeviceIdentity& id) {
-  return {id.device, id.driver, fftlib::tune::buildIdentity(), fftOpsProblemName(problem)};
-}
-
-}  // namespace
-
-std::string fftOpsProblemName(const KernelProblem& problem) {
-  return "fft-ops " + problem.name();
+std::string fftOpsProblemName(const KernelProblem& problem, const fftlib::FftRequest& limits) {
+  return fmt::format("fft-ops {} local-memory={}", problem.name(),
+                     fftlib::localMemoryBudget(limits));
 }
 
 std::string recordFftOpsWisdom(const std::string& option, const KernelProblem& problem,
+                               const fftlib::FftRequest& limits,
                                const fftlib::tune::DeviceIdentity& id,
                                const boost::json::object& config, double ms,
                                boost::json::value extra) {
-  const std::string file = wisdomFile(option);
-  if (file.empty()) return {};
   tuner::WisdomEntry e;
   e.config = config;
   e.cost = ms;
   e.extra = std::move(extra);
-  return tuner::Wisdom::update(file, keyOf(problem, id), std::move(e)) ? file : std::string();
+  return recordWisdom(option, fftOpsProblemName(problem, limits), id, std::move(e));
 }
 
-bool fftOpsWisdomMayApply(const std::string& option, const KernelProblem& problem) {
-  const std::string file = wisdomFile(option);
-  return !file.empty() && std::filesystem::exists(file) &&
-         tuner::Wisdom::load(file).contains(fftOpsProblemName(problem));
+std::string formsDiffer(const fftlib::ExpandedFftOps& planned,
+                        const fftlib::ExpandedFftOps& heuristic) {
+  auto describe = [](const fftlib::ExpandedFftOps& e) {
+    std::vector<std::string> forms;
+    for (const auto& r : e.formRequests) forms.push_back(fmt::format("{} x {}", r.batch, r.size));
+    return fmt::format("[{}]", fmt::join(forms, ", "));
+  };
+  const auto& a = planned.formRequests;
+  const auto& b = heuristic.formRequests;
+  const bool same = a.size() == b.size() &&
+                    std::equal(a.begin(), a.end(), b.begin(), [](const auto& x, const auto& y) {
+                      return x.size == y.size && x.batch == y.batch;
+                    });
+  if (same) return {};
+  return fmt::format("its row maps {} are not the planner's {}", describe(planned),
+                     describe(heuristic));
 }
 
-std::optional<boost::json::object> fftOpsWisdomConfig(const std::string& option,
-                                                      const KernelProblem& problem,
-                                                      const fftlib::tune::DeviceIdentity& id,
-                                                      std::string& note) {
-  const std::string file = wisdomFile(option);
-  if (file.empty() || !std::filesystem::exists(file)) return std::nullopt;
-  const tuner::Wisdom wisdom = tuner::Wisdom::load(file);
-  if (!wisdom.contains(fftOpsProblemName(problem))) return std::nullopt;
-  const auto found = wisdom.lookup(keyOf(problem, id));
+std::optional<fftlib::ExpandedFftOps> applyFftOpsWisdom(
+    const std::string& option, const KernelProblem& problem, const compiler::frontend::Kernel& k,
+    const fftlib::FftRequest& limits, int64_t chainRadix,
+    const std::function<fftlib::tune::DeviceIdentity()>& identity) {
+  const auto [file, found] = findWisdom(option, fftOpsProblemName(problem, limits), identity);
+  if (file.empty()) return std::nullopt;
   if (!found) {
-    note = fmt::format("wisdom {}: not used for the fft operations of kernel {}: {}", file,
-                       problem.kernel, found.reason);
+    fmt::print(stderr, "fftc: note: wisdom {}: not used for the fft operations of kernel {}: {}\n",
+               file, problem.kernel, found.reason);
     return std::nullopt;
   }
-  note = fmt::format(
+  const std::string config = boost::json::serialize(found.entry->config);
+  std::string note = fmt::format(
       "wisdom {}: the fft operations of kernel {} planned as {} ({:.4g} ms when "
       "recorded)",
-      file, problem.kernel, boost::json::serialize(found.entry->config), found.entry->cost);
-  return found.entry->config;
+      file, problem.kernel, config, found.entry->cost);
+  std::optional<fftlib::ExpandedFftOps> expanded;
+  try {
+    expanded = fftlib::expandFftOps(k, limits, fftOpsChoices(chainRadix, config));
+    const std::string differ =
+        formsDiffer(*expanded, fftlib::expandFftOps(k, limits, fftOpsChoices(chainRadix, "")));
+    if (!differ.empty()) throw backends::UserError(differ);
+  } catch (const backends::UserError& e) {
+    note += fmt::format("; not applied ({}): the planner's plans instead", e.what());
+    expanded.reset();
+  }
+  fmt::print(stderr, "fftc: note: {}\n", note);
+  return expanded;
 }
 
 fftlib::FftOpsOptions fftOpsChoices(int64_t chainRadix, const std::string& config) {

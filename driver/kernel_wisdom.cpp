@@ -35,41 +35,50 @@ std::string KernelProblem::name() const {
                      fmt::join(ds, ","));
 }
 
-namespace {
-
-tuner::WisdomKey keyOf(const KernelProblem& problem, const fftlib::tune::DeviceIdentity& id) {
-  return {id.device, id.driver, fftlib::tune::buildIdentity(), problem.name()};
+std::string recordWisdom(const std::string& option, const std::string& problem,
+                         const fftlib::tune::DeviceIdentity& id, tuner::WisdomEntry e) {
+  const std::string file = wisdomFile(option);
+  if (file.empty()) return {};
+  const tuner::WisdomKey key{id.device, id.driver, fftlib::tune::buildIdentity(), problem};
+  return tuner::Wisdom::update(file, key, std::move(e)) ? file : std::string();
 }
 
-}  // namespace
+bool wisdomMayApply(const std::string& option, const std::string& problem) {
+  const std::string file = wisdomFile(option);
+  return !file.empty() && std::filesystem::exists(file) &&
+         tuner::Wisdom::load(file).contains(problem);
+}
+
+FoundWisdom findWisdom(const std::string& option, const std::string& problem,
+                       const std::function<fftlib::tune::DeviceIdentity()>& identity) {
+  const std::string file = wisdomFile(option);
+  if (file.empty() || !std::filesystem::exists(file)) return {};
+  const tuner::Wisdom wisdom = tuner::Wisdom::load(file);
+  if (!wisdom.contains(problem)) return {};
+  const fftlib::tune::DeviceIdentity id = identity();
+  return {file, wisdom.lookup({id.device, id.driver, fftlib::tune::buildIdentity(), problem})};
+}
 
 std::string recordKernelWisdom(const std::string& option, const KernelProblem& problem,
                                const fftlib::tune::DeviceIdentity& id, const std::string& strategy,
                                double ms, const boost::json::object& config) {
-  const std::string file = wisdomFile(option);
-  if (file.empty()) return {};
   tuner::WisdomEntry e;
   e.config = config;
   e.config["strategy"] = strategy;
   e.cost = ms;
-  return tuner::Wisdom::update(file, keyOf(problem, id), std::move(e)) ? file : std::string();
+  return recordWisdom(option, problem.name(), id, std::move(e));
 }
 
 bool kernelWisdomMayApply(const std::string& option, const KernelProblem& problem) {
-  const std::string file = wisdomFile(option);
-  return !file.empty() && std::filesystem::exists(file) &&
-         tuner::Wisdom::load(file).contains(problem.name());
+  return wisdomMayApply(option, problem.name());
 }
 
 std::optional<std::string> kernelWisdomStrategy(const std::string& option,
                                                 const KernelProblem& problem,
                                                 const fftlib::tune::DeviceIdentity& id,
                                                 std::string& note) {
-  const std::string file = wisdomFile(option);
-  if (file.empty() || !std::filesystem::exists(file)) return std::nullopt;
-  const tuner::Wisdom wisdom = tuner::Wisdom::load(file);
-  if (!wisdom.contains(problem.name())) return std::nullopt;
-  const auto found = wisdom.lookup(keyOf(problem, id));
+  const auto [file, found] = findWisdom(option, problem.name(), [&] { return id; });
+  if (file.empty()) return std::nullopt;
   const auto* s = found ? found.entry->config.if_contains("strategy") : nullptr;
   if (!s || !s->is_string()) {
     note = fmt::format("wisdom {}: not used for kernel {}: {}", file, problem.kernel,

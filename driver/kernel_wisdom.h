@@ -4,12 +4,14 @@
 #pragma once
 
 #include <boost/json.hpp>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "compiler/pipeline/pipeline.h"
 #include "fftlib/tune/fft_cost.h"
+#include "tuner/wisdom.h"
 
 namespace fftc::driver {
 
@@ -20,6 +22,25 @@ struct KernelProblem {
   std::vector<std::string> defines;  // as given to -D
   std::string name() const;
 };
+
+// What every kind of entry shares, by the problem's full name (KernelProblem::name() for a
+// strategy, fftOpsProblemName for the plans of fft operations, fft_ops_wisdom.h); `option` is
+// --wisdom (else the default path of CLI.md).
+// Records `e` for `problem` on the device `id` when it is cheaper than what is there; the file,
+// or "" when there is no wisdom file to write (no HOME) or the entry was not better.
+std::string recordWisdom(const std::string& option, const std::string& problem,
+                         const fftlib::tune::DeviceIdentity& id, tuner::WisdomEntry e);
+// Whether the wisdom file has an entry for `problem` on any device (no device needed).
+bool wisdomMayApply(const std::string& option, const std::string& problem);
+// The entry for `problem` on the device `identity()`, called (a device opened) only when the file
+// has an entry for the problem: `file` is "" when it has none (or there is no file), else
+// `found` holds the entry or why there is none (another device, driver or build).
+struct FoundWisdom {
+  std::string file;
+  tuner::WisdomLookup found;
+};
+FoundWisdom findWisdom(const std::string& option, const std::string& problem,
+                       const std::function<fftlib::tune::DeviceIdentity()>& identity);
 
 // Records `strategy` (taking `ms` on the device `id`; `config`, the tuner's configuration
 // that gave it, is kept beside it) in the wisdom file (`option`, else the

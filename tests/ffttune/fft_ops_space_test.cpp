@@ -36,7 +36,11 @@ kernel conv(x: [[complex]N]B, H: [complex]N) =
 // [16, 4], [8, 8]. Three: the orders of 2·2·16 ([2, 2, 16], [2, 16, 2], [16, 2, 2]) and
 // [4, 4, 4]; those of 2·4·8 are pruned (2 · 4 = 8: one pass of 8 does the work of the two). A
 // shape has at most 2 rows per group (the batch) and at most 64 / r work-items per row, r the
-// smallest radix (its pass's butterflies): [32, 2] every power of two 1 .. 32, 1 or 2 rows.
+// smallest radix (its pass's butterflies), at least 64 / (4 R), R the largest (FftSpace's
+// workgroupCandidates): [32, 2] every power of two 1 .. 32, 1 or 2 rows. With the planner's
+// shape [0, 0] per sequence: [2, 32], [32, 2] and the three of 2·2·16, 6 widths x 2 + 1 = 13
+// each; [4, 16], [16, 4] 5 x 2 + 1 = 11 each (1 .. 16); [8, 8] 3 x 2 + 1 = 7 (2 .. 8); [4, 4,
+// 4] 3 x 2 + 1 = 7 (4 .. 16); the planner's plan 1: 5 x 13 + 2 x 11 + 7 + 7 + 1 = 102.
 TEST(FftOpsSpace, ASmallConvolutionsPlansCountedByHand) {
   const auto k = kernelOf(kConv, {{"N", 64}, {"B", 2}});
   const ExpandedFftOps heuristic = expandFftOps(k);
@@ -72,6 +76,7 @@ TEST(FftOpsSpace, ASmallConvolutionsPlansCountedByHand) {
     }
   // the space: one configuration per candidate
   EXPECT_EQ(space.space().size(), space.candidates(0).size());
+  EXPECT_EQ(space.space().size(), 102U);
   // the planner's configuration is in it and expands as the default options do
   const auto h = space.space().indexOf(space.heuristicConfig());
   ASSERT_TRUE(h.has_value());
