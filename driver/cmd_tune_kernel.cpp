@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <boost/json.hpp>
 #include <cstdio>
+#include <exception>
 #include <optional>
 #include <unistd.h>
 
@@ -26,6 +27,7 @@
 #include "tuner/start_with.h"
 #include "tuner/tuner.h"
 #include "tuner/tuning_log.h"
+#include "tuner/wisdom.h"
 
 namespace fftc::driver {
 namespace {
@@ -157,6 +159,7 @@ int runTuneKernel(const Args& args) {
     if (w.empty())
       throw backends::UserError("no wisdom file: give --wisdom FILE or set FFTC_WISDOM or HOME");
     prepareOutputFile(w, "--wisdom");
+    (void)tuner::Wisdom::load(w);  // a corrupt file fails before the search
     if (!logPath.empty()) prepareOutputFile(logPath, "--log");
   }
 
@@ -319,15 +322,20 @@ int runTuneKernel(const Args& args) {
   const bool hasBase = base && base->result.isValid();
   const double baseMs = hasBase ? base->result.cost() : 0.0;
   std::string recorded;
+  std::exception_ptr recordFailed;  // thrown after the report, which it must not take away
   if (wrong == 0 && !ranked.empty() && hasBase && ranked[0]->result.cost() < baseMs) {
     boost::json::object config;  // the skeleton and its slots (the others are 0)
     config["skeleton"] = ranked[0]->config.getString("skeleton");
     for (const Skeleton& sk : ks->skeletons())
       if (sk.text == ranked[0]->config.getString("skeleton"))
         for (const std::string& n : sk.slots) config[n] = ranked[0]->config.getInt(n);
-    recorded =
-        recordKernelWisdom(wisdom, {file, k.name, precision, target, defines}, dev.identity(),
-                           ks->strategy(ranked[0]->config), ranked[0]->result.cost(), config);
+    try {
+      recorded =
+          recordKernelWisdom(wisdom, {file, k.name, precision, target, defines}, dev.identity(),
+                             ks->strategy(ranked[0]->config), ranked[0]->result.cost(), config);
+    } catch (const std::exception&) {
+      recordFailed = std::current_exception();
+    }
   }
   const std::string bestStrategy = ranked.empty() ? std::string() : ks->strategy(ranked[0]->config);
   fmt::print(info, "stopped: {}; {} evaluated ({} measured, {} replayed, {} invalid) in {:.1f} s\n",
@@ -374,6 +382,7 @@ int runTuneKernel(const Args& args) {
     o["evaluated"] = std::move(vs);
     fmt::print("{}\n", boost::json::serialize(o));
   }
+  if (recordFailed) std::rethrow_exception(recordFailed);
   if (wrong > 0)
     throw CheckFailed(
         fmt::format("{} configuration(s) differ from the interpreter (a rule's bug)", wrong));

@@ -234,6 +234,22 @@ TEST(KernelTune, ALoggedRunIsReplayed) {
   std::filesystem::remove_all(dir);
 }
 
+// A wisdom file that does not parse is refused before the space is built and the search run
+// (review of session 22: it used to throw when the winner was recorded, taking the report away).
+TEST(KernelTune, AMalformedWisdomFileFailsBeforeTheSearch) {
+  const auto corrupt = writeTemp("kernel_tune_corrupt.json", "{\"fftc_wisdom\": 1, \"entr");
+  auto r = fftc("tune " + gemm(16, 16, 16) +
+                " --depth 1 --rules tile2D --values 4,8 --technique exhaustive --repeat 1 "
+                "--warmup 0 --json --wisdom " +
+                corrupt);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_EQ(lineCount(r.out), 1) << r.out;  // nothing of the space or the search before it
+  EXPECT_NE(r.out.find("fftc: error: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("kernel_tune_corrupt.json: not valid JSON"), std::string::npos) << r.out;
+  EXPECT_EQ(readFile(corrupt), "{\"fftc_wisdom\": 1, \"entr");
+  std::filesystem::remove(corrupt);
+}
+
 TEST(KernelTune, BadInputIsOneLine) {
   const std::string g = gemm(16, 16, 16) + " --dry-run";
   for (const auto& [args, says] : std::vector<std::pair<std::string, std::string>>{
