@@ -258,7 +258,6 @@ int runTuneKernel(const Args& args) {
 
   // the cost: explore's evaluation of the configuration's strategy
   std::optional<ir::Value> reference;
-  size_t wrong = 0;
   tuner::CostFunction cost = [&](const tuner::Configuration& c) {
     Entry e;
     e.strategy = ks->strategy(c);
@@ -266,7 +265,8 @@ int runTuneKernel(const Args& args) {
     boost::json::object extra;
     extra["strategy"] = e.strategy;
     if (e.checked) compiler::exec::setNumber(extra, "max_error", e.maxError);
-    if (e.checked && !e.ok) ++wrong;
+    // kept in the log too, so that a rerun replaying this result still fails
+    if (e.checked && !e.ok) extra["check_failed"] = true;
     if (verbose)
       fmt::print(info, "  {} -> {}\n", e.strategy,
                  e.ms ? fmt::format("{:.4f} ms", *e.ms) : "invalid: " + e.error);
@@ -311,9 +311,11 @@ int runTuneKernel(const Args& args) {
 
   const tuner::Evaluation* base = nullptr;
   std::vector<const tuner::Evaluation*> ranked;
+  size_t wrong = 0;  // measured or replayed from the log
   for (const auto& e : res.evaluations) {
     if (e.index == *baseIndex) base = &e;
     if (e.result.isValid()) ranked.push_back(&e);
+    if (const auto* x = e.result.extra().if_object(); x && x->contains("check_failed")) ++wrong;
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto* a, const auto* b) {
     return a->result.cost() < b->result.cost();
