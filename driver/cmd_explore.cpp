@@ -90,14 +90,7 @@ int runExplore(const Args& args) {
     throw backends::UserError(
         "--repeat and --max-variants must be at least 1; --warmup, --depth and --budget at "
         "least 0");
-  std::vector<int64_t> params;
-  for (const std::string& p : splitList(paramsText)) {
-    try {
-      params.push_back(std::stoll(p));
-    } catch (const std::exception&) {
-      throw backends::UserError(fmt::format("--params {}: expected integers", paramsText));
-    }
-  }
+  const std::vector<int64_t> params = integers("--params", paramsText);
   const std::vector<rewrites::Rule> rules = exploreRules(splitList(rulesText), params);
 
   compiler::frontend::ElaborateOptions elaborate;

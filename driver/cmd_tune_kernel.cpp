@@ -34,20 +34,6 @@ namespace {
 
 using compiler::pipeline::Target;
 
-std::vector<int64_t> integers(const std::string& option, const std::string& text) {
-  std::vector<int64_t> out;
-  for (const std::string& p : splitList(text)) {
-    try {
-      size_t used = 0;
-      out.push_back(std::stoll(p, &used));
-      if (used != p.size()) throw std::invalid_argument(p);
-    } catch (const std::exception&) {
-      throw backends::UserError(fmt::format("{} {}: expected integers", option, text));
-    }
-  }
-  return out;
-}
-
 // --range NAME=V1,V2,...
 std::map<std::string, std::vector<int64_t>> parseRanges(const std::vector<std::string>& ranges) {
   std::map<std::string, std::vector<int64_t>> out;
