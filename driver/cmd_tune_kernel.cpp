@@ -19,6 +19,7 @@
 #include "driver/kernel_space.h"
 #include "driver/kernel_wisdom.h"
 #include "driver/options.h"
+#include "driver/tune_search.h"
 #include "fftlib/tune/fft_wisdom.h"
 #include "ir/beta_reduce.h"
 #include "ir/infer.h"
@@ -283,9 +284,7 @@ int runTuneKernel(const Args& args) {
   tuner::StartWith search({*baseIndex}, std::move(inner));
   tuner::TuneOptions to;
   to.seed = seed;
-  to.abort = tuner::duration(budget);
-  if (evaluations > 0) to.abort = to.abort || tuner::evaluations(evaluations);
-  if (noImprovement > 0) to.abort = to.abort || tuner::noImprovement(noImprovement);
+  to.abort = searchAbort(budget, evaluations, noImprovement);
   to.log = log ? &*log : nullptr;
   tuner::TuningResult res;
   try {
