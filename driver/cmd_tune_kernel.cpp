@@ -54,12 +54,11 @@ std::map<std::string, std::vector<int64_t>> parseRanges(const std::vector<std::s
 }  // namespace
 
 int runTuneKernel(const Args& args) {
-  std::string file, kernel, device, target = "opencl", precision = "f32";
-  std::string rulesText = kDefaultExploreRules, paramsText = "0,1,4,16,64", valuesText;
+  KernelSearchOptions ko;
+  std::string valuesText;
   std::string technique = "bandit", wisdom, logPath;
-  std::vector<std::string> defines, skeletonTexts, rangeTexts;
+  std::vector<std::string> skeletonTexts, rangeTexts;
   double budget = 60;
-  int depth = 2;
   size_t maxVariants = 256;
   uint64_t seed = 1, evaluations = 0, noImprovement = 0;
   int64_t maxWorkGroup = 0;
@@ -67,22 +66,12 @@ int runTuneKernel(const Args& args) {
   bool json = false, dryRun = false, verbose = false;
   compiler::exec::TimingOptions timing{1, 5};
   po::options_description desc("fftc tune FILE.fdl options");
+  addKernelSearchOptions(desc, ko);
   // clang-format off
   desc.add_options()
-      ("file", po::value(&file)->required(), "the .fdl program")
-      ("kernel", po::value(&kernel), "the kernel to tune (needed when there are several)")
-      (",D", po::value(&defines)->composing(), "NAME=VALUE: fix a size or a def (int or list)")
-      ("target", po::value(&target)->default_value(target), "opencl | cuda")
-      ("precision", po::value(&precision)->default_value(precision), "f32 | f64")
-      ("device", po::value(&device), "opencl:P:D, opencl:NAME or cuda:N")
-      ("depth", po::value(&depth)->default_value(depth),
-       "rewrite steps per skeleton (explore's enumeration)")
-      ("rules", po::value(&rulesText)->default_value(rulesText), "rules to enumerate")
-      ("params", po::value(&paramsText)->default_value(paramsText),
-       "values the enumeration tries the parametric rules with (each sequence found becomes a "
-       "skeleton, its numbers slots)")
       ("max-variants", po::value(&maxVariants)->default_value(maxVariants),
-       "sequences the enumeration finds at most (the input counts)")
+       "sequences the enumeration finds at most (the input counts); each becomes a skeleton, "
+       "its numbers slots")
       ("skeleton", po::value(&skeletonTexts)->composing(),
        "STRATEGY with names as rule arguments, e.g. 'tile2D(R, C); at([0, 1, 0, 0, 0], "
        "mapReduceInterchange)': searched instead of the enumerated skeletons (repeatable)")
@@ -120,8 +109,8 @@ int runTuneKernel(const Args& args) {
   pos.add("file", 1);
   po::variables_map vm;
   if (!parseOptions(args, "fftc tune FILE.fdl [options]", desc, &pos, vm)) return kSuccess;
-  const Target tgt = parseTarget(target);
-  if (timing.repeat < 1 || timing.warmup < 0 || depth < 0 || maxVariants < 1 || !(budget > 0) ||
+  const Target tgt = parseTarget(ko.target);
+  if (timing.repeat < 1 || timing.warmup < 0 || ko.depth < 0 || maxVariants < 1 || !(budget > 0) ||
       maxWorkGroup < 0)
     throw backends::UserError(
         "--repeat and --max-variants must be at least 1, --budget positive; --warmup, --depth "
@@ -132,10 +121,9 @@ int runTuneKernel(const Args& args) {
   } catch (const tuner::TunerError& e) {
     throw backends::UserError(fmt::format("--technique: {}", e.what()));
   }
-  const std::vector<int64_t> params = integers("--params", paramsText);
-  const std::vector<rewrites::Rule> rules = exploreRules(splitList(rulesText), params);
+  const std::vector<rewrites::Rule> rules = enumerationRules(ko);
   KernelSpaceOptions so;
-  so.values = valuesText.empty() ? divisorValues(defines) : integers("--values", valuesText);
+  so.values = valuesText.empty() ? divisorValues(ko.defines) : integers("--values", valuesText);
   if (std::any_of(so.values.begin(), so.values.end(), [](int64_t v) { return v < 1; }))
     throw backends::UserError(fmt::format("--values {}: the values must be positive", valuesText));
   so.ranges = parseRanges(rangeTexts);
@@ -150,16 +138,8 @@ int runTuneKernel(const Args& args) {
     if (!logPath.empty()) prepareOutputFile(logPath, "--log");
   }
 
-  compiler::frontend::ElaborateOptions elaborate;
-  elaborate.precision = parsePrecision(precision);
-  elaborate.defines = parseDefines(defines);
-  if (!kernel.empty()) elaborate.kernels = {kernel};
-  auto program = compiler::frontend::parseFile(file, elaborate);
-  warnIfUserFunsUnchecked(program);
-  const auto& k = onlyKernel(program, kernel);
-  if (!k.sizeVarNames.empty())
-    throw backends::UserError(fmt::format("tune times the kernel at fixed sizes: give {} with -D",
-                                          k.sizeVarNames.front()));
+  const auto program = parseKernelProgram(ko);
+  const auto& k = fixedSizeKernel(program, ko, "tune");
   const ir::ExprPtr typed = ir::inferTypes(k.lambda->body());
   if (skeletonTexts.empty()) {
     // explore's enumeration, each sequence's numbers taken out as slots
@@ -167,7 +147,7 @@ int runTuneKernel(const Args& args) {
     const bool prepared = !rewrites::alphaEqual(normal, typed);
     rewrites::ExploreOptions eo;
     eo.rules = rules;
-    eo.maxDepth = depth;
+    eo.maxDepth = ko.depth;
     eo.maxVariants = maxVariants;
     for (const rewrites::Variant& v : rewrites::explore(normal, eo).variants)
       skeletons.push_back(skeletonOf(v.steps, prepared));
@@ -180,7 +160,7 @@ int runTuneKernel(const Args& args) {
     fmt::print(to, "kernel {}: {} skeleton(s); building the space\n", k.name, seen.size());
     std::fflush(to);
   }
-  DeviceRunner dev(tgt, device, timing);
+  DeviceRunner dev(tgt, ko.device, timing);
   so.maxWorkGroup = maxWorkGroup > 0 ? maxWorkGroup : dev.maxWorkGroupSize();
   so.maxLocalBytes = dev.maxLocalBytes();
   so.maxChecks = maxChecks;
@@ -267,7 +247,7 @@ int runTuneKernel(const Args& args) {
   if (!logPath.empty()) {
     std::string texts;
     for (const Skeleton& s : ks->skeletons()) texts += s.text + "\n";
-    const KernelProblem problem{file, k.name, precision, target, defines};
+    const KernelProblem problem = ko.problem(k.name);
     const auto id = dev.identity();
     try {
       log.emplace(logPath,
@@ -318,7 +298,7 @@ int runTuneKernel(const Args& args) {
         for (const std::string& n : sk.slots) config[n] = ranked[0]->config.getInt(n);
     try {
       recorded =
-          recordKernelWisdom(wisdom, {file, k.name, precision, target, defines}, dev.identity(),
+          recordKernelWisdom(wisdom, ko.problem(k.name), dev.identity(),
                              ks->strategy(ranked[0]->config), ranked[0]->result.cost(), config);
     } catch (const std::exception&) {
       recordFailed = std::current_exception();
@@ -336,7 +316,7 @@ int runTuneKernel(const Args& args) {
   if (json) {
     boost::json::object o;
     o["kernel"] = k.name;
-    o["target"] = target;
+    o["target"] = ko.target;
     o["device"] = dev.name();
     o["space_size"] = space.size();
     o["skeletons"] = std::move(skeletonsJson);
