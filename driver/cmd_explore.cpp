@@ -14,6 +14,7 @@
 #include "driver/explore_eval.h"
 #include "driver/kernel_wisdom.h"
 #include "driver/options.h"
+#include "driver/tune_search.h"
 #include "ir/beta_reduce.h"
 #include "ir/infer.h"
 #include "rewrites/equality.h"
@@ -79,6 +80,7 @@ int runExplore(const Args& args) {
         "--repeat and --max-variants must be at least 1; --warmup, --depth and --budget at "
         "least 0");
   const std::vector<rewrites::Rule> rules = enumerationRules(ko);
+  if (record) (void)wisdomToRecordIn(wisdom);  // a bad or corrupt file fails before the search
 
   const auto program = parseKernelProgram(ko);
   const auto& k = fixedSizeKernel(program, ko, "explore");

@@ -28,7 +28,6 @@
 #include "tuner/start_with.h"
 #include "tuner/tuner.h"
 #include "tuner/tuning_log.h"
-#include "tuner/wisdom.h"
 
 namespace fftc::driver {
 namespace {
@@ -129,12 +128,8 @@ int runTuneKernel(const Args& args) {
   so.ranges = parseRanges(rangeTexts);
   std::vector<Skeleton> skeletons{parseSkeleton("lowerDefault")};
   for (const std::string& t : skeletonTexts) skeletons.push_back(parseSkeleton(t));
-  if (!dryRun) {  // a bad wisdom or log path fails now, not after the search
-    const std::string w = wisdomFile(wisdom);
-    if (w.empty())
-      throw backends::UserError("no wisdom file: give --wisdom FILE or set FFTC_WISDOM or HOME");
-    prepareOutputFile(w, "--wisdom");
-    (void)tuner::Wisdom::load(w);  // a corrupt file fails before the search
+  if (!dryRun) {  // a bad wisdom or log path, or a corrupt wisdom file, fails now
+    (void)wisdomToRecordIn(wisdom);
     if (!logPath.empty()) prepareOutputFile(logPath, "--log");
   }
 

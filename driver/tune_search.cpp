@@ -6,6 +6,9 @@
 #include <memory>
 
 #include "backends/common/device_error.h"
+#include "driver/emit.h"
+#include "driver/fft_options.h"
+#include "tuner/wisdom.h"
 
 namespace fftc::driver {
 
@@ -29,6 +32,15 @@ tuner::ProgressCallback progressDisplay(bool quiet, std::FILE* to) {
     fmt::print(to, "{}{}\n", p.finished ? "done: " : "", tuner::formatProgress(p));
     std::fflush(to);
   };
+}
+
+std::string wisdomToRecordIn(const std::string& option) {
+  const std::string file = wisdomFile(option);
+  if (file.empty())
+    throw backends::UserError("no wisdom file: give --wisdom FILE or set FFTC_WISDOM or HOME");
+  prepareOutputFile(file, "--wisdom");
+  (void)tuner::Wisdom::load(file);
+  return file;
 }
 
 }  // namespace fftc::driver

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <string>
 
 #include "tuner/tuner.h"
 
@@ -19,5 +20,11 @@ tuner::Abort searchAbort(double budget, uint64_t evaluations, uint64_t noImprove
 // A line redrawn in place when `to` is a terminal; otherwise a plain line per measured
 // configuration, and "done: ..." at the end. Nothing when `quiet`.
 tuner::ProgressCallback progressDisplay(bool quiet, std::FILE* to = stdout);
+
+// The wisdom file a search will record in (`option`, else wisdomFile's default), checked
+// before the search so that it cannot fail only after it: a UserError when there is none, an
+// error when its folder cannot be made or it cannot be written (prepareOutputFile), a
+// TunerError when it does not parse.
+std::string wisdomToRecordIn(const std::string& option);
 
 }  // namespace fftc::driver
