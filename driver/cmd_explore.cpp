@@ -14,6 +14,7 @@
 #include "driver/explore_eval.h"
 #include "driver/kernel_wisdom.h"
 #include "driver/options.h"
+#include "driver/tune_search.h"
 #include "ir/beta_reduce.h"
 #include "ir/infer.h"
 #include "rewrites/equality.h"
@@ -41,30 +42,18 @@ boost::json::object entryJson(const Entry& e) {
 }  // namespace
 
 int runExplore(const Args& args) {
-  std::string file, kernel, device, target = "opencl", precision = "f32";
-  std::string rulesText = kDefaultExploreRules, paramsText = "0,1,4,16,64";
-  std::vector<std::string> defines;
+  KernelSearchOptions ko;
   double budget = 60;
-  int depth = 2;
   size_t maxVariants = 64, beam = 0;
   uint64_t seed = 1;
   bool json = false, record = false;
   std::string wisdom;
   compiler::exec::TimingOptions timing{1, 5};
   po::options_description desc("fftc explore options");
+  addKernelSearchOptions(desc, ko);
   desc.add_options()
-      ("file", po::value(&file)->required(), "the .fdl program")
-      ("kernel", po::value(&kernel), "the kernel to explore (needed when there are several)")
-      (",D", po::value(&defines)->composing(), "NAME=VALUE: fix a size or a def (int or list)")
-      ("target", po::value(&target)->default_value(target), "opencl | cuda")
-      ("precision", po::value(&precision)->default_value(precision), "f32 | f64")
-      ("device", po::value(&device), "opencl:P:D, opencl:NAME or cuda:N")
       ("budget", po::value(&budget)->default_value(budget),
        "seconds for evaluating variants (lowerDefault is always evaluated)")
-      ("depth", po::value(&depth)->default_value(depth), "rewrite steps per sequence")
-      ("rules", po::value(&rulesText)->default_value(rulesText), "rules to enumerate")
-      ("params", po::value(&paramsText)->default_value(paramsText),
-       "values for the rules' integer parameter (split sizes, dimensions)")
       ("max-variants", po::value(&maxVariants)->default_value(maxVariants),
        "distinct variants to enumerate at most (the input counts)")
       ("beam", po::value(&beam)->default_value(beam),
@@ -85,31 +74,16 @@ int runExplore(const Args& args) {
   pos.add("file", 1);
   po::variables_map vm;
   if (!parseOptions(args, "fftc explore FILE.fdl [options]", desc, &pos, vm)) return kSuccess;
-  const Target tgt = parseTarget(target);
-  if (timing.repeat < 1 || timing.warmup < 0 || depth < 0 || maxVariants < 1 || !(budget >= 0))
+  const Target tgt = parseTarget(ko.target);
+  if (timing.repeat < 1 || timing.warmup < 0 || ko.depth < 0 || maxVariants < 1 || !(budget >= 0))
     throw backends::UserError(
         "--repeat and --max-variants must be at least 1; --warmup, --depth and --budget at "
         "least 0");
-  std::vector<int64_t> params;
-  for (const std::string& p : splitList(paramsText)) {
-    try {
-      params.push_back(std::stoll(p));
-    } catch (const std::exception&) {
-      throw backends::UserError(fmt::format("--params {}: expected integers", paramsText));
-    }
-  }
-  const std::vector<rewrites::Rule> rules = exploreRules(splitList(rulesText), params);
+  const std::vector<rewrites::Rule> rules = enumerationRules(ko);
+  if (record) (void)wisdomToRecordIn(wisdom);  // a bad or corrupt file fails before the search
 
-  compiler::frontend::ElaborateOptions elaborate;
-  elaborate.precision = parsePrecision(precision);
-  elaborate.defines = parseDefines(defines);
-  if (!kernel.empty()) elaborate.kernels = {kernel};
-  auto program = compiler::frontend::parseFile(file, elaborate);
-  warnIfUserFunsUnchecked(program);
-  const auto& k = onlyKernel(program, kernel);
-  if (!k.sizeVarNames.empty())
-    throw backends::UserError(fmt::format("explore times the kernel at fixed sizes: give {} with -D",
-                                          k.sizeVarNames.front()));
+  const auto program = parseKernelProgram(ko);
+  const auto& k = fixedSizeKernel(program, ko, "explore");
 
   // Rewrite positions are expressions: map(map(f)) has none inside until the inner map is
   // applied (prepare's eta-expansion, docs/rewrites.md), so the enumeration starts from the
@@ -120,11 +94,11 @@ int runExplore(const Args& args) {
 
   rewrites::ExploreOptions eo;
   eo.rules = rules;
-  eo.maxDepth = depth;
+  eo.maxDepth = ko.depth;
   eo.maxVariants = maxVariants;
   eo.finish = rewrites::lowerDefault();
 
-  DeviceRunner dev(tgt, device, timing);
+  DeviceRunner dev(tgt, ko.device, timing);
   auto start = std::chrono::steady_clock::now();
   std::vector<Entry> entries;
   std::optional<ir::Value> reference;  // the interpreter's result, the same for every variant
@@ -165,12 +139,12 @@ int runExplore(const Args& args) {
   // the fastest variant as wisdom, when it is checked and faster than lowerDefault
   std::string recorded;
   if (record && wrong == 0 && !ranked.empty() && baseline.ms && *ranked[0]->ms < *baseline.ms)
-    recorded = recordKernelWisdom(wisdom, {file, k.name, precision, target, defines}, dev.identity(),
-                                  ranked[0]->strategy, *ranked[0]->ms);
+    recorded = recordKernelWisdom(wisdom, ko.problem(k.name), dev.identity(), ranked[0]->strategy,
+                                  *ranked[0]->ms);
   if (json) {
     boost::json::object o;
     o["kernel"] = k.name;
-    o["target"] = target;
+    o["target"] = ko.target;
     o["device"] = dev.name();
     o["baseline_ms"] = baseline.ms ? boost::json::value(*baseline.ms) : boost::json::value(nullptr);
     o["best_ms"] = ranked.empty() ? boost::json::value(nullptr) : boost::json::value(*ranked[0]->ms);

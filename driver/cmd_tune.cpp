@@ -14,6 +14,7 @@
 #include "driver/emit.h"
 #include "driver/fft_options.h"
 #include "driver/tune_fft_ops.h"
+#include "driver/tune_search.h"
 #include "fftlib/tune/fft_tune.h"
 #include "fftlib/tune/fft_wisdom.h"
 
@@ -34,28 +35,6 @@ struct TuneOptions {
   bool noLog = false, dryRun = false, verbose = false, json = false;
 };
 
-tuner::Abort abortOf(const TuneOptions& t) {
-  if (!(t.budget > 0)) throw backends::UserError("--budget must be a positive number of seconds");
-  tuner::Abort a = tuner::duration(t.budget);
-  if (t.evaluations > 0) a = a || tuner::evaluations(t.evaluations);
-  if (t.noImprovement > 0) a = a || tuner::noImprovement(t.noImprovement);
-  if (t.spaceFraction) a = a || tuner::spaceFraction(*t.spaceFraction);  // checks 0 < f <= 1
-  return a;
-}
-
-// A line redrawn in place on a terminal; otherwise a plain line per measured configuration.
-tuner::ProgressCallback progressDisplay(bool quiet) {
-  if (quiet) return {};
-  if (::isatty(fileno(stdout)) == 1) return tuner::terminalProgress(stdout);
-  auto measured = std::make_shared<uint64_t>(0);
-  return [measured](const tuner::Progress& p) {
-    if (p.measured == *measured && !p.finished) return;
-    *measured = p.measured;
-    fmt::print("{}{}\n", p.finished ? "done: " : "", tuner::formatProgress(p));
-    std::fflush(stdout);
-  };
-}
-
 std::string cost(double ms) { return fmt::format("{:.4g} ms", ms); }
 
 int tuneOn(ft::FftExecutor& executor, const fl::FftRequest& request, const FftOptions& o,
@@ -66,7 +45,7 @@ int tuneOn(ft::FftExecutor& executor, const fl::FftRequest& request, const FftOp
   opt.technique = t.technique;
   (void)tuner::makeTechnique(t.technique);  // an unknown name fails before any measurement
   opt.seed = t.seed;
-  opt.abort = abortOf(t);
+  opt.abort = searchAbort(t.budget, t.evaluations, t.noImprovement, t.spaceFraction);
   opt.cost = {static_cast<size_t>(t.warmup), static_cast<size_t>(t.repeat), t.seed};
   const ft::DeviceIdentity id = executor.identity();
   if (!t.noLog) {
@@ -237,7 +216,7 @@ int runTune(const Args& args) {
   request.format = false;
   if (t.repeat < 1 || t.warmup < 0)
     throw backends::UserError("--repeat must be at least 1 and --warmup at least 0");
-  if (!(t.budget > 0))  // (before the device opens; abortOf says it again)
+  if (!(t.budget > 0))  // (before the device opens; searchAbort says it again)
     throw backends::UserError("--budget must be a positive number of seconds");
   checkFiles(o, t);
   try {

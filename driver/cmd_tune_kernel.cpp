@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <boost/json.hpp>
 #include <cstdio>
+#include <exception>
 #include <optional>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "driver/kernel_space.h"
 #include "driver/kernel_wisdom.h"
 #include "driver/options.h"
+#include "driver/tune_search.h"
 #include "fftlib/tune/fft_wisdom.h"
 #include "ir/beta_reduce.h"
 #include "ir/infer.h"
@@ -31,20 +33,6 @@ namespace fftc::driver {
 namespace {
 
 using compiler::pipeline::Target;
-
-std::vector<int64_t> integers(const std::string& option, const std::string& text) {
-  std::vector<int64_t> out;
-  for (const std::string& p : splitList(text)) {
-    try {
-      size_t used = 0;
-      out.push_back(std::stoll(p, &used));
-      if (used != p.size()) throw std::invalid_argument(p);
-    } catch (const std::exception&) {
-      throw backends::UserError(fmt::format("{} {}: expected integers", option, text));
-    }
-  }
-  return out;
-}
 
 // --range NAME=V1,V2,...
 std::map<std::string, std::vector<int64_t>> parseRanges(const std::vector<std::string>& ranges) {
@@ -65,12 +53,11 @@ std::map<std::string, std::vector<int64_t>> parseRanges(const std::vector<std::s
 }  // namespace
 
 int runTuneKernel(const Args& args) {
-  std::string file, kernel, device, target = "opencl", precision = "f32";
-  std::string rulesText = kDefaultExploreRules, paramsText = "0,1,4,16,64", valuesText;
+  KernelSearchOptions ko;
+  std::string valuesText;
   std::string technique = "bandit", wisdom, logPath;
-  std::vector<std::string> defines, skeletonTexts, rangeTexts;
+  std::vector<std::string> skeletonTexts, rangeTexts;
   double budget = 60;
-  int depth = 2;
   size_t maxVariants = 256;
   uint64_t seed = 1, evaluations = 0, noImprovement = 0;
   int64_t maxWorkGroup = 0;
@@ -78,22 +65,12 @@ int runTuneKernel(const Args& args) {
   bool json = false, dryRun = false, verbose = false;
   compiler::exec::TimingOptions timing{1, 5};
   po::options_description desc("fftc tune FILE.fdl options");
+  addKernelSearchOptions(desc, ko);
   // clang-format off
   desc.add_options()
-      ("file", po::value(&file)->required(), "the .fdl program")
-      ("kernel", po::value(&kernel), "the kernel to tune (needed when there are several)")
-      (",D", po::value(&defines)->composing(), "NAME=VALUE: fix a size or a def (int or list)")
-      ("target", po::value(&target)->default_value(target), "opencl | cuda")
-      ("precision", po::value(&precision)->default_value(precision), "f32 | f64")
-      ("device", po::value(&device), "opencl:P:D, opencl:NAME or cuda:N")
-      ("depth", po::value(&depth)->default_value(depth),
-       "rewrite steps per skeleton (explore's enumeration)")
-      ("rules", po::value(&rulesText)->default_value(rulesText), "rules to enumerate")
-      ("params", po::value(&paramsText)->default_value(paramsText),
-       "values the enumeration tries the parametric rules with (each sequence found becomes a "
-       "skeleton, its numbers slots)")
       ("max-variants", po::value(&maxVariants)->default_value(maxVariants),
-       "sequences the enumeration finds at most (the input counts)")
+       "sequences the enumeration finds at most (the input counts); each becomes a skeleton, "
+       "its numbers slots")
       ("skeleton", po::value(&skeletonTexts)->composing(),
        "STRATEGY with names as rule arguments, e.g. 'tile2D(R, C); at([0, 1, 0, 0, 0], "
        "mapReduceInterchange)': searched instead of the enumerated skeletons (repeatable)")
@@ -131,8 +108,8 @@ int runTuneKernel(const Args& args) {
   pos.add("file", 1);
   po::variables_map vm;
   if (!parseOptions(args, "fftc tune FILE.fdl [options]", desc, &pos, vm)) return kSuccess;
-  const Target tgt = parseTarget(target);
-  if (timing.repeat < 1 || timing.warmup < 0 || depth < 0 || maxVariants < 1 || !(budget > 0) ||
+  const Target tgt = parseTarget(ko.target);
+  if (timing.repeat < 1 || timing.warmup < 0 || ko.depth < 0 || maxVariants < 1 || !(budget > 0) ||
       maxWorkGroup < 0)
     throw backends::UserError(
         "--repeat and --max-variants must be at least 1, --budget positive; --warmup, --depth "
@@ -143,33 +120,21 @@ int runTuneKernel(const Args& args) {
   } catch (const tuner::TunerError& e) {
     throw backends::UserError(fmt::format("--technique: {}", e.what()));
   }
-  const std::vector<int64_t> params = integers("--params", paramsText);
-  const std::vector<rewrites::Rule> rules = exploreRules(splitList(rulesText), params);
+  const std::vector<rewrites::Rule> rules = enumerationRules(ko);
   KernelSpaceOptions so;
-  so.values = valuesText.empty() ? divisorValues(defines) : integers("--values", valuesText);
+  so.values = valuesText.empty() ? divisorValues(ko.defines) : integers("--values", valuesText);
   if (std::any_of(so.values.begin(), so.values.end(), [](int64_t v) { return v < 1; }))
     throw backends::UserError(fmt::format("--values {}: the values must be positive", valuesText));
   so.ranges = parseRanges(rangeTexts);
   std::vector<Skeleton> skeletons{parseSkeleton("lowerDefault")};
   for (const std::string& t : skeletonTexts) skeletons.push_back(parseSkeleton(t));
-  if (!dryRun) {  // a bad wisdom or log path fails now, not after the search
-    const std::string w = wisdomFile(wisdom);
-    if (w.empty())
-      throw backends::UserError("no wisdom file: give --wisdom FILE or set FFTC_WISDOM or HOME");
-    prepareOutputFile(w, "--wisdom");
+  if (!dryRun) {  // a bad wisdom or log path, or a corrupt wisdom file, fails now
+    (void)wisdomToRecordIn(wisdom);
     if (!logPath.empty()) prepareOutputFile(logPath, "--log");
   }
 
-  compiler::frontend::ElaborateOptions elaborate;
-  elaborate.precision = parsePrecision(precision);
-  elaborate.defines = parseDefines(defines);
-  if (!kernel.empty()) elaborate.kernels = {kernel};
-  auto program = compiler::frontend::parseFile(file, elaborate);
-  warnIfUserFunsUnchecked(program);
-  const auto& k = onlyKernel(program, kernel);
-  if (!k.sizeVarNames.empty())
-    throw backends::UserError(fmt::format("tune times the kernel at fixed sizes: give {} with -D",
-                                          k.sizeVarNames.front()));
+  const auto program = parseKernelProgram(ko);
+  const auto& k = fixedSizeKernel(program, ko, "tune");
   const ir::ExprPtr typed = ir::inferTypes(k.lambda->body());
   if (skeletonTexts.empty()) {
     // explore's enumeration, each sequence's numbers taken out as slots
@@ -177,7 +142,7 @@ int runTuneKernel(const Args& args) {
     const bool prepared = !rewrites::alphaEqual(normal, typed);
     rewrites::ExploreOptions eo;
     eo.rules = rules;
-    eo.maxDepth = depth;
+    eo.maxDepth = ko.depth;
     eo.maxVariants = maxVariants;
     for (const rewrites::Variant& v : rewrites::explore(normal, eo).variants)
       skeletons.push_back(skeletonOf(v.steps, prepared));
@@ -190,7 +155,7 @@ int runTuneKernel(const Args& args) {
     fmt::print(to, "kernel {}: {} skeleton(s); building the space\n", k.name, seen.size());
     std::fflush(to);
   }
-  DeviceRunner dev(tgt, device, timing);
+  DeviceRunner dev(tgt, ko.device, timing);
   so.maxWorkGroup = maxWorkGroup > 0 ? maxWorkGroup : dev.maxWorkGroupSize();
   so.maxLocalBytes = dev.maxLocalBytes();
   so.maxChecks = maxChecks;
@@ -255,7 +220,6 @@ int runTuneKernel(const Args& args) {
 
   // the cost: explore's evaluation of the configuration's strategy
   std::optional<ir::Value> reference;
-  size_t wrong = 0;
   tuner::CostFunction cost = [&](const tuner::Configuration& c) {
     Entry e;
     e.strategy = ks->strategy(c);
@@ -263,7 +227,8 @@ int runTuneKernel(const Args& args) {
     boost::json::object extra;
     extra["strategy"] = e.strategy;
     if (e.checked) compiler::exec::setNumber(extra, "max_error", e.maxError);
-    if (e.checked && !e.ok) ++wrong;
+    // kept in the log too, so that a rerun replaying this result still fails
+    if (e.checked && !e.ok) extra["check_failed"] = true;
     if (verbose)
       fmt::print(info, "  {} -> {}\n", e.strategy,
                  e.ms ? fmt::format("{:.4f} ms", *e.ms) : "invalid: " + e.error);
@@ -277,7 +242,7 @@ int runTuneKernel(const Args& args) {
   if (!logPath.empty()) {
     std::string texts;
     for (const Skeleton& s : ks->skeletons()) texts += s.text + "\n";
-    const KernelProblem problem{file, k.name, precision, target, defines};
+    const KernelProblem problem = ko.problem(k.name);
     const auto id = dev.identity();
     try {
       log.emplace(logPath,
@@ -294,9 +259,7 @@ int runTuneKernel(const Args& args) {
   tuner::StartWith search({*baseIndex}, std::move(inner));
   tuner::TuneOptions to;
   to.seed = seed;
-  to.abort = tuner::duration(budget);
-  if (evaluations > 0) to.abort = to.abort || tuner::evaluations(evaluations);
-  if (noImprovement > 0) to.abort = to.abort || tuner::noImprovement(noImprovement);
+  to.abort = searchAbort(budget, evaluations, noImprovement);
   to.log = log ? &*log : nullptr;
   tuner::TuningResult res;
   try {
@@ -308,9 +271,11 @@ int runTuneKernel(const Args& args) {
 
   const tuner::Evaluation* base = nullptr;
   std::vector<const tuner::Evaluation*> ranked;
+  size_t wrong = 0;  // measured or replayed from the log
   for (const auto& e : res.evaluations) {
     if (e.index == *baseIndex) base = &e;
     if (e.result.isValid()) ranked.push_back(&e);
+    if (const auto* x = e.result.extra().if_object(); x && x->contains("check_failed")) ++wrong;
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto* a, const auto* b) {
     return a->result.cost() < b->result.cost();
@@ -319,15 +284,20 @@ int runTuneKernel(const Args& args) {
   const bool hasBase = base && base->result.isValid();
   const double baseMs = hasBase ? base->result.cost() : 0.0;
   std::string recorded;
+  std::exception_ptr recordFailed;  // thrown after the report, which it must not take away
   if (wrong == 0 && !ranked.empty() && hasBase && ranked[0]->result.cost() < baseMs) {
     boost::json::object config;  // the skeleton and its slots (the others are 0)
     config["skeleton"] = ranked[0]->config.getString("skeleton");
     for (const Skeleton& sk : ks->skeletons())
       if (sk.text == ranked[0]->config.getString("skeleton"))
         for (const std::string& n : sk.slots) config[n] = ranked[0]->config.getInt(n);
-    recorded =
-        recordKernelWisdom(wisdom, {file, k.name, precision, target, defines}, dev.identity(),
-                           ks->strategy(ranked[0]->config), ranked[0]->result.cost(), config);
+    try {
+      recorded =
+          recordKernelWisdom(wisdom, ko.problem(k.name), dev.identity(),
+                             ks->strategy(ranked[0]->config), ranked[0]->result.cost(), config);
+    } catch (const std::exception&) {
+      recordFailed = std::current_exception();
+    }
   }
   const std::string bestStrategy = ranked.empty() ? std::string() : ks->strategy(ranked[0]->config);
   fmt::print(info, "stopped: {}; {} evaluated ({} measured, {} replayed, {} invalid) in {:.1f} s\n",
@@ -341,7 +311,7 @@ int runTuneKernel(const Args& args) {
   if (json) {
     boost::json::object o;
     o["kernel"] = k.name;
-    o["target"] = target;
+    o["target"] = ko.target;
     o["device"] = dev.name();
     o["space_size"] = space.size();
     o["skeletons"] = std::move(skeletonsJson);
@@ -374,6 +344,7 @@ int runTuneKernel(const Args& args) {
     o["evaluated"] = std::move(vs);
     fmt::print("{}\n", boost::json::serialize(o));
   }
+  if (recordFailed) std::rethrow_exception(recordFailed);
   if (wrong > 0)
     throw CheckFailed(
         fmt::format("{} configuration(s) differ from the interpreter (a rule's bug)", wrong));

@@ -70,6 +70,47 @@ DeviceRunner::DeviceRunner(Target target, const std::string& device,
   }
 }
 
+void addKernelSearchOptions(po::options_description& desc, KernelSearchOptions& o) {
+  // clang-format off
+  desc.add_options()
+      ("file", po::value(&o.file)->required(), "the .fdl program")
+      ("kernel", po::value(&o.kernel), "the kernel (needed when there are several)")
+      (",D", po::value(&o.defines)->composing(), "NAME=VALUE: fix a size or a def (int or list)")
+      ("target", po::value(&o.target)->default_value(o.target), "opencl | cuda")
+      ("precision", po::value(&o.precision)->default_value(o.precision), "f32 | f64")
+      ("device", po::value(&o.device), "opencl:P:D, opencl:NAME or cuda:N")
+      ("depth", po::value(&o.depth)->default_value(o.depth),
+       "rewrite steps per enumerated sequence")
+      ("rules", po::value(&o.rules)->default_value(o.rules), "rules to enumerate")
+      ("params", po::value(&o.params)->default_value(o.params),
+       "values for the rules' integer parameter (split sizes, dimensions)");
+  // clang-format on
+}
+
+std::vector<rewrites::Rule> enumerationRules(const KernelSearchOptions& o) {
+  return exploreRules(splitList(o.rules), integers("--params", o.params));
+}
+
+compiler::frontend::Program parseKernelProgram(const KernelSearchOptions& o) {
+  compiler::frontend::ElaborateOptions elaborate;
+  elaborate.precision = parsePrecision(o.precision);
+  elaborate.defines = parseDefines(o.defines);
+  if (!o.kernel.empty()) elaborate.kernels = {o.kernel};
+  auto program = compiler::frontend::parseFile(o.file, elaborate);
+  warnIfUserFunsUnchecked(program);
+  return program;
+}
+
+const compiler::frontend::Kernel& fixedSizeKernel(const compiler::frontend::Program& program,
+                                                  const KernelSearchOptions& o,
+                                                  const std::string& command) {
+  const auto& k = onlyKernel(program, o.kernel);
+  if (!k.sizeVarNames.empty())
+    throw backends::UserError(fmt::format("{} times the kernel at fixed sizes: give {} with -D",
+                                          command, k.sizeVarNames.front()));
+  return k;
+}
+
 fftlib::tune::DeviceIdentity DeviceRunner::identity() const {
 #ifdef FFTC_HAVE_CUDA
   if (cuda_) return fftlib::tune::cudaIdentity(*cuda_);

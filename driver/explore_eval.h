@@ -3,6 +3,7 @@
 // time), with explore's rule instantiation and its replayable strategies.
 #pragma once
 
+#include <boost/program_options.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "compiler/exec/exec.h"
 #include "compiler/frontend/frontend.h"
 #include "compiler/pipeline/pipeline.h"
+#include "driver/kernel_wisdom.h"
 #include "fftlib/tune/fft_cost.h"
 #include "rewrites/rules.h"
 
@@ -39,6 +41,32 @@ std::string strategyOf(const std::vector<std::string>& steps, bool prepared);
 // name is a UserError.
 std::vector<rewrites::Rule> exploreRules(const std::vector<std::string>& names,
                                          const std::vector<int64_t>& params);
+
+// The options explore and tune FILE.fdl share: the kernel (FILE, --kernel, -D, --precision),
+// where it runs (--target, --device) and the enumeration (--depth, --rules, --params).
+struct KernelSearchOptions {
+  std::string file, kernel, precision = "f32", target = "opencl", device;
+  std::vector<std::string> defines;  // as given to -D
+  int depth = 2;
+  std::string rules = kDefaultExploreRules, params = "0,1,4,16,64";
+
+  KernelProblem problem(const std::string& kernelName) const {
+    return {file, kernelName, precision, target, defines};
+  }
+};
+void addKernelSearchOptions(boost::program_options::options_description& desc,
+                            KernelSearchOptions& o);
+// --rules instantiated with --params (exploreRules); a UserError for an unknown rule or a value
+// that is not an integer.
+std::vector<rewrites::Rule> enumerationRules(const KernelSearchOptions& o);
+// FILE elaborated with -D and --precision (only --kernel when given), with the warning of
+// warnIfUserFunsUnchecked.
+compiler::frontend::Program parseKernelProgram(const KernelSearchOptions& o);
+// The kernel of --kernel (or the only one); a UserError when a size is not fixed by -D, since
+// `command` times it at fixed sizes.
+const compiler::frontend::Kernel& fixedSizeKernel(const compiler::frontend::Program& program,
+                                                  const KernelSearchOptions& o,
+                                                  const std::string& command);
 
 struct Entry {
   std::string strategy;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <iostream>
+#include <stdexcept>
 #include <string_view>
 
 #include "backends/common/device_error.h"
@@ -100,6 +101,20 @@ std::vector<std::string> splitList(const std::string& text) {
     if (end == std::string::npos) end = text.size();
     if (end > start) out.push_back(text.substr(start, end - start));
     start = end + 1;
+  }
+  return out;
+}
+
+std::vector<int64_t> integers(const std::string& option, const std::string& text) {
+  std::vector<int64_t> out;
+  for (const std::string& p : splitList(text)) {
+    try {
+      size_t used = 0;
+      out.push_back(std::stoll(p, &used));
+      if (used != p.size()) throw std::invalid_argument(p);
+    } catch (const std::exception&) {
+      throw backends::UserError(fmt::format("{} {}: expected integers", option, text));
+    }
   }
   return out;
 }

@@ -49,5 +49,8 @@ fftlib::FftRequest fftOpLimits(Target target, int64_t localMemory);
 // or more (UserError otherwise).
 fftlib::FftOpsOptions fftOpChoices(int64_t chainRadix);
 std::vector<std::string> splitList(const std::string& text);  // "a,b,,c" -> {a, b, c}
+// "4,8,16" -> {4, 8, 16}; a UserError "OPTION TEXT: expected integers" unless every item is
+// an integer to its end ("4x" is not 4).
+std::vector<int64_t> integers(const std::string& option, const std::string& text);
 
 }  // namespace fftc::driver

@@ -549,6 +549,20 @@ TEST(Cli, ExploreRanksCheckedVariants) {
   EXPECT_NE(bad.out.find("give N with -D"), std::string::npos) << bad.out;
 }
 
+// A --params value that is not an integer to its end ("4x") is refused, in explore as in tune,
+// instead of being read as its leading number: exit 1, one line.
+TEST(Cli, ExploreAndTuneRefuseMalformedParams) {
+  for (const std::string cmd : {"explore", "tune"})
+    for (const std::string params : {"4x", "a", "1,8.5"}) {
+      SCOPED_TRACE(cmd + " --params " + params);
+      auto r = fftc(cmd + " " + kExamples + "dot.fdl -D N=4096 --params " + params);
+      EXPECT_EQ(r.status, 1) << r.out;
+      EXPECT_EQ(lineCount(r.out), 1) << r.out;
+      EXPECT_NE(r.out.find("--params " + params + ": expected integers"), std::string::npos)
+          << r.out;
+    }
+}
+
 // Issue 26's done-when on a small GEMM: explore enumerates the register-blocked variants
 // (tile2D, then mapReduceInterchange inside each tile); every variant, the best included,
 // matches the interpreter. (That the best is 2x faster is a timing: docs/rewrites.md.)

@@ -7,7 +7,9 @@
 #include <boost/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "cli_helpers.h"
 
@@ -232,6 +234,64 @@ TEST(KernelTune, ALoggedRunIsReplayed) {
   EXPECT_NE(other.out.find("use another tuning log"), std::string::npos) << other.out;
   EXPECT_EQ(other.out.find("\"measured\""), std::string::npos) << other.out;
   std::filesystem::remove_all(dir);
+}
+
+// A configuration that differed from the interpreter fails a rerun that replays it from the
+// log as well (its "check_failed" is kept in the log line): exit 3, nothing recorded.
+TEST(KernelTune, AReplayedCheckFailureStillFails) {
+  const auto dir = tempDir() / "kernel_tune_replayed_check";
+  std::filesystem::remove_all(dir);
+  const auto wisdom = dir / "w.json", logPath = dir / "log.jsonl";
+  const std::string args =
+      " --depth 1 --rules tile2D --values 4,8 --technique exhaustive --repeat 1 --warmup 0 "
+      "--json --wisdom " +
+      wisdom.string() + " --log " + logPath.string();
+  auto first = fftc("tune " + gemm(16, 16, 16) + args);
+  ASSERT_EQ(first.status, 0) << first.out;
+  // no rule is known to be wrong: the last logged tiling is marked as the cost marks a
+  // configuration whose result differs from the interpreter's
+  std::istringstream in(readFile(logPath));
+  std::vector<boost::json::object> lines;
+  for (std::string l; std::getline(in, l);)
+    if (!l.empty()) lines.push_back(boost::json::parse(l).as_object());
+  ASSERT_EQ(lines.size(), 5u);
+  boost::json::object& bad = lines.back();
+  ASSERT_NE(bad.at("config").at("skeleton").as_string(), "lowerDefault");
+  bad["valid"] = false;
+  bad.erase("cost");
+  bad["reason"] = "differs from the interpreter";
+  bad.at("extra").as_object()["check_failed"] = true;
+  {
+    std::ofstream out(logPath, std::ios::trunc);
+    for (const auto& o : lines) out << boost::json::serialize(o) << "\n";
+  }
+  std::filesystem::remove(wisdom);
+  auto again = fftc("tune " + gemm(16, 16, 16) + args);
+  EXPECT_EQ(again.status, 3) << again.out;
+  const auto o = jsonOf(again);
+  EXPECT_EQ(o.at("measured").to_number<int64_t>(), 0) << again.out;
+  EXPECT_EQ(o.at("replayed").to_number<int64_t>(), 5) << again.out;
+  EXPECT_TRUE(o.at("recorded").is_null()) << again.out;
+  EXPECT_FALSE(std::filesystem::exists(wisdom));
+  EXPECT_NE(again.out.find("1 configuration(s) differ from the interpreter"), std::string::npos)
+      << again.out;
+  std::filesystem::remove_all(dir);
+}
+
+// A wisdom file that does not parse is refused before the space is built and the search run
+// (review of session 22: it used to throw when the winner was recorded, taking the report away).
+TEST(KernelTune, AMalformedWisdomFileFailsBeforeTheSearch) {
+  const auto corrupt = writeTemp("kernel_tune_corrupt.json", "{\"fftc_wisdom\": 1, \"entr");
+  auto r = fftc("tune " + gemm(16, 16, 16) +
+                " --depth 1 --rules tile2D --values 4,8 --technique exhaustive --repeat 1 "
+                "--warmup 0 --json --wisdom " +
+                corrupt);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_EQ(lineCount(r.out), 1) << r.out;  // nothing of the space or the search before it
+  EXPECT_NE(r.out.find("fftc: error: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("kernel_tune_corrupt.json: not valid JSON"), std::string::npos) << r.out;
+  EXPECT_EQ(readFile(corrupt), "{\"fftc_wisdom\": 1, \"entr");
+  std::filesystem::remove(corrupt);
 }
 
 TEST(KernelTune, BadInputIsOneLine) {

@@ -102,4 +102,21 @@ TEST(KernelWisdom, ExploreRecordsWhatExecAndCompileApply) {
   EXPECT_EQ(lineCount(bad.out), 1) << bad.out;
 }
 
+// explore --record checks its wisdom file before exploring, as tune does: a malformed one is a
+// one-line error, exit 1, with nothing of the exploration before it; without --record the file
+// is not read.
+TEST(KernelWisdom, ExploreRecordRefusesAMalformedFileFirst) {
+  const std::string w = writeTemp("kernel_wisdom_corrupt.json", "{\"fftc_wisdom\": 1, \"entr");
+  const std::string args = " --depth 1 --rules tile2D --params 8 --repeat 1 --warmup 0";
+  auto bad = fftc("explore " + kGemm + args + " --record --wisdom " + w);
+  EXPECT_EQ(bad.status, 1) << bad.out;
+  EXPECT_EQ(lineCount(bad.out), 1) << bad.out;
+  EXPECT_NE(bad.out.find("kernel_wisdom_corrupt.json: not valid JSON"), std::string::npos)
+      << bad.out;
+  auto plain = fftc("explore " + kGemm + args + " --json --wisdom " + w);
+  EXPECT_EQ(plain.status, 0) << plain.out;
+  EXPECT_EQ(readFile(w), "{\"fftc_wisdom\": 1, \"entr");
+  std::filesystem::remove(w);
+}
+
 }  // namespace
