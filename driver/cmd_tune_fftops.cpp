@@ -21,6 +21,7 @@
 #include "driver/fft_ops_wisdom.h"
 #include "driver/fft_options.h"
 #include "driver/options.h"
+#include "driver/tune_search.h"
 #include "fftlib/plan/fft_ops.h"
 #include "fftlib/tune/fft_cost.h"
 #include "fftlib/tune/fft_ops_space.h"
@@ -135,13 +136,8 @@ int runTuneFftOps(const Args& args) {
   const auto& k = onlyKernel(program, o.kernel);
   if (!fftlib::hasFftOps(k))
     throw backends::UserError(fmt::format("tune: kernel {} has no fft operations", k.name));
-  const std::string wisdomPath = wisdomFile(o.wisdom);
-  if (!o.dryRun) {
-    if (wisdomPath.empty())
-      throw backends::UserError("no wisdom file: give --wisdom FILE or set FFTC_WISDOM or HOME");
-    prepareOutputFile(wisdomPath, "--wisdom");
-    (void)tuner::Wisdom::load(wisdomPath);  // a corrupt file fails before the search
-  }
+  // a missing, unwritable or corrupt wisdom file fails before the search
+  const std::string wisdomPath = o.dryRun ? wisdomFile(o.wisdom) : wisdomToRecordIn(o.wisdom);
   (void)tuner::makeTechnique(o.technique);  // an unknown name fails before any measurement
 
   const fftlib::FftRequest limits = fftOpLimits(tgt, o.localMemory);
@@ -220,14 +216,8 @@ int runTuneFftOps(const Args& args) {
       tuner::makeTechnique(o.technique));
   tuner::TuneOptions opts;
   opts.seed = o.seed;
-  opts.abort = tuner::duration(o.budget);
-  if (o.evaluations > 0) opts.abort = opts.abort || tuner::evaluations(o.evaluations);
-  if (o.verbose)
-    opts.progress = [info, last = std::make_shared<uint64_t>(0)](const tuner::Progress& p) {
-      if (p.measured == *last && !p.finished) return;
-      *last = p.measured;
-      fmt::print(info, "{}{}\n", p.finished ? "done: " : "", tuner::formatProgress(p));
-    };
+  opts.abort = searchAbort(o.budget, o.evaluations, 0);
+  opts.progress = progressDisplay(!o.verbose, info);
   const tuner::TuningResult result = tuner::tune(space.space(), *technique, cost, opts);
   std::optional<double> heuristicMs;
   size_t wrong = 0;
