@@ -192,11 +192,8 @@ int runTuneFftOps(const Args& args) {
     const auto built = fftlib::buildExpanded(e, "", tgt);
     const double buildS = secondsSince(t0);
     const auto t1 = std::chrono::steady_clock::now();
-    compiler::exec::CheckResult r = compiler::exec::checkWithRunner(
-        device->runner(built.compiled), k.lambda, built.compiled, {}, o.seed, {}, !reference);
-    if (!reference) reference = r.reference;
-    r.comparison = compiler::exec::compareValues(
-        r.device, *reference, compiler::exec::defaultTolerance(built.compiled.usesDouble));
+    const compiler::exec::CheckResult r =
+        checkAgainstReference(*device, k.lambda, built.compiled, o.seed, reference);
     boost::json::object extra;
     extra["stages"] = built.compiled.stages.size();
     extra["build_s"] = buildS;

@@ -148,15 +148,23 @@ compiler::exec::Runner DeviceRunner::runner(const compiler::codegen::CompiledKer
   };
 }
 
+compiler::exec::CheckResult checkAgainstReference(DeviceRunner& device, const ir::LambdaPtr& kernel,
+                                                  const compiler::codegen::CompiledKernel& compiled,
+                                                  uint64_t seed,
+                                                  std::optional<ir::Value>& reference) {
+  auto r = compiler::exec::checkWithRunner(device.runner(compiled), kernel, compiled, {}, seed, {},
+                                           !reference);
+  if (!reference) reference = r.reference;
+  r.comparison = compiler::exec::compareValues(
+      r.device, *reference, compiler::exec::defaultTolerance(compiled.usesDouble));
+  return r;
+}
+
 Entry evaluate(const compiler::frontend::Kernel& k, Target target, DeviceRunner& device, Entry e,
                uint64_t seed, std::optional<ir::Value>& reference) {
   try {
     auto built = compiler::pipeline::build(k, e.strategy, target, {});
-    auto r = compiler::exec::checkWithRunner(device.runner(built.compiled), k.lambda,
-                                             built.compiled, {}, seed, {}, !reference);
-    if (!reference) reference = r.reference;
-    r.comparison = compiler::exec::compareValues(
-        r.device, *reference, compiler::exec::defaultTolerance(built.compiled.usesDouble));
+    const auto r = checkAgainstReference(device, k.lambda, built.compiled, seed, reference);
     e.checked = true;
     e.ok = r.comparison.ok;
     e.maxError = r.comparison.maxError;

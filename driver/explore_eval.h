@@ -101,6 +101,15 @@ class DeviceRunner {
 #endif
 };
 
+// Runs `compiled` (a form of `kernel`) on the device with the seed's inputs and compares its
+// value with the interpreter's, computed by the first call and kept in `reference` for the
+// next: every form of one program has the same value, and the interpreter takes seconds where
+// the kernels take milliseconds.
+compiler::exec::CheckResult checkAgainstReference(DeviceRunner& device, const ir::LambdaPtr& kernel,
+                                                  const compiler::codegen::CompiledKernel& compiled,
+                                                  uint64_t seed,
+                                                  std::optional<ir::Value>& reference);
+
 // Compiles, runs, checks and times one variant (e.strategy). Errors of the variant itself
 // (code generation cannot do it, the device refuses its work-group) are recorded in e.error; a
 // device that fails is not. Every variant gets the same inputs (the seed, the sizes fixed by
