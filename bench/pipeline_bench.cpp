@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <boost/json.hpp>
 #include <boost/program_options.hpp>
 #include <complex>
 #include <cstdlib>
@@ -36,6 +37,7 @@
 #include "bench/cuda_runtime_timing.h"
 #include "fftlib/plan/cuda_plan.h"
 #include "fftlib/plan/fft_ops.h"
+#include "fftlib/tune/fft_ops_space.h"
 
 namespace {
 
@@ -51,6 +53,7 @@ struct Options {
   std::string out = "pipeline_bench.csv", device = "cuda:0", examples = "examples";
   std::string pipelines = "conv,stft,conv2d";
   int log2Total = 24;  // elements per run (f32)
+  int64_t convMin = 256;  // conv's smallest N
   int64_t convMax = 8192;  // conv's largest N (beyond one block: the multi-pass form)
   int warmup = 5, repeat = 20;
   // fftc's kernels with one local array where a pass may share it (read, barrier, write:
@@ -69,6 +72,10 @@ struct Options {
   // The wider radices also where the planner's register estimate says they spill
   // (FftOpsOptions::chainRegisterBound false; 8192: [32, 16, 16]). Rows "PIPELINE/any-registers".
   bool anyRegisters = false;
+  // The fft operations' plans as `fftc tune FILE.fdl` records them for a kernel with fft
+  // operations (the JSON of `fftc exec --fft-ops`, e.g. {"form0.shape":[128,1]}), in place of
+  // the planner's; a plan it vetoes is the row's error. Rows "PIPELINE/fft-ops".
+  std::string fftOps;
 };
 
 using fftc::bench::checkCuda;
@@ -164,10 +171,11 @@ ex::RunResult runFftc(const cu::Context& context, const fe::Kernel& k,
   fftc::compiler::codegen::CodegenOptions options;
   options.format = false;
   options.localReuseInPass = o.localReuse;
-  const fl::ExpandedFftOps expanded =
-      fl::expandFftOps(k, limits,
-                       fl::FftOpsOptions{.chainRadix = o.chainRadix,
-                                         .chainRegisterBound = !o.anyRegisters});
+  const fl::FftOpsOptions plans =
+      o.fftOps.empty()
+          ? fl::FftOpsOptions{.chainRadix = o.chainRadix, .chainRegisterBound = !o.anyRegisters}
+          : fl::tune::fftOpsOptionsFromJson(boost::json::parse(o.fftOps).as_object());
+  const fl::ExpandedFftOps expanded = fl::expandFftOps(k, limits, plans);
   auto built = fl::buildExpanded(expanded, "", Target::Cuda, options);
   if (o.minBlocks && built.compiled.stages.size() == 1) {
     const auto& s = built.compiled.stages[0];
@@ -375,6 +383,8 @@ int main(int argc, char** argv) {
       ("pipelines", po::value(&o.pipelines)->default_value(o.pipelines), "conv,stft,conv2d")
       ("log2-total", po::value(&o.log2Total)->default_value(o.log2Total),
        "log2 of the elements per run")
+      ("conv-min", po::value(&o.convMin)->default_value(o.convMin),
+       "conv's smallest N (a power of two from 256)")
       ("conv-max", po::value(&o.convMax)->default_value(o.convMax),
        "conv's largest N (from 256, doubling; above 8192 f32 the FFT takes several kernels)")
       ("warmup", po::value(&o.warmup)->default_value(o.warmup), "untimed runs")
@@ -389,7 +399,10 @@ int main(int argc, char** argv) {
        "FFT's radices; rows PIPELINE/chain-radix=R when not the default)")
       ("any-registers", po::bool_switch(&o.anyRegisters),
        "the conv's wider radices also where the planner's register estimate says they spill "
-       "(rows PIPELINE/any-registers)");
+       "(rows PIPELINE/any-registers)")
+      ("fft-ops", po::value(&o.fftOps),
+       "the fft operations' plans as fftc tune records them (fftc exec --fft-ops JSON), in "
+       "place of the planner's (rows PIPELINE/fft-ops; give one pipeline and N)");
   po::variables_map vm;
   po::store(po::parse_command_line(argc, argv, desc), vm);
   po::notify(vm);
@@ -404,7 +417,7 @@ int main(int argc, char** argv) {
     if (o.pipelines.find(pipeline) == std::string::npos) continue;
     // conv2d: N is the image's side (padded to 2N)
     const int64_t last = pipeline == "conv" ? o.convMax : pipeline == "stft" ? 4096 : 1024;
-    for (int64_t n = 256; n <= last; n *= 2) {
+    for (int64_t n = pipeline == "conv" ? o.convMin : 256; n <= last; n *= 2) {
       Row r{pipeline, n};
       try {
         r = pipeline == "conv"   ? benchConv(context, n, o)
@@ -416,8 +429,9 @@ int main(int argc, char** argv) {
         std::replace(r.error.begin(), r.error.end(), '\n', ' ');
       }
       const std::string line = fmt::format(
-          "{},{}{}{}{}{},{},{},{},{:.4f},{:.4f},{:.2f},{:.2e},{}", context.device().name,
+          "{},{}{}{}{}{}{},{},{},{},{:.4f},{:.4f},{:.2f},{:.2e},{}", context.device().name,
           r.pipeline, o.localReuse ? "/one-array" : "", o.anyRegisters ? "/any-registers" : "",
+          o.fftOps.empty() ? "" : "/fft-ops",
           o.chainRadix != fl::kChainDefaultRadix ? fmt::format("/chain-radix={}", o.chainRadix)
                                                  : "",
           r.minBlocks > 0 ? fmt::format("/min-blocks={}", r.minBlocks) : "", r.n,
