@@ -50,13 +50,33 @@ std::map<std::string, std::vector<int64_t>> parseRanges(const std::vector<std::s
   return out;
 }
 
+// --check-at NAME=V ...: `ko` with those -D sizes in place of its own (each NAME one of them)
+KernelSearchOptions checkSizes(const KernelSearchOptions& ko, const std::vector<std::string>& at) {
+  KernelSearchOptions kc = ko;
+  for (const std::string& a : at) {
+    const size_t eq = a.find('=');
+    const std::vector<int64_t> v =
+        eq == std::string::npos ? std::vector<int64_t>{} : integers("--check-at", a.substr(eq + 1));
+    if (eq == 0 || v.size() != 1 || v[0] < 1)
+      throw backends::UserError(fmt::format("--check-at {}: expected NAME=V, V positive", a));
+    const std::string name = a.substr(0, eq + 1);  // "NAME="
+    auto d = std::find_if(kc.defines.begin(), kc.defines.end(),
+                          [&](const std::string& x) { return x.rfind(name, 0) == 0; });
+    if (d == kc.defines.end())
+      throw backends::UserError(
+          fmt::format("--check-at {}: {} is not a size given with -D", a, a.substr(0, eq)));
+    *d = a;
+  }
+  return kc;
+}
+
 }  // namespace
 
 int runTuneKernel(const Args& args) {
   KernelSearchOptions ko;
   std::string valuesText;
   std::string technique = "bandit", wisdom, logPath;
-  std::vector<std::string> skeletonTexts, rangeTexts;
+  std::vector<std::string> skeletonTexts, rangeTexts, checkAtTexts;
   double budget = 60;
   size_t maxVariants = 256;
   uint64_t seed = 1, evaluations = 0, noImprovement = 0;
@@ -77,6 +97,9 @@ int runTuneKernel(const Args& args) {
       ("values", po::value(&valuesText),
        "V1,V2,...: a slot's values (default: the divisors above 1 of the -D sizes)")
       ("range", po::value(&rangeTexts)->composing(), "NAME=V1,V2,...: one slot's values")
+      ("check-at", po::value(&checkAtTexts)->composing(),
+       "NAME=V: check each configuration against the interpreter with this -D size instead, "
+       "timing it at -D's (repeatable): for sizes whose interpreter value takes minutes")
       ("max-work-group", po::value(&maxWorkGroup)->default_value(maxWorkGroup),
        "work-items a work-group at most (0: the device's limit)")
       ("max-checks", po::value(&maxChecks)->default_value(maxChecks),
@@ -135,6 +158,14 @@ int runTuneKernel(const Args& args) {
 
   const auto program = parseKernelProgram(ko);
   const auto& k = fixedSizeKernel(program, ko, "tune");
+  // the same program at the --check-at sizes, where each configuration is checked
+  const KernelSearchOptions kc = checkSizes(ko, checkAtTexts);
+  std::optional<compiler::frontend::Program> checkProgram;
+  if (!checkAtTexts.empty()) checkProgram = parseKernelProgram(kc);
+  const compiler::frontend::Kernel* checkAt =
+      checkProgram ? &fixedSizeKernel(*checkProgram, kc, "tune") : nullptr;
+  const std::string checkedAt =
+      checkAt ? fmt::format(" check-at {}", fmt::join(kc.defines, ",")) : std::string();
   const ir::ExprPtr typed = ir::inferTypes(k.lambda->body());
   if (skeletonTexts.empty()) {
     // explore's enumeration, each sequence's numbers taken out as slots
@@ -223,7 +254,7 @@ int runTuneKernel(const Args& args) {
   tuner::CostFunction cost = [&](const tuner::Configuration& c) {
     Entry e;
     e.strategy = ks->strategy(c);
-    e = evaluate(k, tgt, dev, std::move(e), seed, reference);
+    e = evaluate(k, tgt, dev, std::move(e), seed, reference, checkAt);
     boost::json::object extra;
     extra["strategy"] = e.strategy;
     if (e.checked) compiler::exec::setNumber(extra, "max_error", e.maxError);
@@ -245,12 +276,11 @@ int runTuneKernel(const Args& args) {
     const KernelProblem problem = ko.problem(k.name);
     const auto id = dev.identity();
     try {
-      log.emplace(logPath,
-                  tuner::LogKey{id.device, id.driver,
-                                fmt::format("{} skeletons#{:016x} {}", problem.name(),
-                                            std::hash<std::string>{}(texts),
-                                            fftlib::tune::buildIdentity()),
-                                *space.names()});
+      log.emplace(logPath, tuner::LogKey{id.device, id.driver,
+                                         fmt::format("{}{} skeletons#{:016x} {}", problem.name(),
+                                                     checkedAt, std::hash<std::string>{}(texts),
+                                                     fftlib::tune::buildIdentity()),
+                                         *space.names()});
     } catch (const tuner::TunerError& e) {
       throw backends::UserError(e.what());
     }
@@ -314,6 +344,11 @@ int runTuneKernel(const Args& args) {
     o["target"] = ko.target;
     o["device"] = dev.name();
     o["space_size"] = space.size();
+    if (checkAt) {
+      boost::json::array at;
+      for (const std::string& d : kc.defines) at.emplace_back(d);
+      o["check_at"] = std::move(at);  // the -D sizes every configuration was checked at
+    }
     o["skeletons"] = std::move(skeletonsJson);
     o["technique"] = technique;
     o["evaluations"] = res.evaluations.size();

@@ -161,17 +161,26 @@ compiler::exec::CheckResult checkAgainstReference(DeviceRunner& device, const ir
 }
 
 Entry evaluate(const compiler::frontend::Kernel& k, Target target, DeviceRunner& device, Entry e,
-               uint64_t seed, std::optional<ir::Value>& reference) {
+               uint64_t seed, std::optional<ir::Value>& reference,
+               const compiler::frontend::Kernel* checkAt) {
   try {
-    auto built = compiler::pipeline::build(k, e.strategy, target, {});
-    const auto r = checkAgainstReference(device, k.lambda, built.compiled, seed, reference);
+    const compiler::frontend::Kernel& checked = checkAt ? *checkAt : k;
+    auto built = compiler::pipeline::build(checked, e.strategy, target, {});
+    const auto r = checkAgainstReference(device, checked.lambda, built.compiled, seed, reference);
     e.checked = true;
     e.ok = r.comparison.ok;
     e.maxError = r.comparison.maxError;
-    if (e.ok)
+    if (!e.ok) {
+      e.error = std::string("check failed") + (checkAt ? " (at the --check-at sizes): " : ": ") +
+                r.comparison.firstMismatch;
+    } else if (!checkAt) {
       e.ms = r.run.totalMs;
-    else
-      e.error = "check failed: " + r.comparison.firstMismatch;
+    } else {  // timed at k's sizes, where the interpreter is not run
+      built = compiler::pipeline::build(k, e.strategy, target, {});
+      e.ms = compiler::exec::checkWithRunner(device.runner(built.compiled), k.lambda,
+                                             built.compiled, {}, seed, {}, false)
+                 .run.totalMs;
+    }
   } catch (const ir::CompileError& x) {
     e.error = x.message();
   } catch (const backends::UserError& x) {

@@ -115,7 +115,10 @@ compiler::exec::CheckResult checkAgainstReference(DeviceRunner& device, const ir
 // device that fails is not. Every variant gets the same inputs (the seed, the sizes fixed by
 // -D), so the interpreter's result is computed once, by the first variant checked, and kept in
 // `reference`: at GEMM 512^3 it takes seconds, the kernels milliseconds.
+// With `checkAt` (the same program at other sizes: tune's --check-at), the variant is checked
+// there and timed at k's sizes, unchecked: for sizes whose interpreter value takes minutes.
 Entry evaluate(const compiler::frontend::Kernel& k, compiler::pipeline::Target target,
-               DeviceRunner& device, Entry e, uint64_t seed, std::optional<ir::Value>& reference);
+               DeviceRunner& device, Entry e, uint64_t seed, std::optional<ir::Value>& reference,
+               const compiler::frontend::Kernel* checkAt = nullptr);
 
 }  // namespace fftc::driver

@@ -294,6 +294,38 @@ TEST(KernelTune, AMalformedWisdomFileFailsBeforeTheSearch) {
   std::filesystem::remove(corrupt);
 }
 
+TEST(KernelTune, CheckedAtOtherSizesTimedAtItsOwn) {
+  // --check-at: each configuration checked against the interpreter at M = N = 16, timed at -D's
+  // 64 x 64; tile2D(32, 8) fits 64 but not 16, so it cannot be checked and is invalid
+  const std::string w = (tempDir() / "kernel_tune_check_at.json").string();
+  const std::string log = (tempDir() / "kernel_tune_check_at.log").string();
+  std::filesystem::remove(w);
+  std::filesystem::remove(log);
+  auto r = fftc("tune " + gemm(64, 64, 4) +
+                " --check-at M=16 --check-at N=16 --skeleton 'tile2D(R, C)' --range R=8,32 "
+                "--range C=8 --technique exhaustive --repeat 1 --warmup 0 --json --log " +
+                log + " --wisdom " + w);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto o = jsonOf(r);
+  EXPECT_EQ(o.at("space_size").to_number<int64_t>(), 3);  // lowerDefault, (8, 8), (32, 8)
+  EXPECT_EQ(o.at("check_at"), (boost::json::array{"M=16", "N=16", "K=4"}));
+  EXPECT_EQ(o.at("invalid").to_number<int64_t>(), 1);
+  std::map<std::string, bool> timed;
+  for (const auto& e : o.at("evaluated").as_array())
+    timed[std::string(e.at("strategy").as_string())] = !e.at("ms").is_null();
+  EXPECT_TRUE(timed.at("tile2D(8, 8); lowerDefault")) << r.out;
+  EXPECT_FALSE(timed.at("tile2D(32, 8); lowerDefault")) << r.out;
+  // the log's problem is the timed one (-D's sizes) checked at the others: a log of a run
+  // without --check-at, whose configurations were checked at -D's sizes, is another problem
+  std::ifstream in(log);
+  std::string first;
+  std::getline(in, first);
+  EXPECT_NE(first.find("-D K=4,M=64,N=64 check-at M=16,N=16,K=4 skeletons#"), std::string::npos)
+      << first;
+  std::filesystem::remove(w);
+  std::filesystem::remove(log);
+}
+
 TEST(KernelTune, BadInputIsOneLine) {
   const std::string g = gemm(16, 16, 16) + " --dry-run";
   for (const auto& [args, says] : std::vector<std::pair<std::string, std::string>>{
@@ -306,7 +338,9 @@ TEST(KernelTune, BadInputIsOneLine) {
            {"--skeleton 'tile2D(R, 2*C)'", "neither an integer nor a slot name"},
            {"--technique nope", "unknown search technique"},
            {"--depth 1 --rules tile2D --max-checks 3", "more than 3 rewrites and compilations"},
-           {"--values a", "expected integers"}}) {
+           {"--values a", "expected integers"},
+           {"--check-at Q=3", "--check-at Q=3: Q is not a size given with -D"},
+           {"--check-at M=0", "--check-at M=0: expected NAME=V, V positive"}}) {
     auto r = fftc("tune " + g + " " + args);
     EXPECT_EQ(r.status, 1) << args << r.out;
     EXPECT_EQ(lineCount(r.out), 1) << args << r.out;
