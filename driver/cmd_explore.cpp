@@ -48,7 +48,7 @@ int runExplore(const Args& args) {
   uint64_t seed = 1;
   bool json = false, record = false;
   std::string wisdom;
-  compiler::exec::TimingOptions timing{1, 5};
+  compiler::exec::TimingOptions& timing = ko.timing;
   po::options_description desc("fftc explore options");
   addKernelSearchOptions(desc, ko);
   desc.add_options()
@@ -60,10 +60,6 @@ int runExplore(const Args& args) {
        "B > 0: beam search, each depth's variants timed as they are found and only the B "
        "fastest rewritten further (0: breadth first)")
       ("seed", po::value(&seed)->default_value(seed), "seed of the random inputs")
-      ("repeat", po::value(&timing.repeat)->default_value(timing.repeat),
-       "timed runs per variant after the cold one (the median is its time)")
-      ("warmup", po::value(&timing.warmup)->default_value(timing.warmup),
-       "untimed runs between the cold run and the timed ones")
       ("record", po::bool_switch(&record),
        "record the fastest variant, when it beats lowerDefault, as wisdom that exec and "
        "compile --device apply")

@@ -83,7 +83,7 @@ int runTuneKernel(const Args& args) {
   int64_t maxWorkGroup = 0;
   size_t maxChecks = 50000;
   bool json = false, dryRun = false, verbose = false;
-  compiler::exec::TimingOptions timing{1, 5};
+  compiler::exec::TimingOptions& timing = ko.timing;
   po::options_description desc("fftc tune FILE.fdl options");
   addKernelSearchOptions(desc, ko);
   // clang-format off
@@ -114,10 +114,6 @@ int runTuneKernel(const Args& args) {
       ("technique", po::value(&technique)->default_value(technique),
        "bandit | annealing | annealing-index | random | exhaustive")
       ("seed", po::value(&seed)->default_value(seed), "seed of the search and of the inputs")
-      ("repeat", po::value(&timing.repeat)->default_value(timing.repeat),
-       "timed runs per configuration after the cold one (the median is its time)")
-      ("warmup", po::value(&timing.warmup)->default_value(timing.warmup),
-       "untimed runs between the cold run and the timed ones")
       ("wisdom", po::value(&wisdom),
        "the wisdom file (default: $FFTC_WISDOM, else ~/.cache/fftc/wisdom.json)")
       ("log", po::value(&logPath),

@@ -83,7 +83,11 @@ void addKernelSearchOptions(po::options_description& desc, KernelSearchOptions& 
        "rewrite steps per enumerated sequence")
       ("rules", po::value(&o.rules)->default_value(o.rules), "rules to enumerate")
       ("params", po::value(&o.params)->default_value(o.params),
-       "values for the rules' integer parameter (split sizes, dimensions)");
+       "values for the rules' integer parameter (split sizes, dimensions)")
+      ("repeat", po::value(&o.timing.repeat)->default_value(o.timing.repeat),
+       "timed runs per variant after the cold one (the median is its time)")
+      ("warmup", po::value(&o.timing.warmup)->default_value(o.timing.warmup),
+       "untimed runs between the cold run and the timed ones");
   // clang-format on
 }
 

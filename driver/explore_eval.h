@@ -43,12 +43,14 @@ std::vector<rewrites::Rule> exploreRules(const std::vector<std::string>& names,
                                          const std::vector<int64_t>& params);
 
 // The options explore and tune FILE.fdl share: the kernel (FILE, --kernel, -D, --precision),
-// where it runs (--target, --device) and the enumeration (--depth, --rules, --params).
+// where it runs (--target, --device), the enumeration (--depth, --rules, --params) and each
+// variant's runs (--repeat, --warmup).
 struct KernelSearchOptions {
   std::string file, kernel, precision = "f32", target = "opencl", device;
   std::vector<std::string> defines;  // as given to -D
   int depth = 2;
   std::string rules = kDefaultExploreRules, params = "0,1,4,16,64";
+  compiler::exec::TimingOptions timing{1, 5};  // --warmup, --repeat: each variant's runs
 
   KernelProblem problem(const std::string& kernelName) const {
     return {file, kernelName, precision, target, defines};
