@@ -210,6 +210,37 @@ bool columnsOfArrays(const ir::ExprPtr& rows) {
   return c->f()->is<ir::Transpose>() && c->args().size() == 1 && rowMajor(c->arg(0));
 }
 
+// The rows a work-group of a transform of another's result (the convolution's one kernel): at
+// most kChainGroupWorkItems work-items, where the planner's plain FFT takes 256 (rowsPerGroup).
+// The chain's kernel has both transforms' barriers; smaller groups let more of them share an
+// SM, so that one group's wait at a barrier is another's work. On an H200 (conv, 2^24
+// elements f32, pipeline_bench --fft-ops; bench/results/2026-11-30-nvidia-h200-session23-conv_shapes.csv):
+// 512 [64, 4] 0.0884 -> [64, 2] 0.0856 ms, 1024 [128, 2] 0.0968 -> [128, 1] 0.0862 ms; 256
+// [16, 8] keeps its 128; 2048 and up are one row a group already.
+constexpr int64_t kChainGroupWorkItems = 128;
+
+void chainGroupRows(FftRequest r, bool chain, PlanChoice& choice) {
+  const auto* l = choice.as<LocalChoice>();
+  if (!chain || choice.kernel != "stockhamLocal" || !l || l->oneArray ||
+      l->loopedWorkItems > 0 || !l->raderPass.empty())
+    return;
+  const int64_t w = l->shape.workgroupSize, rowsNow = l->shape.fftsPerGroup;
+  const int64_t rowsChain = std::max<int64_t>(1, kChainGroupWorkItems / w);
+  if (rowsNow <= rowsChain) return;
+  r.variant = Variant::Local;
+  r.radices = l->radices;
+  r.workgroupSize = w;
+  r.fftsPerGroup = rowsChain;
+  try {
+    PlanChoice c = choosePlan(withLimits(r, PlanLimits{}));
+    const auto* cl = c.as<LocalChoice>();
+    if (c.kernel == choice.kernel && cl && cl->radices == l->radices && !cl->oneArray)
+      choice = std::move(c);
+  } catch (const UserError&) {
+    // the planner's rows
+  }
+}
+
 // The one-kernel form of a row map (fft_ops.h): map(g) <<: rows, every operation in g, all of
 // one size n, rows of a constant count B, when the planner plans B transforms of n as
 // stockhamLocal: rowsInGroups(F, B, mapWorkgroup(0, mapLocal(1, g'))) <<: rows (common.fdl),
@@ -307,6 +338,7 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits,
       }
     }
   }
+  chainGroupRows(r, !form && transformDepth(g->body()) >= 2 && !columnsOfArrays(rows), choice);
   const auto* local = choice.as<LocalChoice>();
   // (a one array whose passes loop over the work-items, fft.fdl's W: not fftStockhamTwiddle's
   // passes, which the row map below takes)

@@ -471,6 +471,40 @@ TEST(FftOps, ALoneTransformKeepsThePlannersArrays) {
   EXPECT_FALSE(e.chainInOneArray);
 }
 
+// A convolution's one kernel (two transforms' barriers) takes groups of at most 128 work-items,
+// where a lone transform of the same rows keeps the planner's 256 (512: 64 work-items x 4 rows;
+// 1024: 128 x 2); the smaller group's result against the direct sum on the interpreter.
+TEST(FftOps, ConvolutionGroupsTakeAtMost128WorkItems) {
+  struct Case {
+    int64_t n, loneRows, convRows, workItems;
+  };
+  for (const Case c : {Case{512, 4, 2, 64}, Case{1024, 2, 1, 128}}) {
+    SCOPED_TRACE(c.n);
+    const int64_t b = 16;
+    const Kernel lone = compileKernel(
+        "kernel f(x: [[complex]N]B) = map(fun row => fft(row)) <<: x\n", {{"N", c.n}, {"B", b}},
+        ir::ScalarKind::Float);
+    const ExpandedFftOps l = expandFftOps(lone);
+    ASSERT_EQ(l.stageLocal.size(), 1U);
+    EXPECT_EQ(l.stageLocal[0], (std::vector<int64_t>{c.workItems, c.loneRows}));
+
+    const Kernel k = compileKernel(kConv, {{"N", c.n}, {"B", b}}, ir::ScalarKind::Float);
+    const ExpandedFftOps e = expandFftOps(k);
+    ASSERT_TRUE(e.oneKernel);
+    ASSERT_EQ(e.stageLocal.size(), 1U);
+    EXPECT_EQ(e.stageLocal[0], (std::vector<int64_t>{c.workItems, c.convRows}));
+    const auto built = buildExpanded(e, "", compiler::pipeline::Target::OpenCL);
+    const auto x = randomVector(static_cast<size_t>(c.n * b), 3);
+    const auto h = randomVector(static_cast<size_t>(c.n), 4);
+    const std::vector<ir::Value> args = {
+        ir::Value::complexArray(x, ir::ScalarKind::Float, {b, c.n}),
+        ir::Value::complexArray(dftRows(h, c.n, Direction::Forward), ir::ScalarKind::Float,
+                                {c.n})};
+    EXPECT_LT(maxRelError(run(built.lowered.kernel.lambda, args), circularConvolution(x, h, c.n)),
+              1e-5);
+  }
+}
+
 // ---- the columns of row-major arrays: a tile of adjacent columns
 
 // The indices at which `source` reads or writes `name` (the text between `name[` and `]`).
