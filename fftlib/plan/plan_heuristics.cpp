@@ -355,11 +355,21 @@ LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs, bool oneArra
           fmt::format("ffts per group {}: N = {} {} fits in {} bytes of local memory "
                       "only as one row in one array",
                       f, n, precisionName(r.precision), localMemoryBudget(r)));
-    if (r.workgroupSize > 0 && r.workgroupSize != perFft)
-      throw UserError(
-          fmt::format("work-group size {}: N = {} in one local array takes {} work-items (one "
-                      "butterfly each per pass from local memory to local memory)",
-                      r.workgroupSize, n, perFft));
+    // the request's work-items, each looping over its share of every pass (as
+    // loopedOneArrayWorkItems' do), where the butterflies a work-item holds fit its registers
+    if (r.workgroupSize > 0 && r.workgroupSize != perFft) {
+      bool fits = rs.size() >= 3 && !hasRaderRadix(rs) && r.workgroupSize <= 1024;
+      for (size_t i = 1; fits && i + 1 < rs.size(); ++i)
+        fits = butterfliesInRegisters(rs[i], (n / rs[i] + r.workgroupSize - 1) / r.workgroupSize,
+                                      r.workgroupSize, r.precision);
+      if (!fits)
+        throw UserError(fmt::format(
+            "work-group size {}: N = {} in one local array takes {} work-items (one butterfly "
+            "each per pass from local memory to local memory), or at most 1024 whose "
+            "butterflies of a pass fit their registers",
+            r.workgroupSize, n, perFft));
+      return {.workgroupSize = r.workgroupSize, .fftsPerGroup = 1};
+    }
     return {.workgroupSize = perFft, .fftsPerGroup = 1};
   }
   if (f > 0) {
@@ -847,7 +857,9 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
   c.localReuseInPass = oneArray;
   // passes whose butterflies are not the work-group's: each work-item loops over its share
   // (fft.fdl's W, common.fdl's onWorkItems)
-  const int64_t looped = oneArray && uniformOneArrayWorkItems(c.radices) == 0 ? shape.workgroupSize : 0;
+  const int64_t uniform = uniformOneArrayWorkItems(c.radices);
+  const int64_t looped =
+      oneArray && (uniform == 0 || shape.workgroupSize != uniform) ? shape.workgroupSize : 0;
   if (looped > 0) c.defines["W"] = looped;
   if (c.radices.size() == 1 && shape.workgroupSize == 1) {  // one work-item per row:
     c.kernel = "stockhamLocalCopy";                         // the coalescing copies
