@@ -59,6 +59,9 @@ void addFftOptions(po::options_description& desc, FftOptions& o, bool withOutput
       ("ffts-per-group", po::value(&o.fftsPerGroup)->default_value(o.fftsPerGroup),
        "local, hierarchical, bluestein in local memory: the rows (hierarchical: tile columns) "
        "of a work-group (0: the planner chooses)")
+      ("workgroup-size", po::value(&o.workgroupSize)->default_value(o.workgroupSize),
+       "local, bluestein in local memory: the work-items of a row, each looping over its share "
+       "of a pass's butterflies (0: the planner chooses)")
       ("level-sizes", po::value(&o.levelSizes),
        "hierarchical: the levels' sizes n1,n2[,n3] (product N; with --radices, products of "
        "consecutive radices)")
@@ -127,6 +130,10 @@ fl::FftRequest makeRequest(const FftOptions& o) {
     throw backends::UserError(
         fmt::format("--ffts-per-group {}: expected 1 or more (0: the planner's)", o.fftsPerGroup));
   r.fftsPerGroup = o.fftsPerGroup;
+  if (o.workgroupSize < 0)
+    throw backends::UserError(fmt::format(
+        "--workgroup-size {}: expected 1 or more (0: the planner's)", o.workgroupSize));
+  r.workgroupSize = o.workgroupSize;
   if (o.localMemory < 0)
     throw backends::UserError(fmt::format("--local-memory {}: expected bytes, 0 or more",
                                           o.localMemory));

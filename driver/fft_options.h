@@ -18,6 +18,7 @@ struct FftOptions {
   int64_t batch = 1;
   int64_t levels = 0;  // --levels: the hierarchical variant's 2 or 3 (0: the planner's)
   int64_t fftsPerGroup = 0;  // --ffts-per-group: FftRequest::fftsPerGroup (0: the planner's)
+  int64_t workgroupSize = 0;  // --workgroup-size: FftRequest::workgroupSize (0: the planner's)
   int64_t localMemory = 0;  // --local-memory: bytes per work-group (0: the planner's default)
   int64_t minBlocks = 0;  // --min-blocks: FftRequest::minBlocksPerSm (0: none)
   int64_t cluster = 0;  // --cluster: FftRequest::clusterBlocks (0: none)

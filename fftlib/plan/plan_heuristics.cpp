@@ -355,11 +355,21 @@ LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs, bool oneArra
           fmt::format("ffts per group {}: N = {} {} fits in {} bytes of local memory "
                       "only as one row in one array",
                       f, n, precisionName(r.precision), localMemoryBudget(r)));
-    if (r.workgroupSize > 0 && r.workgroupSize != perFft)
-      throw UserError(
-          fmt::format("work-group size {}: N = {} in one local array takes {} work-items (one "
-                      "butterfly each per pass from local memory to local memory)",
-                      r.workgroupSize, n, perFft));
+    // the request's work-items, each looping over its share of every pass (as
+    // loopedOneArrayWorkItems' do), where the butterflies a work-item holds fit its registers
+    if (r.workgroupSize > 0 && r.workgroupSize != perFft) {
+      bool fits = rs.size() >= 3 && !hasRaderRadix(rs) && r.workgroupSize <= 1024;
+      for (size_t i = 1; fits && i + 1 < rs.size(); ++i)
+        fits = butterfliesInRegisters(rs[i], (n / rs[i] + r.workgroupSize - 1) / r.workgroupSize,
+                                      r.workgroupSize, r.precision);
+      if (!fits)
+        throw UserError(fmt::format(
+            "work-group size {}: N = {} in one local array takes {} work-items (one butterfly "
+            "each per pass from local memory to local memory), or at most 1024 whose "
+            "butterflies of a pass fit their registers",
+            r.workgroupSize, n, perFft));
+      return {.workgroupSize = r.workgroupSize, .fftsPerGroup = 1};
+    }
     return {.workgroupSize = perFft, .fftsPerGroup = 1};
   }
   if (f > 0) {
@@ -438,9 +448,22 @@ int64_t tileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows, con
     return fits(r.fftsPerGroup, localMemoryBudget(r)) ? r.fftsPerGroup : 0;
   const int64_t most = std::min<int64_t>(128 / complexBytes(r.precision), items / workItems);
   if (most < 1 || !localFits(n, r, 1)) return 0;
+  int64_t best = 1;
   for (int64_t f = std::min(rows, most); f >= 2; --f)
-    if (fits(f, localMemoryFor(r, f))) return f;
-  return 1;
+    if (fits(f, localMemoryFor(r, f))) {
+      best = f;
+      break;
+    }
+  // No divisor of the rows from two sectors to 128 bytes (a batch with large prime factors,
+  // rows of f64 2291 x 121 for 14641): the least divisor up to 256 bytes that fits, rather
+  // than tiles of one column, whose blocks of n / R work-items read 16 of every 32-byte
+  // sector (f64 14641: [1, 11] work-items, 32 blocks and 352 threads an SM; 11 columns:
+  // 121 work-items, 7 blocks, 847 threads, ptxas sm_90).
+  const int64_t minWidth = kTileMinBytes / complexBytes(r.precision);
+  if (best < minWidth)
+    for (int64_t f = most + 1; f <= 2 * most && f <= rows; ++f)
+      if (fits(f, localMemoryFor(r, f))) return f;
+  return best;
 }
 
 }  // namespace
@@ -548,6 +571,28 @@ Radices wideTileRadices(int64_t n) {
 
 namespace {
 
+// The radices of a level's tile of n: chooseRadices', unless [r0, R, ..., R] (r0 <= R <= 25,
+// r0 = 1 left out: oneArrayTile's shape, n / R work-items a row) takes fewer passes; of those
+// the fewest passes, then the fewest work-items (the largest R). A tile of unequal radices
+// takes n / (least radix) work-items a row: 100000's levels [10, 5, 5] and [16, 5, 5] took 50
+// and 80, x 16 and 11 columns = 800 and 880 threads of 49 - 51 registers, one block an SM (f64
+// 90 registers, 400 threads); [10, 25] and [16, 25] take 10 and 16: 160 - 176 threads of 64
+// registers, 5 - 6 blocks (f64 130 - 138, 4 - 5 blocks; ptxas sm_90). R stops at 25 (5^2):
+// the powers of two keep chooseRadices' (a pass fewer needs radix 32: 1024 = [32, 32]).
+Radices tileLevelRadices(int64_t n) {
+  Radices best = chooseRadices(n);
+  for (int64_t q = 25; q >= 2; --q) {
+    if (n % q != 0 || n == q) continue;
+    Radices rs;
+    int64_t m = n;
+    for (; m % q == 0; m /= q) rs.push_back(q);
+    if (m > q) continue;
+    if (m > 1) rs.insert(rs.begin(), m);
+    if (rs.size() < best.size()) best = std::move(rs);
+  }
+  return best;
+}
+
 // The radices split into k levels, outermost first, by one rule with or without the request's
 // radices: n_1 = the largest (product of a prefix of the radices | divisor of N) at most
 // N^(1/k), then the rest likewise (n_2 at most (N/n_1)^(1/(k-1)), ...); each level takes at
@@ -559,7 +604,7 @@ std::vector<std::vector<int64_t>> splitLevels(const FftRequest& r, int k) {
   std::vector<std::vector<int64_t>> levels;
   if (!r.levelSizes.empty()) {
     if (r.radices.empty()) {
-      for (int64_t n : r.levelSizes) levels.push_back(chooseRadices(n));
+      for (int64_t n : r.levelSizes) levels.push_back(tileLevelRadices(n));
       return levels;
     }
     size_t i = 0;
@@ -606,7 +651,7 @@ std::vector<std::vector<int64_t>> splitLevels(const FftRequest& r, int k) {
         if (rest % d == 0) n = d;
     }
     if (n < 2) return {};
-    levels.push_back(chooseRadices(n));
+    levels.push_back(tileLevelRadices(n));
     rest /= n;
   }
   return levels;
@@ -812,7 +857,9 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
   c.localReuseInPass = oneArray;
   // passes whose butterflies are not the work-group's: each work-item loops over its share
   // (fft.fdl's W, common.fdl's onWorkItems)
-  const int64_t looped = oneArray && uniformOneArrayWorkItems(c.radices) == 0 ? shape.workgroupSize : 0;
+  const int64_t uniform = uniformOneArrayWorkItems(c.radices);
+  const int64_t looped =
+      oneArray && (uniform == 0 || shape.workgroupSize != uniform) ? shape.workgroupSize : 0;
   if (looped > 0) c.defines["W"] = looped;
   if (c.radices.size() == 1 && shape.workgroupSize == 1) {  // one work-item per row:
     c.kernel = "stockhamLocalCopy";                         // the coalescing copies

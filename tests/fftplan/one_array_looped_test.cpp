@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/common/device_error.h"
 #include "backends/opencl/runtime.h"
 #include "compiler/codegen/codegen.h"
 #include "compiler/frontend/frontend.h"
@@ -113,6 +114,31 @@ TEST(OneArrayLooped, PlannedAsOneKernel) {
   EXPECT_GT(c.as<LocalChoice>()->loopedWorkItems, 0);
 }
 
+// The request's work-items for one array (`--workgroup-size W`): each loops over its share of
+// every pass, as the looped shapes do. f32 6561 [9, 9, 9, 9] under a budget where two arrays
+// (105 KB) do not fit: 729 work-items by default (two blocks an SM by threads on sm_90), 384 on
+// request (three: ptxas 56 registers, 52 KB), so that the GPU can weigh the two.
+TEST(OneArrayLooped, RequestedWorkItemsLoop) {
+  FftRequest r = h100(6561, Precision::F32);
+  r.localMemoryBytes = 100000;
+  const PlanChoice plain = choosePlan(r);
+  ASSERT_TRUE(plain.as<LocalChoice>()->oneArray);
+  EXPECT_EQ(plain.as<LocalChoice>()->loopedWorkItems, 0);
+  EXPECT_EQ(plain.as<LocalChoice>()->shape.workgroupSize, 729);
+  r.workgroupSize = 384;
+  const PlanChoice c = choosePlan(r);
+  const auto* l = c.as<LocalChoice>();
+  ASSERT_NE(l, nullptr);
+  EXPECT_TRUE(l->oneArray);
+  EXPECT_EQ(l->loopedWorkItems, 384);
+  EXPECT_EQ(l->shape, (LocalShape{.workgroupSize = 384, .fftsPerGroup = 1}));
+  EXPECT_EQ(c.defines.at("W"), compiler::frontend::DefineValue(384));
+  r.workgroupSize = 2048;  // beyond a work-group
+  EXPECT_THROW((void)choosePlan(r), backends::UserError);
+  r.workgroupSize = 729;  // the plain shape, named
+  EXPECT_EQ(choosePlan(r).detail, plain.detail);
+}
+
 // ---- PoCL against FFTW
 
 cl::Context& context() {
@@ -154,6 +180,23 @@ TEST(OneArrayLooped, MatchesFftw) {
     const L2Pair e = p == Precision::F64 ? measure<double>(r, plan) : measure<float>(r, plan);
     std::printf("[one array looped] %s fftc L2 %.3g  FFTW L2 %.3g  ratio %.2f\n", r.key().c_str(),
                 e.fftc, e.fftw, e.ratio());
+    EXPECT_NE(plan.find("looping over its butterflies"), std::string::npos) << plan;
+    EXPECT_LE(e.fftc, kL2Bound * e.fftw) << r.key() << "\n" << plan;
+  }
+}
+
+// The request's work-items (RequestedWorkItemsLoop): 6561 = [9, 9, 9, 9] on 384 and 512, whose
+// passes of 729 butterflies leave some work-items two and others one.
+TEST(OneArrayLooped, RequestedWorkItemsMatchFftw) {
+  for (int64_t w : {384, 512}) {
+    FftRequest r = h100(6561, Precision::F32, 3);
+    r.localMemoryBytes = 100000;
+    r.workgroupSize = w;
+    std::string plan;
+    const L2Pair e = measure<float>(r, plan);
+    std::printf("[one array looped] %s W %lld fftc L2 %.3g  FFTW L2 %.3g  ratio %.2f\n",
+                r.key().c_str(), static_cast<long long>(w), e.fftc, e.fftw, e.ratio());
+    EXPECT_NE(plan.find(std::to_string(w) + " work-items per FFT"), std::string::npos) << plan;
     EXPECT_NE(plan.find("looping over its butterflies"), std::string::npos) << plan;
     EXPECT_LE(e.fftc, kL2Bound * e.fftw) << r.key() << "\n" << plan;
   }
