@@ -15,7 +15,6 @@
 #include <map>
 #include <memory>
 #include <random>
-#include <regex>
 #include <set>
 #include <string>
 #include <sys/wait.h>
@@ -27,6 +26,7 @@
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/fft_api.h"
 #include "fftlib/plan/planner.h"
+#include "tests/fftplan/kernel_loops.h"
 #include "tests/support/opencl_device.h"
 
 namespace fftc::fftlib::test {
@@ -1262,15 +1262,6 @@ TEST(Planner, WideTilesBeyond48KiB) {
   EXPECT_EQ(choosePlan(f16).as<HierarchicalChoice>()->columns, (std::vector<int64_t>{16, 16}));
   f16.localMemoryBytes = 60000;  // 70 KB do not fit
   EXPECT_THROW((void)choosePlan(f16), backends::UserError);
-}
-
-// The trip bound of the first loop over local dimension 1 (a tile row's work-items) in an
-// OpenCL kernel's source, its first pass's: the tile row's launch width where each work-item
-// takes its butterflies at once, more where it loops over them; 0 when there is none.
-int64_t firstRowLoop(const std::string& source) {
-  static const std::regex loop(R"(< (\d+); \w+ \+= \(int\)get_local_size\(1\))");
-  std::smatch m;
-  return std::regex_search(source, m, loop) ? std::stoll(m[1]) : 0;
 }
 
 // The wide tiles through the whole pipeline on PoCL (1 MiB of local memory), against FFTW:
