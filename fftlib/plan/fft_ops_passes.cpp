@@ -384,10 +384,14 @@ std::string radixList(const std::vector<int64_t>& rs) {
   return fmt::format("[{}]", fmt::join(rs, ", "));
 }
 
-// The FFT of one level, D_{prod(rs)}, as a function [complex]n -> [complex]n.
-ir::FunPtr levelFft(const FftOp& op, const Radices& rs) {
+// The FFT of one level, D_{prod(rs)}, as a function [complex]n -> [complex]n; on w
+// work-items a row (w > 0: a first kernel's tile, whose first pass takes a work-item's
+// butterflies at once where it has more than w, as hierarchical.fdl's fftTileW).
+ir::FunPtr levelFft(const FftOp& op, const Radices& rs, int64_t w = 0) {
   return libraryFft({op.sign, product(rs), op.precision},
-                    fmt::format("fftStockhamTwiddle({}, {})", radixList(rs), op.sign));
+                    w > 0 ? fmt::format("fftStockhamTwiddleRangeW({}, 0, {}, {}, {})",
+                                        radixList(rs), rs.size(), op.sign, w)
+                          : fmt::format("fftStockhamTwiddle({}, {})", radixList(rs), op.sign));
 }
 
 // h with its levels in the other order: the same transform (the four-step factorization holds
@@ -444,7 +448,7 @@ ir::ExprPtr firstKernels(const FftOp& op, const HierarchicalChoice& h, int64_t b
                                << twiddleMatrix(m1, nLast, op.sign, op.precision);
   auto e = ir::param("e");
   const ir::FunPtr rowFft =
-      ir::lambda({e}, ir::FunCall::make(levelFft(op, h.levels.back()), {input(e)}));
+      ir::lambda({e}, ir::FunCall::make(levelFft(op, h.levels.back(), shape.at(1)), {input(e)}));
   const ir::FunPtr tile = twiddledTile(op, b, h.columns[0], shape.at(1), nLast, rowFft);
   const ir::ExprPtr in = rows.size() == 1 ? rows[0] : ir::zip(rows);
   const ir::ExprPtr y =

@@ -1025,6 +1025,8 @@ PlanChoice chooseHierarchicalPlan(const FftRequest& r) {
   // the first stage's copy-out spreads its tile over these work-items a row (hierarchical.fdl's
   // twiddledTileFor), the launch shape's
   c.defines["W1"] = c.stageLocal.front()[1];
+  // each stage's tile row takes its first pass's butterflies at once on these (fftTileW)
+  for (size_t s = 1; s < k; ++s) c.defines[fmt::format("W{}", s + 1)] = c.stageLocal[s][1];
   // The tiles' passes share one local array wherever code generation finds it legal (each
   // pass reads its elements, waits, writes): half the local memory a block where a tile had
   // two, and ptxas gives the radix-16 tiles fewer registers (f32 68 -> 48, f64 122 -> 96); no

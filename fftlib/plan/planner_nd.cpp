@@ -245,6 +245,7 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
     c.defines["fuse3"] = int64_t{1};
     for (const char* unused : {"linesPerGroup", "linesPerGroupB", "lineLocalDim", "fourStep"})
       c.defines[unused] = std::vector<int64_t>(3, 1);
+    c.defines["lineWidth"] = std::vector<int64_t>(3, 0);
     c.defines["colsF"] = f;
     c.defines["lanesXY"] = ns[2] / *std::ranges::min_element(rx);
     c.defines["lanesZ"] = n1 * f;
@@ -260,7 +261,7 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
     return true;
   }
   if (groupedPasses(nd) <= passes) return false;
-  std::vector<int64_t> rsAll, offs{0}, mids, hs, fs(d, 1), f2s(d, 1), lds(d, 0);
+  std::vector<int64_t> rsAll, offs{0}, mids, hs, fs(d, 1), f2s(d, 1), lds(d, 0), ws(d, 0);
   const auto bound = std::move(nd.dimRadices);  // bindDimensions': Bluestein keeps M's
   nd.dimRadices.clear();
   for (size_t j = 0; j < d; ++j) {
@@ -299,7 +300,8 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
       f2s[j] = linePass(r, at(offs[j], mids[j]), true, n2 * t, c.stageLocal, true);     // pass B
     } else if (wideColumns[j]) {  // the tile's work-items a line: tileWorkItems, as hierarchical's
       fs[j] = wideColumns[j];
-      c.stageLocal.push_back({fs[j], tileWorkItems(at(offs[j], offs[j + 1]))});
+      ws[j] = tileWorkItems(at(offs[j], offs[j + 1]));
+      c.stageLocal.push_back({fs[j], ws[j]});
     } else {
       lds[j] = t == 1 ? 1 : 0;
       int64_t rows = t;
@@ -325,6 +327,8 @@ bool useLocalPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd) {
   c.defines["linesPerGroup"] = fs;
   c.defines["linesPerGroupB"] = f2s;
   c.defines["lineLocalDim"] = lds;
+  // a wide tile's first pass takes a work-item's butterflies at once on these (nd.fdl)
+  c.defines["lineWidth"] = ws;
   c.defines["plane"] = int64_t{plane ? 1 : 0};
   nd.planePass = plane;
   nd.fourStepSplits = splits;
@@ -364,6 +368,7 @@ void useLocalRealPasses(const FftRequest& r, PlanChoice& c, NdChoice& nd,
   c.defines["realLinesPerGroup"] = fr;
   c.defines["linesPerGroup"] = fs;
   c.defines["lineLocalDim"] = lds;
+  c.defines["lineWidth"] = std::vector<int64_t>(ns.size(), 0);
   nd.linesPerGroup = fs;
   nd.linesPerGroup[last] = fr;
 }

@@ -198,8 +198,11 @@ TEST(FftOpsPasses, ConvolutionTilesSkewedAndSpread) {
   struct Case {
     int64_t n, localMemory, f, w, row;
   };
-  // 8192 in 16 KiB: 8 columns of 128 on 8 x 16 work-items; 2^17 in 227 KiB: 8 of 512 on 8 x 64
-  for (const Case c : {Case{8192, 16384, 8, 16, 128}, Case{int64_t{1} << 17, 232448, 8, 64, 512}}) {
+  // 8192 in 16 KiB: 8 columns of 128 on 8 x 16 work-items; 2^17 in 227 KiB: 8 of 512 on 8 x 64;
+  // 2^19: the wide tile, 8 of 1024 as [4, 16, 16] on 8 x 64, its first pass four butterflies a
+  // work-item at once as the plain FFT's (fftTileW)
+  for (const Case c : {Case{8192, 16384, 8, 16, 128}, Case{int64_t{1} << 17, 232448, 8, 64, 512},
+                       Case{int64_t{1} << 19, 232448, 8, 64, 1024}}) {
     SCOPED_TRACE(c.n);
     const int64_t b = 2;
     const Kernel k = compileKernel(

@@ -26,6 +26,7 @@
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/fft_api.h"
 #include "fftlib/plan/planner.h"
+#include "tests/fftplan/kernel_loops.h"
 #include "tests/support/opencl_device.h"
 
 namespace fftc::fftlib::test {
@@ -1265,9 +1266,10 @@ TEST(Planner, WideTilesBeyond48KiB) {
 
 // The wide tiles through the whole pipeline on PoCL (1 MiB of local memory), against FFTW:
 // f32 2^19's first stage keeps its 8 columns of [4, 16, 16] in one local array of 69680 bytes,
-// beyond 48 KiB, on 8 x 64 work-items (the first pass of radix 4 loops over 256 butterflies a
-// row); f64 2^20 inverse and scaled in two levels (asked for: automatically three, the wide
-// tiles' occupancy), both stages wide.
+// beyond 48 KiB, on 8 x 64 work-items, its first pass of radix 4 four butterflies at once a
+// work-item (hierarchical.fdl's fftTileW: no loop over the 256 butterflies of a row); f64 2^20
+// inverse and scaled in two levels (asked for: automatically three, the wide tiles'
+// occupancy), both stages wide, both first passes four butterflies at once.
 TEST(FftPlan, WideTilesMatchFftw) {
   const compiler::codegen::CodegenOptions o{.localRowSkew = true};
   auto r = req(int64_t{1} << 19);
@@ -1283,6 +1285,7 @@ TEST(FftPlan, WideTilesMatchFftw) {
   EXPECT_EQ(p->compiled.stages[0].source.find("__local float2 l_1"), std::string::npos)
       << "a second local array";
   EXPECT_EQ(p->compiled.stages[1].localMemoryBytes, o.skewedLocalCount(8 * 512, 8) * 8);
+  for (const auto& st : p->compiled.stages) EXPECT_EQ(firstRowLoop(st.source), 64);
   expectAccurate(r);
   r.size = int64_t{1} << 20;
   r.precision = Precision::F64;
@@ -1293,6 +1296,7 @@ TEST(FftPlan, WideTilesMatchFftw) {
   ASSERT_EQ(p64->compiled.stages.size(), 2u);
   for (const auto& st : p64->compiled.stages)
     EXPECT_EQ(st.localMemoryBytes, o.skewedLocalCount(4 * 1024, 4) * 16);
+  for (const auto& st : p64->compiled.stages) EXPECT_EQ(firstRowLoop(st.source), 64);
   expectAccurate(r);
 }
 

@@ -18,6 +18,7 @@
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/fft_api.h"
 #include "fftlib/plan/planner.h"
+#include "tests/fftplan/kernel_loops.h"
 #include "tests/fftplan/requests.h"
 #include "tests/support/opencl_device.h"
 
@@ -338,8 +339,9 @@ TEST(NdFft, FourStepDimensionsInTwoLocalPasses) {
 
 // Under a budget beyond 48 KiB (a CUDA device's 227 KiB), a column dimension whose tile within
 // 48 KiB would be narrower than a sector takes a wide tile in one pass (wideTileColumns: 64
-// bytes of columns in one local array, [4, 16, 16] on 64 work-items a line) instead of the
-// four-step's two; under 48 KiB the four-step stays.
+// bytes of columns in one local array, [4, 16, 16] on 64 work-items a line, its radix-4 first
+// pass four butterflies at once a work-item: nd.fdl's lineWidth) instead of the four-step's
+// two; under 48 KiB the four-step stays.
 TEST(NdFft, WideColumnTileInOnePassBeyond48KiB) {
   for (auto p : {Precision::F32, Precision::F64}) {
     auto r = ndRequest({1024, 16}, 1, p);
@@ -350,7 +352,9 @@ TEST(NdFft, WideColumnTileInOnePassBeyond48KiB) {
     EXPECT_EQ(nd(c).dimRadices.front(), (Dims{4, 16, 16})) << r.key();
     EXPECT_EQ(nd(c).linesPerGroup.front(), p == Precision::F32 ? 8 : 4) << r.key();
     EXPECT_TRUE(c.localReuseInPass);
-    EXPECT_EQ(planFft(r)->stages.size(), 2u) << r.key();
+    const auto plan = planFft(r);
+    ASSERT_EQ(plan->stages.size(), 2u) << r.key();
+    EXPECT_EQ(firstRowLoop(plan->compiled.stages[1].source), 64) << r.key();  // the columns'
     expectAccurate(r);
     r.localMemoryBytes = 0;
     EXPECT_EQ(planFft(r)->stages.size(), 3u) << r.key();  // the four-step within 48 KiB
@@ -360,7 +364,9 @@ TEST(NdFft, WideColumnTileInOnePassBeyond48KiB) {
 // Where no 64-byte tile fits a third of the budget on 512 work-items (2048 and 4096 f32: 8
 // columns of [8, 16, 16] take 1024 work-items and 128 KiB), a tile one 32-byte sector wide in
 // one array does (sectorTileColumns: 2048 x 4 f32 in 64 KiB on 512 work-items, 4096 x 4 in
-// 128 KiB on 1024, f64 x 2): the column dimension in one pass, 2048^2 and 4096^2 in two.
+// 128 KiB on 1024, f64 x 2): the column dimension in one pass, 2048^2 and 4096^2 in two; the
+// first pass of 2048's radix 8 loops over its two butterflies a work-item (8 loads a trip:
+// common.fdl's stockPassFirstW takes them at once only at radix 4 or less).
 TEST(NdFft, SectorWideColumnTileInOnePassBeyond48KiB) {
   struct Case {
     Dims dims;
@@ -379,7 +385,10 @@ TEST(NdFft, SectorWideColumnTileInOnePassBeyond48KiB) {
     EXPECT_EQ(nd(c).fourStepSplits, (Dims{0, 0})) << r.key();
     EXPECT_EQ(nd(c).dimRadices.front(), radices) << r.key();
     EXPECT_EQ(nd(c).linesPerGroup.front(), lines) << r.key();
-    EXPECT_EQ(planFft(r)->stages.size(), 2u) << r.key();
+    const auto plan = planFft(r);
+    ASSERT_EQ(plan->stages.size(), 2u) << r.key();
+    EXPECT_EQ(firstRowLoop(plan->compiled.stages[1].source), dims.front() / radices.front())
+        << r.key();
     expectAccurate(r);
     r.localMemoryBytes = 0;
     EXPECT_EQ(planFft(r)->stages.size(), 3u) << r.key();  // the four-step within 48 KiB
