@@ -102,7 +102,7 @@ def sass(cubin, cuobjdump, work):
         if m:
             cur = listing.setdefault(m.group(1), [])
             continue
-        m = re.match(r"\s+/\*[0-9a-f]{4}\*/\s+(.*?)\s*;", line)
+        m = re.match(r"\s+/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;", line)
         if m and cur is not None:
             cur.append(m.group(1))
     return {k: usage.get(k, (0, 0)) + (tuple(v),) for k, v in listing.items()}

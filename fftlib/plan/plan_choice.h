@@ -325,7 +325,9 @@ std::optional<RaderPassPlan> raderPassPlan(int64_t n, const FftRequest& request)
 // FFTs' two arrays of F·(p - 1)·N/p in three storages (Y takes the FFT array that does not
 // hold A; docs/codegen.md, reuse across sizes), each declared with its largest member's padded
 // size (localFits' padding): 3 x max(padded F·N, padded F·(p - 1)·N/p) elements. f32 2961 =
-// 47·63: 3 x 3079 x 8 = 73896 bytes; 2384 = 149·16: 3 x 2532 x 8 = 60768 (the kernel's 60640).
+// 47·63: 3 x 3079 x 8 = 73896 bytes. Four storages where the convolution has a Rader radix,
+// itself a Rader pass (common.fdl raderBatchFftR): 2384 = 149·16, 148 = [4, 37]:
+// 4 x 2532 x 8 = 81024 (the kernel's 80768).
 int64_t raderPassLocalBytes(int64_t n, int64_t p, int64_t fftsPerGroup, Precision precision);
 // The blocks a multiprocessor a CUDA Rader-pass kernel asks of ptxas (__launch_bounds__' second
 // argument, FftRequest::minBlocksPerSm; 0: none), sm_90's 65536 registers, 64 warps and 32

@@ -784,7 +784,7 @@ PlanChoice chooseRaderPassPlan(const FftRequest& r, const RaderPassPlan& plan) {
   if (bytes > localMemoryFor(r, shape.fftsPerGroup) ||
       shape.workgroupSize * shape.fftsPerGroup > 1024)
     throw UserError(fmt::format(
-        "local variant with a Rader pass: {} rows of N = {} {} ({} bytes in three local "
+        "local variant with a Rader pass: {} rows of N = {} {} ({} bytes in its local "
         "storages) in {} work-items do not fit in {} bytes of local memory and 1024 work-items",
         shape.fftsPerGroup, r.size, precisionName(r.precision), bytes,
         shape.workgroupSize * shape.fftsPerGroup, localMemoryFor(r, shape.fftsPerGroup)));

@@ -172,7 +172,12 @@ int64_t raderPassLocalBytes(int64_t n, int64_t p, int64_t fftsPerGroup, Precisio
   auto padded = [&](int64_t count) { return options.paddedLocalCount(count, count); };
   const int64_t storage =
       std::max(padded(fftsPerGroup * n), padded(fftsPerGroup * (p - 1) * (n / p)));
-  return 3 * storage * complexBytes(precision);
+  // a Rader radix of the convolution is a Rader pass of its own (common.fdl raderBatchFftR):
+  // its arrays take a fourth storage
+  const Radices conv = raderConvolutionRadices(p - 1);
+  const bool nested =
+      std::any_of(conv.begin(), conv.end(), [](int64_t r) { return raderRadix(r); });
+  return (nested ? 4 : 3) * storage * complexBytes(precision);
 }
 
 int64_t raderPassMinBlocks(int64_t threads, int64_t localBytes, int64_t widest,

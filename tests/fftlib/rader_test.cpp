@@ -115,8 +115,9 @@ INSTANTIATE_TEST_SUITE_P(Fft, RaderRadix, ::testing::ValuesIn(raderRadixCases())
 // above 43 whose pass computes its n / p butterflies' cyclic convolutions together, the FFTs
 // of p - 1 (radices rsR) as Stockham passes over the butterflies, in local memory. The pass
 // first (reading global memory, no twiddles), last, in the middle (twiddled), twice (53 x 53),
-// beside a Rader radix of its own inside the convolution (148 = [4, 37]: 2384), and 2961 =
-// 47 x 9 x 7; both precisions, both directions, pyvkfft's tolerance undoubled.
+// beside a Rader radix of its own inside the convolution (148 = [4, 37]: 2384; 82 = [2, 41]
+// and [41, 2]: the inner radix a Rader pass itself, common.fdl raderBatchFftR, twiddled and
+// not), and 2961 = 47 x 9 x 7; both precisions, both directions, pyvkfft's tolerance undoubled.
 struct RaderPassCase {
   Radices rs;
   Radices rsR;
@@ -151,6 +152,8 @@ INSTANTIATE_TEST_SUITE_P(Fft, RaderPass,
                                            RaderPassCase{{4, 53, 2}, {4, 13}},
                                            RaderPassCase{{53, 53}, {4, 13}, false},
                                            RaderPassCase{{149, 16}, {4, 37}, false},
+                                           RaderPassCase{{83, 2}, {2, 41}},
+                                           RaderPassCase{{2, 83}, {41, 2}, false},
                                            RaderPassCase{{47, 9, 7}, {2, 23}, false}),
                          [](const ::testing::TestParamInfo<RaderPassCase>& i) {
                            std::string s;
@@ -172,6 +175,22 @@ TEST(RaderPassNegativeControl, ThePassIsRaders) {
        {"transpose <<: gather(discreteLogs(raderH(p), p))",
         "transpose <<: gather(discreteLogs(raderG(p), p))"},
        {"raderEach(p, m, raderSpectrum1(p, s))", "raderEach(p, m, raderSpectrum1(p, -s))"}});
+}
+
+// The convolution's Rader radix is a Rader pass inside the pass (166 = [83, 2], 82 = [2, 41]):
+// with the inner pass's inverse FFT forward, or its radices' twiddles of the wrong sign, the
+// result is wrong.
+TEST(RaderPassNegativeControl, TheInnerPassIsRaders) {
+  expectEachMutationWrong(
+      FftCase{.file = "fft.fdl",
+              .kernel = "stockhamLocal",
+              .defines = {{"rs", Radices{83, 2}}, {"rsR", Radices{2, 41}}},
+              .n = 166,
+              .batch = 2,
+              .precision = ir::ScalarKind::Double},
+      {{"raderBatchFftPaired(factors(rs[q] - 1), prod(rs) * m / rs[q], 1))",
+        "raderBatchFftPaired(factors(rs[q] - 1), prod(rs) * m / rs[q], -1))"},
+       {"                     prod(fs) * m, s)", "                     prod(fs) * m, -s)"}});
 }
 
 // The radix-31 butterfly is Rader's: with its spectrum's sign flipped, or its output gathered

@@ -185,12 +185,16 @@ TEST(RaderRadixPlan, CompositeSizesTakeRaderRadices) {
 
 // The pass's arrays in three storages, not four (code generation's reuse across sizes,
 // local_memory.h reusePlan): the input and Y of n = F·N elements, and one of the convolution's
-// F·(p - 1)·m, Y taking the storage of the ping-pong array that does not hold A (f32 2384 on an
-// H200: 80768 -> 60640 bytes of shared memory). Padded one element in 16.
+// F·(p - 1)·m, Y taking the storage of the ping-pong array that does not hold A (488, 212 in
+// rows of several; f32 2961 on an H200: 96672 -> 73920 bytes of shared memory). Padded one
+// element in 16. Where the convolution has a Rader radix (2384: 148 = [4, 37]), that radix is a
+// Rader pass of its own (common.fdl raderBatchFftR), no butterfly of 37 in a work-item (no
+// private array of 36), whose arrays of 36·64 take a fourth storage; the planner counts four
+// (raderPassLocalBytes), at least what the kernel declares.
 TEST(RaderPassPlan, ThreeLocalArrays) {
   auto padded = [](int64_t k) { return k + (k - 1) / 16; };
   for (const auto& [n, p, bytes] : {std::tuple<int64_t, int64_t, int64_t>{488, 61, 0},
-                                    {2384, 149, 227 * 1024}}) {
+                                    {212, 53, 0}}) {
     SCOPED_TRACE(n);
     FftRequest r = lineRequest(n, 3, Precision::F32);
     r.localMemoryBytes = bytes;
@@ -206,6 +210,21 @@ TEST(RaderPassPlan, ThreeLocalArrays) {
       ++decls;
     EXPECT_EQ(decls, 3u) << src;
   }
+  FftRequest r = lineRequest(2384, 3, Precision::F32);
+  r.localMemoryBytes = 227 * 1024;
+  auto plan = planFft(r);
+  ASSERT_EQ(plan->compiled.stages.size(), 1u);
+  const std::string& src = plan->compiled.source;
+  size_t decls = 0;
+  for (size_t at = src.find("__local float2 "); at != std::string::npos;
+       at = src.find("__local float2 ", at + 1))
+    ++decls;
+  EXPECT_EQ(decls, 4u) << src;
+  EXPECT_EQ(src.find("[36];"), std::string::npos) << src;
+  EXPECT_LE(plan->compiled.stages[0].localMemoryBytes,
+            raderPassLocalBytes(2384, 149, 1, Precision::F32));
+  EXPECT_GT(plan->compiled.stages[0].localMemoryBytes,
+            raderPassLocalBytes(2384, 149, 1, Precision::F32) * 3 / 4);
 }
 
 // The planner's count (raderPassLocalBytes) against what code generation declares, where an
@@ -332,8 +351,9 @@ TEST(RaderPassPlan, CompositeSizesTakeRaderPasses) {
 TEST(RaderPassPlan, MinBlocksFollowSharedMemoryAndTheRegisterEstimate) {
   // the three storages: 2961 = 47·63, 46·63 = 2898 + 181 padding = 3079 > 2961 (odd: unpadded)
   EXPECT_EQ(raderPassLocalBytes(2961, 47, 1, Precision::F32), 3 * 3079 * 8);
-  EXPECT_EQ(raderPassLocalBytes(2384, 149, 1, Precision::F32), 3 * (2384 + 148) * 8);
-  EXPECT_EQ(raderPassLocalBytes(2384, 149, 1, Precision::F64), 3 * (2384 + 148) * 16);
+  // four where the convolution's 37 is a Rader pass too (2384 = 149·16, 148 = [4, 37])
+  EXPECT_EQ(raderPassLocalBytes(2384, 149, 1, Precision::F32), 4 * (2384 + 148) * 8);
+  EXPECT_EQ(raderPassLocalBytes(2384, 149, 1, Precision::F64), 4 * (2384 + 148) * 16);
   FftRequest cuda = lineRequest(2961, 22664, Precision::F32);
   cuda.target = compiler::pipeline::Target::Cuda;
   cuda.localMemoryBytes = 227 * 1024;
