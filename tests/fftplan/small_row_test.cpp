@@ -170,3 +170,50 @@ TEST(SmallRow, RowsOfAWorkGroupAreWholeWarps) {
 
 }  // namespace
 }  // namespace fftc::fftlib::test
+
+namespace fftc::fftlib::test {
+namespace {
+
+// A CUDA request at an H200's share of shared memory: f32 783 = [29, 9, 3] took 27 work-items a
+// row (one radix-29 butterfly each), 3 rows a block, and 174 registers by the estimate (223 by
+// ptxas) held 3 blocks an SM where shared memory holds 5; 9 work-items a row (three radix-29
+// butterflies each) keep 5 blocks of 3 rows by shared memory (registerBoundWorkItems). f64 783
+// (one row a block, 8 blocks by both) and the OpenCL request (48 KiB: one block) keep theirs,
+// as does a request naming its shape.
+TEST(SmallRow, RegisterBoundRowsTakeFewerWorkItems) {
+  auto shape = [](FftRequest r) {
+    const PlanChoice c = choosePlan(r);
+    EXPECT_EQ(c.radices, (Radices{29, 9, 3}));
+    return c.as<LocalChoice>()->shape;
+  };
+  FftRequest cuda = lineRequest(783, 85707, Precision::F32);
+  cuda.target = compiler::pipeline::Target::Cuda;
+  cuda.localMemoryBytes = 232448;
+  EXPECT_EQ(shape(cuda), (LocalShape{.workgroupSize = 9, .fftsPerGroup = 3}));
+  FftRequest cuda64 = lineRequest(783, 42853, Precision::F64);
+  cuda64.target = compiler::pipeline::Target::Cuda;
+  cuda64.localMemoryBytes = 232448;
+  EXPECT_EQ(shape(cuda64), (LocalShape{.workgroupSize = 27, .fftsPerGroup = 1}));
+  EXPECT_EQ(shape(lineRequest(783, 85707, Precision::F32)),
+            (LocalShape{.workgroupSize = 27, .fftsPerGroup = 3}));
+  FftRequest named = cuda;
+  named.fftsPerGroup = 2;
+  EXPECT_EQ(shape(named), (LocalShape{.workgroupSize = 27, .fftsPerGroup = 2}));
+}
+
+// That shape on PoCL against FFTW: the radix-29 pass three butterflies a work-item, the radix-9
+// and radix-3 passes 87 and 261 butterflies over 9 work-items (the last iterations partial), a
+// batch that leaves the last group partial; f64 inverse scaled, one row a group (48 KiB).
+TEST(SmallRow, RegisterBoundShapeMatchesFftw) {
+  FftRequest r = lineRequest(783, 100, Precision::F32);
+  r.workgroupSize = 9;
+  r.fftsPerGroup = 3;
+  expectPlanWithinFftw<float>(r, "register-bound rows", 17, "stockhamLocal");
+  FftRequest inverse = lineRequest(783, 31, Precision::F64, Direction::Inverse, true);
+  inverse.workgroupSize = 9;
+  inverse.fftsPerGroup = 1;
+  expectPlanWithinFftw<double>(inverse, "register-bound rows", 19, "stockhamLocal");
+}
+
+}  // namespace
+}  // namespace fftc::fftlib::test
