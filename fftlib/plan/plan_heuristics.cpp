@@ -339,11 +339,10 @@ int64_t workItemsPerRow(const Radices& rs) {
 // rows (rowsPerGroup for w) the registers hold as many of as local memory does, and whose
 // row costs no more issue slots (workItemsPerRow's time: the narrow passes idle less). A
 // direct prime radix of 17 - 29 beside small ones: f32 783 = [29, 9, 3] on 27 work-items a row,
-// 3 rows, 223 registers (ptxas sm_90), 2 blocks of 81 an SM by registers (Nsight on an H200:
-// a sub-partition's 16 K registers hold 2 warps of 223, 8 warps an SM; 9% of warps active,
-// DRAM 34%, 2.12x cuFFT's time, while f64 783, one row a block and 8 blocks, was 0.88x) where
-// shared memory holds 5; 9 work-items a row keep 5 blocks of 3 rows (ptxas: 223 registers
-// still, none spilled). Not measured on a GPU yet.
+// 3 rows, 223 registers (ptxas sm_90), 3 blocks of 81 an SM by registers where local memory
+// holds 5 (Nsight on an H200: 9% of warps active, DRAM 34%, 2.12x cuFFT's time, while f64 783,
+// one row a block and 8 blocks, was 0.88x); 9 work-items a row keep 5 blocks of 3 rows (ptxas:
+// 223 registers still, none spilled). Not measured on a GPU yet.
 int64_t registerBoundWorkItems(const FftRequest& r, const Radices& rs, int64_t wg, int64_t f) {
   constexpr int64_t kRegisters = 65536, kWarps = 64, kBlocks = 32;
   if (r.target != compiler::pipeline::Target::Cuda || rs.size() < 2 || hasRaderRadix(rs))

@@ -432,8 +432,7 @@ namespace {
 
 // A request's rows a work-group keep Rader's one kernel where three arrays of them fit (an A/B
 // of the rows: f64 43's 22 in 48 KiB against 11), else Bluestein's (whose two arrays of M = 128
-// fit fewer rows: an error); a request's work-group size still goes to Bluestein. On PoCL, 43
-// f64 in groups of 11 rows, the last partial.
+// fit fewer rows: an error); a request's work-group size still goes to Bluestein. On PoCL, 43 f64 in groups of 11 rows, the last partial.
 TEST(RaderPlan, ARequestsRowsKeepRader) {
   FftRequest r = lineRequest(43, 780335, Precision::F64);
   r.target = compiler::pipeline::Target::Cuda;

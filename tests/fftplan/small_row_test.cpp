@@ -176,10 +176,10 @@ namespace {
 
 // A CUDA request at an H200's share of shared memory: f32 783 = [29, 9, 3] took 27 work-items a
 // row (one radix-29 butterfly each), 3 rows a block, and 174 registers by the estimate (223 by
-// ptxas) held 2 blocks an SM (Nsight) where shared memory holds 5; 9 work-items a row (three
-// radix-29 butterflies each) keep 5 blocks of 3 rows by shared memory (registerBoundWorkItems).
-// f64 783 (one row a block, 8 blocks by both) and the OpenCL request (48 KiB: one block) keep
-// theirs, as does a request naming its shape.
+// ptxas) held 3 blocks an SM where shared memory holds 5; 9 work-items a row (three radix-29
+// butterflies each) keep 5 blocks of 3 rows by shared memory (registerBoundWorkItems). f64 783
+// (one row a block, 8 blocks by both) and the OpenCL request (48 KiB: one block) keep theirs,
+// as does a request naming its shape.
 TEST(SmallRow, RegisterBoundRowsTakeFewerWorkItems) {
   auto shape = [](FftRequest r) {
     const PlanChoice c = choosePlan(r);
