@@ -342,18 +342,17 @@ int64_t workItemsPerRow(const Radices& rs) {
 // 3 rows, 223 registers (ptxas sm_90), 3 blocks of 81 an SM by registers where local memory
 // holds 5 (Nsight on an H200: 9% of warps active, DRAM 34%, 2.12x cuFFT's time, while f64 783,
 // one row a block and 8 blocks, was 0.88x); 9 work-items a row keep 5 blocks of 3 rows (ptxas:
-// 223 registers still, none spilled). Not measured on a GPU yet.
+// 223 registers still, none spilled). Not measured on a GPU yet. The estimate is rough for
+// symDft: ptxas gives radix 29 first in the row 223 - 254 registers (87, 261, 783, 1305, 2175)
+// but 128 in the middle (522 = [2, 29, 9], 4176 = [16, 29, 9]), where the blocks were not
+// bound by registers and the rule only takes work-items away.
 int64_t registerBoundWorkItems(const FftRequest& r, const Radices& rs, int64_t wg, int64_t f) {
   constexpr int64_t kRegisters = 65536, kWarps = 64, kBlocks = 32;
   if (r.target != compiler::pipeline::Target::Cuda || rs.size() < 2 || hasRaderRadix(rs))
     return wg;
   const int64_t n = product(rs), widest = *std::max_element(rs.begin(), rs.end());
-  // a work-item a butterfly of the widest pass, a direct prime radix above 16 (symDft) and the
-  // row's first pass (ptxas sm_90, f32: 221 - 254 registers as the first pass, 87 = [29, 3],
-  // 261, 290, 609, 783, 957, 1305, 2175, 2523 = [29, 29, 3]; 96 - 168 after another, 522 =
-  // [2, 29, 9] 128, 870 and 1044 128, 696 = [8, 29, 3] 168, 1104 = [16, 23, 3] 96: blocks
-  // not bound by registers, which the estimate does not tell)
-  if (widest <= 16 || rs.front() != widest || wg != n / widest) return wg;
+  // a work-item a butterfly of the widest pass, a direct prime radix above 16 (symDft)
+  if (widest <= 16 || wg != n / widest) return wg;
   const int64_t registers =
       (std::min<int64_t>(255, butterflyRegisters(widest, r.precision)) + 7) / 8 * 8;
   const int64_t elem = complexBytes(r.precision);
