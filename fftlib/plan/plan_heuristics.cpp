@@ -330,62 +330,6 @@ int64_t workItemsPerRow(const Radices& rs) {
   return best;
 }
 
-// Fewer work-items a row where the widest butterfly's registers, not local memory, bound the
-// rows an SM holds (CUDA, sm_90's 65536 registers, 64 warps and 32 blocks; the local memory
-// budget the request's share, as raderPassMinBlocks counts it): a block of w·F work-items of
-// butterflyRegisters(widest) each keeps fewer blocks than local memory allows, so fewer bytes
-// of rows are in flight. The work-items then take `widest`'s butterflies several each: the
-// largest divisor w of n / widest (each work-item the same number of them) whose blocks of F
-// rows (rowsPerGroup for w) the registers hold as many of as local memory does, and whose
-// row costs no more issue slots (workItemsPerRow's time: the narrow passes idle less). A
-// direct prime radix of 17 - 29 beside small ones: f32 783 = [29, 9, 3] on 27 work-items a row,
-// 3 rows, 223 registers (ptxas sm_90), 3 blocks of 81 an SM by registers where local memory
-// holds 5 (Nsight on an H200: 9% of warps active, DRAM 34%, 2.12x cuFFT's time, while f64 783,
-// one row a block and 8 blocks, was 0.88x); 9 work-items a row keep 5 blocks of 3 rows (ptxas:
-// 223 registers still, none spilled). Not measured on a GPU yet. The estimate is rough for
-// symDft: ptxas gives radix 29 first in the row 223 - 254 registers (87, 261, 783, 1305, 2175)
-// but 128 in the middle (522 = [2, 29, 9], 4176 = [16, 29, 9]), where the blocks were not
-// bound by registers and the rule only takes work-items away.
-int64_t registerBoundWorkItems(const FftRequest& r, const Radices& rs, int64_t wg, int64_t f) {
-  constexpr int64_t kRegisters = 65536, kWarps = 64, kBlocks = 32;
-  if (r.target != compiler::pipeline::Target::Cuda || rs.size() < 2 || hasRaderRadix(rs))
-    return wg;
-  const int64_t n = product(rs), widest = *std::max_element(rs.begin(), rs.end());
-  // a work-item a butterfly of the widest pass, a direct prime radix above 16 (symDft)
-  if (widest <= 16 || wg != n / widest) return wg;
-  const int64_t registers =
-      (std::min<int64_t>(255, butterflyRegisters(widest, r.precision)) + 7) / 8 * 8;
-  const int64_t elem = complexBytes(r.precision);
-  auto blocksByShared = [&](int64_t w, int64_t rows) {
-    const int64_t count = n * rows;
-    const int64_t bytes =
-        2 * compiler::codegen::CodegenOptions{}.paddedLocalCount(count, count) * elem;
-    const int64_t warps = (w * rows + 31) / 32;
-    return std::min({(localMemoryBudget(r) + 1024) / (bytes + 1024), kWarps / warps, kBlocks});
-  };
-  auto blocksByRegisters = [&](int64_t w, int64_t rows) {
-    return kRegisters / (registers * 32 * ((w * rows + 31) / 32));
-  };
-  if (blocksByRegisters(wg, f) >= blocksByShared(wg, f)) return wg;
-  auto time = [&](int64_t w) {
-    int64_t t = 0;
-    for (int64_t q : rs) t += (n / q + w - 1) / w * butterflyWork(q);
-    return w * t;
-  };
-  const int64_t blocks = blocksByRegisters(wg, f);
-  for (int64_t w = wg - 1; w >= 1; --w) {
-    if (wg % w != 0) continue;
-    const int64_t rows = rowsPerGroup(n, r, std::max<int64_t>(256 / w, 1));
-    const int64_t fewer = blocksByShared(w, rows);
-    // more rows an SM, and at least half of its work-items (f32 4913 = [17, 17, 17]: 17 a row
-    // would leave 34 work-items an SM, each with a row's 17 butterflies a pass)
-    if (blocksByRegisters(w, rows) >= fewer && time(w) <= time(wg) && fewer * rows > blocks * f &&
-        2 * fewer * rows * w >= blocks * f * wg)
-      return w;
-  }
-  return wg;
-}
-
 // The work-group shape of a local-memory kernel over rows of n = prod(rs) elements
 // (stockhamLocal with n = N, bluesteinLocal with n = M): F rows (rowsPerGroup) of
 // workItemsPerRow work-items each, at most 256 work-items in all, within local memory.
@@ -425,13 +369,8 @@ LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs, bool oneArra
                       "of local memory",
                       f, f, n, localMemoryFor(r, f)));
   }
-  int64_t wg = r.workgroupSize > 0 ? r.workgroupSize : workItemsPerRow(rs);
+  const int64_t wg = r.workgroupSize > 0 ? r.workgroupSize : workItemsPerRow(rs);
   if (f <= 0) f = rowsPerGroup(n, r, std::max<int64_t>(256 / wg, 1));
-  if (r.workgroupSize <= 0 && r.fftsPerGroup <= 0)
-    if (const int64_t w = registerBoundWorkItems(r, rs, wg, f); w != wg) {
-      wg = w;
-      f = rowsPerGroup(n, r, std::max<int64_t>(256 / wg, 1));
-    }
   // A row a work-item: whole warps of rows, as many as fit (at most 256; the last group
   // partial), rather than a divisor of the batch that is not whole warps (f32 11's 149 rows,
   // f64 17's 78). On an H200 (fft_bench, ratio to cuFFT's time, before -> after,
