@@ -1116,9 +1116,12 @@ std::optional<PlanChoice> chooseRaderPlan(const FftRequest& r) {
   const bool prime = r.size >= 3 && largestPrimeFactor(r.size) == r.size;
   const bool named = !r.radices.empty() && product(r.radices) == r.size - 1 && prime;
   if ((r.variant != Variant::Auto || !r.radices.empty()) && !named) return std::nullopt;
-  if (r.workgroupSize > 0 || r.fftsPerGroup > 0) return std::nullopt;
+  if (r.workgroupSize > 0) return std::nullopt;
   const Radices rs = named ? r.radices : raderRadices(r.size, r);
   if (rs.empty()) return std::nullopt;
+  // a request's rows a work-group (an A/B of f64 43's 22 rows in 48 KiB, 4 blocks an SM, against
+  // 10 - 11, 9 - 10 blocks) where their three arrays fit; else Bluestein's, as before
+  if (r.fftsPerGroup > 0 && !localFits(r.size - 1, r, r.fftsPerGroup, 3)) return std::nullopt;
   if (named && !(localFits(r.size - 1, r, 1, 3) &&
                  (r.size - 1) / *std::min_element(rs.begin(), rs.end()) <= 1024))
     throw UserError(fmt::format("rader radices {}: three local arrays of N - 1 = {} {} do not fit "
@@ -1130,6 +1133,7 @@ std::optional<PlanChoice> chooseRaderPlan(const FftRequest& r) {
   while (f > 1 && !localFits(m, r, f, 3)) --f;
   const int64_t divisor = largestFittingDivisor(m, r, r.batch, f);
   if (2 * divisor >= f && localFits(m, r, divisor, 3)) f = divisor;
+  if (r.fftsPerGroup > 0) f = r.fftsPerGroup;
   PlanChoice c;
   c.variant = Variant::Bluestein;
   c.radices = rs;

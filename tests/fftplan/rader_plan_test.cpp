@@ -446,3 +446,32 @@ INSTANTIATE_TEST_SUITE_P(Rader, RaderAccuracy, ::testing::Values(Precision::F32,
 
 }  // namespace
 }  // namespace fftc::fftlib::test
+
+namespace fftc::fftlib::test {
+namespace {
+
+// A request's rows a work-group keep Rader's one kernel where three arrays of them fit (an A/B
+// of the rows: f64 43's 22 in 48 KiB against 11), else Bluestein's (whose two arrays of M = 128
+// fit fewer rows: an error); a request's work-group size still goes to Bluestein. On PoCL, 43 f64 in groups of 11 rows, the last partial.
+TEST(RaderPlan, ARequestsRowsKeepRader) {
+  FftRequest r = lineRequest(43, 780335, Precision::F64);
+  r.target = compiler::pipeline::Target::Cuda;
+  r.localMemoryBytes = 232448;
+  EXPECT_EQ(choosePlan(r).kernel, "raderLocal");
+  EXPECT_EQ(std::get<int64_t>(choosePlan(r).defines.at("F")), 22);
+  r.fftsPerGroup = 11;
+  const PlanChoice c = choosePlan(r);
+  EXPECT_EQ(c.kernel, "raderLocal");
+  EXPECT_EQ(std::get<int64_t>(c.defines.at("F")), 11);
+  r.fftsPerGroup = 23;  // 3 x 23 x 42 x 16 bytes > 48 KiB, and Bluestein's 2 x 23 x 128 x 16
+  EXPECT_ANY_THROW(choosePlan(r));
+  r.fftsPerGroup = 0;
+  r.workgroupSize = 7;
+  EXPECT_NE(choosePlan(r).kernel, "raderLocal");
+  FftRequest small = lineRequest(43, 25, Precision::F64);
+  small.fftsPerGroup = 11;
+  expectPlanWithinFftw<double>(small, "rader rows", 13, "raderLocal");
+}
+
+}  // namespace
+}  // namespace fftc::fftlib::test
