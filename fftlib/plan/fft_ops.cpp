@@ -214,14 +214,15 @@ bool columnsOfArrays(const ir::ExprPtr& rows) {
 // most kChainGroupWorkItems work-items, where the planner's plain FFT takes 256 (rowsPerGroup).
 // The chain's kernel has both transforms' barriers; smaller groups let more of them share an
 // SM, so that one group's wait at a barrier is another's work. On an H200 (conv, 2^24
-// elements f32, pipeline_bench --fft-ops; bench/results/2026-11-30-nvidia-h200-session23-conv_shapes.csv):
-// 512 [64, 4] 0.0884 -> [64, 2] 0.0856 ms, 1024 [128, 2] 0.0968 -> [128, 1] 0.0862 ms; 256
-// [16, 8] keeps its 128; 2048 and up are one row a group already.
+// elements f32, pipeline_bench --fft-ops;
+// bench/results/2026-11-30-nvidia-h200-session23-conv_shapes.csv): 512 [64, 4] 0.0884 ->
+// [64, 2] 0.0856 ms, 1024 [128, 2] 0.0968 -> [128, 1] 0.0862 ms; 256 [16, 8] keeps its 128;
+// 2048 and up are one row a group already.
 constexpr int64_t kChainGroupWorkItems = 128;
 
-void chainGroupRows(FftRequest r, bool chain, PlanChoice& choice) {
+void chainGroupRows(FftRequest r, PlanChoice& choice) {
   const auto* l = choice.as<LocalChoice>();
-  if (!chain || choice.kernel != "stockhamLocal" || !l || l->oneArray ||
+  if (choice.kernel != "stockhamLocal" || !l || l->oneArray ||
       l->loopedWorkItems > 0 || !l->raderPass.empty())
     return;
   const int64_t w = l->shape.workgroupSize, rowsNow = l->shape.fftsPerGroup;
@@ -311,12 +312,15 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits,
     throw;
   }
   bool wider = false;
+  // a transform of another's result in rows (the convolution's one kernel), the planner's plan
+  // not overridden by the tuner's
+  const bool chain = !form && transformDepth(g->body()) >= 2 && !columnsOfArrays(rows);
   // A transform of another's result (the convolution) with fewer, wider radices
   // (chainRadices): a pass fewer is a local exchange and a barrier fewer in each transform.
   // Taken where the planner plans them in one kernel too (LocalChoice, no looped passes) and
   // the widest butterfly stays in the registers of that plan's work-group
   // (butterflyInRegisters, as the planner's one-array rule checks).
-  if (!form && transformDepth(g->body()) >= 2 && !columnsOfArrays(rows)) {
+  if (chain) {
     const Radices wide = chainRadices(r.size, choices.chainRadix);
     if (wide != several && wide.size() < several.size()) {
       FftRequest rw = r;
@@ -338,7 +342,7 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits,
       }
     }
   }
-  chainGroupRows(r, !form && transformDepth(g->body()) >= 2 && !columnsOfArrays(rows), choice);
+  if (chain) chainGroupRows(r, choice);
   const auto* local = choice.as<LocalChoice>();
   // (a one array whose passes loop over the work-items, fft.fdl's W: not fftStockhamTwiddle's
   // passes, which the row map below takes)
