@@ -797,6 +797,24 @@ PlanChoice chooseRaderPassPlan(const FftRequest& r, const RaderPassPlan& plan) {
   return c;
 }
 
+// A looped one-array kernel (loopedOneArrayWorkItems) that registers hold to one block a
+// multiprocessor while shared memory and threads hold two: two asked of ptxas
+// (__launch_bounds__(T, 2)), where that cap keeps at least half of the widest butterfly's
+// estimated registers (butterflyRegisters, as raderPassMinBlocks). f32 8448 [16, 4, 11, 12] on
+// 768 work-items: 55 -> 40 registers, 48 bytes spilled, one -> two blocks, 0.83x the time on
+// an H200 (session 23, `--min-blocks 2`); 16807 f32 (134 KB) and f64 8448 keep one block by
+// shared memory. CUDA only; 0 otherwise.
+int64_t loopedMinBlocks(int64_t looped, int64_t localBytes, int64_t widest, const FftRequest& r) {
+  constexpr int64_t kRegisters = 65536, kThreads = 2048;
+  if (r.target != compiler::pipeline::Target::Cuda || looped < 1 || 2 * looped > kThreads) return 0;
+  const int64_t warps = (looped + 31) / 32;
+  const int64_t estimate = std::min<int64_t>(255, butterflyRegisters(widest, r.precision));
+  const int64_t byRegisters = kRegisters / (32 * warps * ((estimate + 7) / 8 * 8));
+  const int64_t byShared = (localMemoryBudget(r) + 1024) / (localBytes + 1024);
+  const int64_t atTwo = kRegisters / (32 * warps * 2) / 8 * 8;
+  return byRegisters < 2 && byShared >= 2 && 2 * atTwo >= estimate ? 2 : 0;
+}
+
 // Stockham, twiddle, Cooley-Tukey and Local: fft.fdl with rs.
 PlanChoice choosePasses(const FftRequest& r, Variant v) {
   if (!r.radices.empty() && product(r.radices) != r.size)
@@ -875,7 +893,12 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
       (oneArray ? 1 : 2) * padded * complexBytes(r.precision) <=
           localMemoryFor(r, shape.fftsPerGroup))
     c.localPadding = every;
-  c.detail = LocalChoice{.radices = c.radices, .shape = shape, .oneArray = oneArray, .loopedWorkItems = looped};
+  c.detail = LocalChoice{.radices = c.radices,
+                         .shape = shape,
+                         .oneArray = oneArray,
+                         .loopedWorkItems = looped,
+                         .minBlocksPerSm = loopedMinBlocks(looped, padded * complexBytes(r.precision),
+                                                           std::ranges::max(c.radices), r)};
   return c;
 }
 

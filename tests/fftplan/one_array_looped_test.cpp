@@ -139,6 +139,28 @@ TEST(OneArrayLooped, RequestedWorkItemsLoop) {
   EXPECT_EQ(choosePlan(r).detail, plain.detail);
 }
 
+// A looped kernel held to one block an SM by registers where shared memory holds two asks
+// ptxas for two on CUDA (loopedMinBlocks; f32 8448 0.83x the time on an H200 with
+// --min-blocks 2, session 23); 16807 f32 (134 KB) and f64 8448 (135 KB) keep one block by
+// shared memory, and OpenCL has no such bound.
+TEST(OneArrayLooped, TwoBlocksAskedWhereSharedMemoryHoldsThem) {
+  for (auto [n, p, blocks] : {std::tuple{int64_t{8448}, Precision::F32, int64_t{2}},
+                              {8448, Precision::F64, 0},
+                              {16807, Precision::F32, 0},
+                              {14641, Precision::F32, 0}}) {
+    FftRequest r = h100(n, p);
+    r.target = compiler::pipeline::Target::Cuda;
+    const PlanChoice c = choosePlan(r);
+    const auto* l = c.as<LocalChoice>();
+    ASSERT_NE(l, nullptr) << n;
+    ASSERT_GT(l->loopedWorkItems, 0) << n;
+    EXPECT_EQ(l->minBlocksPerSm, blocks) << n;
+    r.target = compiler::pipeline::Target::OpenCL;
+    const PlanChoice o = choosePlan(r);
+    EXPECT_EQ(o.as<LocalChoice>()->minBlocksPerSm, 0) << n;
+  }
+}
+
 // ---- PoCL against FFTW
 
 cl::Context& context() {
