@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <string>
 #include <tuple>
 #include <utility>
 
@@ -1135,7 +1136,10 @@ bool chooseBluesteinFourStep(const FftRequest& r, BluesteinChoice& b, PlanChoice
 // a row takes the widest pass's work-items, (N - 1) / min(r), not workItemsPerRow's fewer: on
 // an H200 (bench/results/2026-11-26-nvidia-h200-rader_workitems_ab.csv) 61 [4, 15] went from
 // 1.52 to 1.22x cuFFT's time (f64 1.19 -> 0.87), 31 [2, 15] from 7.9 to 6.9, the rest equal.
-std::optional<PlanChoice> chooseRaderPlan(const FftRequest& r) {
+// A request's F that Rader's kernel refuses (`refused`: why) goes to Bluestein, whose three
+// passes over global memory may take it (f32 1901 F = 2); where Bluestein's kernel in local
+// memory refuses it too, the error is Rader's (chooseBluesteinPlan).
+std::optional<PlanChoice> chooseRaderPlan(const FftRequest& r, std::string& refused) {
   const bool prime = r.size >= 3 && largestPrimeFactor(r.size) == r.size;
   const bool named = !r.radices.empty() && product(r.radices) == r.size - 1 && prime;
   if ((r.variant != Variant::Auto || !r.radices.empty()) && !named) return std::nullopt;
@@ -1143,8 +1147,20 @@ std::optional<PlanChoice> chooseRaderPlan(const FftRequest& r) {
   const Radices rs = named ? r.radices : raderRadices(r.size, r);
   if (rs.empty()) return std::nullopt;
   // a request's rows a work-group (an A/B of f64 43's 22 rows in 48 KiB, 4 blocks an SM, against
-  // 10 - 11, 9 - 10 blocks) where their three arrays fit; else Bluestein's, as before
-  if (r.fftsPerGroup > 0 && !localFits(r.size - 1, r, r.fftsPerGroup, 3)) return std::nullopt;
+  // 10 - 11, 9 - 10 blocks) where their three arrays and F x the row's work-items fit; else
+  // Bluestein's, as before (named radices of N - 1 have no Bluestein: an error)
+  if (const int64_t f = r.fftsPerGroup; f > 0) {
+    const int64_t items = (r.size - 1) / *std::min_element(rs.begin(), rs.end());
+    if (f * items > 1024 || !localFits(r.size - 1, r, f, 3)) {
+      refused = fmt::format("ffts per group {}: rader's three local arrays of F x (N - 1) = "
+                            "{} x {} {} do not fit in {} bytes of local memory with at most "
+                            "1024 work-items ({} x {})",
+                            f, f, r.size - 1, precisionName(r.precision),
+                            localMemoryBudget(r), f, items);
+      if (named) throw UserError(refused);
+      return std::nullopt;
+    }
+  }
   if (named && !(localFits(r.size - 1, r, 1, 3) &&
                  (r.size - 1) / *std::min_element(rs.begin(), rs.end()) <= 1024))
     throw UserError(fmt::format("rader radices {}: three local arrays of N - 1 = {} {} do not fit "
@@ -1172,7 +1188,8 @@ std::optional<PlanChoice> chooseRaderPlan(const FftRequest& r) {
 }
 
 PlanChoice chooseBluesteinPlan(const FftRequest& r) {
-  if (auto rader = chooseRaderPlan(r)) return *rader;
+  std::string raderRefused;
+  if (auto rader = chooseRaderPlan(r, raderRefused)) return *rader;
   const int64_t need = 2 * r.size - 1;
   BluesteinChoice b;
   if (!r.radices.empty()) {
@@ -1194,7 +1211,12 @@ PlanChoice chooseBluesteinPlan(const FftRequest& r) {
   b.local = localKernelFits(b.radicesM, r);
   if (b.local) {
     c.kernel = "bluesteinLocal";
-    b.shape = chooseLocalShape(r, b.radicesM);
+    try {
+      b.shape = chooseLocalShape(r, b.radicesM);
+    } catch (const UserError&) {
+      if (!raderRefused.empty()) throw UserError(raderRefused);  // a Rader prime: Rader's limit
+      throw;
+    }
     bindLocalShape(c, b.shape);
   } else if (!chooseBluesteinFourStep(r, b, c)) {
     refuseShape(r, Variant::Bluestein);

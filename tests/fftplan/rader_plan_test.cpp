@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "backends/common/device_error.h"
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/fft_api.h"
 #include "fftlib/plan/planner.h"
@@ -444,15 +445,13 @@ INSTANTIATE_TEST_SUITE_P(Rader, RaderAccuracy, ::testing::Values(Precision::F32,
                            return param.param == Precision::F64 ? "F64" : "F32";
                          });
 
-}  // namespace
-}  // namespace fftc::fftlib::test
-
-namespace fftc::fftlib::test {
-namespace {
 
 // A request's rows a work-group keep Rader's one kernel where three arrays of them fit (an A/B
-// of the rows: f64 43's 22 in 48 KiB against 11), else Bluestein's (whose two arrays of M = 128
-// fit fewer rows: an error); a request's work-group size still goes to Bluestein. On PoCL, 43 f64 in groups of 11 rows, the last partial.
+// of the rows: f64 43's 22 in 48 KiB against 11), else Bluestein's: its two arrays of M = 128
+// fit fewer rows, so the error names Rader's arrays; its three passes over global memory take
+// f32 1901's 2 rows. Named radices of N - 1 have no Bluestein: Rader's error. A request's
+// work-group size still goes to Bluestein. On PoCL, 43 f64 in groups of 11 rows, the last
+// partial.
 TEST(RaderPlan, ARequestsRowsKeepRader) {
   FftRequest r = lineRequest(43, 780335, Precision::F64);
   r.target = compiler::pipeline::Target::Cuda;
@@ -464,7 +463,28 @@ TEST(RaderPlan, ARequestsRowsKeepRader) {
   EXPECT_EQ(c.kernel, "raderLocal");
   EXPECT_EQ(std::get<int64_t>(c.defines.at("F")), 11);
   r.fftsPerGroup = 23;  // 3 x 23 x 42 x 16 bytes > 48 KiB, and Bluestein's 2 x 23 x 128 x 16
-  EXPECT_ANY_THROW(choosePlan(r));
+  const std::string rader = "rader's three local arrays of F x (N - 1) = 23 x 42 f64";
+  auto expectRaderError = [&](const FftRequest& q) {
+    EXPECT_THROW(
+        {
+          try {
+            (void)choosePlan(q);
+          } catch (const backends::UserError& e) {
+            EXPECT_NE(std::string(e.what()).find(rader), std::string::npos) << e.what();
+            throw;
+          }
+        },
+        backends::UserError);
+  };
+  expectRaderError(r);
+  FftRequest named = r;
+  named.variant = Variant::Bluestein;
+  named.radices = {6, 7};
+  expectRaderError(named);
+  FftRequest wide = lineRequest(1901, 64, Precision::F32);
+  EXPECT_EQ(choosePlan(wide).kernel, "raderLocal");
+  wide.fftsPerGroup = 2;
+  EXPECT_EQ(choosePlan(wide).kernel, "bluesteinFourStep");
   r.fftsPerGroup = 0;
   r.workgroupSize = 7;
   EXPECT_NE(choosePlan(r).kernel, "raderLocal");
