@@ -192,7 +192,7 @@ TEST(RaderRadixPlan, CompositeSizesTakeRaderRadices) {
 // Rader pass of its own (common.fdl raderBatchFftR), no butterfly of 37 in a work-item (no
 // private array of 36), whose arrays of 36·64 take a fourth storage; the planner counts four
 // (raderPassLocalBytes), at least what the kernel declares.
-TEST(RaderPassPlan, ThreeLocalArrays) {
+TEST(RaderPassPlan, ThreeStoragesAndAFourthForARaderRadix) {
   auto padded = [](int64_t k) { return k + (k - 1) / 16; };
   for (const auto& [n, p, bytes] : {std::tuple<int64_t, int64_t, int64_t>{488, 61, 0},
                                     {212, 53, 0}}) {
@@ -265,17 +265,20 @@ TEST(RaderPassPlan, TheThreeStoragesAreWhatCodegenDeclares) {
 // precision: the Rader radix in the first pass (62 = [2, 31]: 2 work-items a row), the last
 // (992 = [8, 4, 31]), beside another (1147 = [37, 31]), f64 inverse scaled, uneven batches.
 TEST(RaderRadixPlan, MatchFftw62BatchF32) {
-  expectPlanWithinFftw<float>(lineRequest(62, 7, Precision::F32), "rader radix", 3, "stockhamLocal");
+  expectPlanWithinFftw<float>(lineRequest(62, 7, Precision::F32), "rader radix", 3,
+                              "stockhamLocal");
 }
 TEST(RaderRadixPlan, MatchFftw992F32) {
-  expectPlanWithinFftw<float>(lineRequest(992, 3, Precision::F32), "rader radix", 3, "stockhamLocal");
+  expectPlanWithinFftw<float>(lineRequest(992, 3, Precision::F32), "rader radix", 3,
+                              "stockhamLocal");
 }
 TEST(RaderRadixPlan, MatchFftw592InverseScaledF64) {
   expectPlanWithinFftw<double>(lineRequest(592, 2, Precision::F64, Direction::Inverse, true),
                                "rader radix", 3, "stockhamLocal");
 }
 TEST(RaderRadixPlan, MatchFftw86F32AndF64) {
-  expectPlanWithinFftw<float>(lineRequest(86, 3, Precision::F32), "rader radix", 3, "stockhamLocal");
+  expectPlanWithinFftw<float>(lineRequest(86, 3, Precision::F32), "rader radix", 3,
+                              "stockhamLocal");
   expectPlanWithinFftw<double>(lineRequest(86, 3, Precision::F64), "rader radix", 3,
                                "stockhamLocal");
 }
