@@ -66,6 +66,19 @@ int64_t uniformOneArrayWorkItems(const Radices& rs) {
 
 namespace {
 
+// Whether w work-items, each looping over its share of every pass of one local array, fit their
+// registers: the k butterflies of a pass from local memory to local memory are held at once, the
+// first and the last pass's one at a time (loopedShape, and a request's work-group size).
+bool loopedFits(const Radices& rs, int64_t w, Precision p) {
+  if (rs.size() < 3 || hasRaderRadix(rs) || w > 1024) return false;
+  const int64_t n = product(rs);
+  for (size_t i = 0; i < rs.size(); ++i) {
+    const bool inner = i > 0 && i + 1 < rs.size();
+    if (!butterfliesInRegisters(rs[i], inner ? (n / rs[i] + w - 1) / w : 1, w, p)) return false;
+  }
+  return true;
+}
+
 // loopedOneArrayWorkItems's work-group size and its time, {0, 0} when none fits.
 std::pair<int64_t, int64_t> loopedShape(const Radices& rs, Precision p) {
   if (rs.size() < 3 || hasRaderRadix(rs)) return {0, 0};
@@ -73,14 +86,8 @@ std::pair<int64_t, int64_t> loopedShape(const Radices& rs, Precision p) {
   int64_t best = 0, bestTime = 0;
   for (int64_t w = 32; w <= 1024; w += 32) {
     int64_t time = 0;
-    bool fits = true;
-    for (size_t i = 0; i < rs.size(); ++i) {
-      const int64_t k = (n / rs[i] + w - 1) / w;
-      const bool inner = i > 0 && i + 1 < rs.size();  // its k butterflies' values held at once
-      fits = fits && butterfliesInRegisters(rs[i], inner ? k : 1, w, p);
-      time += k * butterflyWork(rs[i]);
-    }
-    if (fits && (best == 0 || time < bestTime)) {
+    for (const int64_t r : rs) time += (n / r + w - 1) / w * butterflyWork(r);
+    if (loopedFits(rs, w, p) && (best == 0 || time < bestTime)) {
       best = w;
       bestTime = time;
     }
@@ -359,11 +366,7 @@ LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs, bool oneArra
     // the request's work-items, each looping over its share of every pass (as
     // loopedOneArrayWorkItems' do), where the butterflies a work-item holds fit its registers
     if (r.workgroupSize > 0 && r.workgroupSize != perFft) {
-      bool fits = rs.size() >= 3 && !hasRaderRadix(rs) && r.workgroupSize <= 1024;
-      for (size_t i = 1; fits && i + 1 < rs.size(); ++i)
-        fits = butterfliesInRegisters(rs[i], (n / rs[i] + r.workgroupSize - 1) / r.workgroupSize,
-                                      r.workgroupSize, r.precision);
-      if (!fits)
+      if (!loopedFits(rs, r.workgroupSize, r.precision))
         throw UserError(fmt::format(
             "work-group size {}: N = {} in one local array takes {} work-items (one butterfly "
             "each per pass from local memory to local memory), or at most 1024 whose "
