@@ -10,6 +10,7 @@
 #include <complex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -290,6 +291,33 @@ TEST(RaderRadixPlan, MatchFftw1147F64) {
 TEST(RaderRadixPlan, MatchFftwHierarchical31x4096F32) {
   expectPlanWithinFftw<float>(lineRequest(31 * 4096, 1, Precision::F32), "rader radix", 3,
                               "hierarchicalLocal3");
+}
+
+// The nested-Rader rule is written twice: common.fdl's raderBatchFftR makes a convolution radix a
+// Rader pass of its own where it is a prime from raderMinPrime, the planner counts that pass's
+// fourth storage (raderPassLocalBytes) where raderRadix holds. They must agree on every radix
+// of a convolution the planner takes (p - 1 of a prime p with prime factors up to
+// kLargestRaderRadix): a change of raderMinPrime, kLargestDirectPrime or kLargestRaderRadix
+// alone fails here.
+TEST(RaderPassPlan, TheNestedRaderRuleIsCommonFdls) {
+  const std::string_view common = librarySource("common.fdl");
+  const std::string_view def = "def raderMinPrime = ";
+  const size_t at = common.find(def);
+  ASSERT_NE(at, std::string_view::npos);
+  const int64_t minPrime = std::stoll(std::string(common.substr(at + def.size(), 8)));
+  auto prime = [](int64_t r) { return r >= 2 && largestPrimeFactor(r) == r; };
+  EXPECT_TRUE(prime(minPrime));
+  for (int64_t q = kLargestDirectPrime + 1; q < minPrime; ++q) EXPECT_FALSE(prime(q)) << q;
+  int64_t nested = 0;
+  for (int64_t p = kLargestRaderRadix + 1; p <= 3000; ++p) {
+    if (!prime(p) || largestPrimeFactor(p - 1) > kLargestRaderRadix) continue;
+    for (const int64_t r : raderConvolutionRadices(p - 1)) {
+      const bool fdl = r >= minPrime && prime(r);
+      EXPECT_EQ(fdl, raderRadix(r)) << "p = " << p << ", radix " << r;
+      nested += fdl ? 1 : 0;
+    }
+  }
+  EXPECT_GT(nested, 0);  // 149 = [4, 37] among them
 }
 
 // Rader as a pass (common.fdl raderStockPass, raderPassPlan): a composite size whose one
