@@ -410,9 +410,9 @@ LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs, bool oneArra
 void refuseShape(const FftRequest& r, Variant v) {
   if (r.workgroupSize > 0 || r.fftsPerGroup > 0)
     throw UserError(fmt::format(
-        "variant {}: its passes over global memory take one work-item per butterfly; the "
-        "work-group shape (work-group size, FFTs per group) applies to local, hierarchical and "
-        "bluestein in local memory",
+        "variant {}: its passes over global memory take one work-item per butterfly; of the "
+        "work-group shape, the work-group size applies to local and bluestein in local memory, "
+        "the FFTs per group also to hierarchical",
         v == Variant::Bluestein ? "bluestein (M beyond local memory)" : variantName(v)));
 }
 
