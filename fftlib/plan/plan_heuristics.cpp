@@ -901,8 +901,9 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
                          .shape = shape,
                          .oneArray = oneArray,
                          .loopedWorkItems = looped,
-                         .minBlocksPerSm = loopedMinBlocks(looped, padded * complexBytes(r.precision),
-                                                           std::ranges::max(c.radices), r)};
+                         .minBlocksPerSm =
+                             loopedMinBlocks(looped, padded * complexBytes(r.precision),
+                                             std::ranges::max(c.radices), r)};
   return c;
 }
 
