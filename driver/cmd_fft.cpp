@@ -61,7 +61,8 @@ void addFftOptions(po::options_description& desc, FftOptions& o, bool withOutput
        "of a work-group (0: the planner chooses)")
       ("workgroup-size", po::value(&o.workgroupSize)->default_value(o.workgroupSize),
        "local, bluestein in local memory: the work-items of a row, each looping over its share "
-       "of a pass's butterflies (0: the planner chooses)")
+       "of a pass's butterflies (0: the planner chooses; a prime that Rader's kernel would take "
+       "goes to Bluestein's)")
       ("level-sizes", po::value(&o.levelSizes),
        "hierarchical: the levels' sizes n1,n2[,n3] (product N; with --radices, products of "
        "consecutive radices)")

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <string>
 #include <tuple>
 #include <utility>
 
@@ -65,6 +66,19 @@ int64_t uniformOneArrayWorkItems(const Radices& rs) {
 
 namespace {
 
+// Whether w work-items, each looping over its share of every pass of one local array, fit their
+// registers: the k butterflies of a pass from local memory to local memory are held at once, the
+// first and the last pass's one at a time (loopedShape, and a request's work-group size).
+bool loopedFits(const Radices& rs, int64_t w, Precision p) {
+  if (rs.size() < 3 || hasRaderRadix(rs) || w > 1024) return false;
+  const int64_t n = product(rs);
+  for (size_t i = 0; i < rs.size(); ++i) {
+    const bool inner = i > 0 && i + 1 < rs.size();
+    if (!butterfliesInRegisters(rs[i], inner ? (n / rs[i] + w - 1) / w : 1, w, p)) return false;
+  }
+  return true;
+}
+
 // loopedOneArrayWorkItems's work-group size and its time, {0, 0} when none fits.
 std::pair<int64_t, int64_t> loopedShape(const Radices& rs, Precision p) {
   if (rs.size() < 3 || hasRaderRadix(rs)) return {0, 0};
@@ -72,14 +86,8 @@ std::pair<int64_t, int64_t> loopedShape(const Radices& rs, Precision p) {
   int64_t best = 0, bestTime = 0;
   for (int64_t w = 32; w <= 1024; w += 32) {
     int64_t time = 0;
-    bool fits = true;
-    for (size_t i = 0; i < rs.size(); ++i) {
-      const int64_t k = (n / rs[i] + w - 1) / w;
-      const bool inner = i > 0 && i + 1 < rs.size();  // its k butterflies' values held at once
-      fits = fits && butterfliesInRegisters(rs[i], inner ? k : 1, w, p);
-      time += k * butterflyWork(rs[i]);
-    }
-    if (fits && (best == 0 || time < bestTime)) {
+    for (const int64_t r : rs) time += (n / r + w - 1) / w * butterflyWork(r);
+    if (loopedFits(rs, w, p) && (best == 0 || time < bestTime)) {
       best = w;
       bestTime = time;
     }
@@ -358,11 +366,7 @@ LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs, bool oneArra
     // the request's work-items, each looping over its share of every pass (as
     // loopedOneArrayWorkItems' do), where the butterflies a work-item holds fit its registers
     if (r.workgroupSize > 0 && r.workgroupSize != perFft) {
-      bool fits = rs.size() >= 3 && !hasRaderRadix(rs) && r.workgroupSize <= 1024;
-      for (size_t i = 1; fits && i + 1 < rs.size(); ++i)
-        fits = butterfliesInRegisters(rs[i], (n / rs[i] + r.workgroupSize - 1) / r.workgroupSize,
-                                      r.workgroupSize, r.precision);
-      if (!fits)
+      if (!loopedFits(rs, r.workgroupSize, r.precision))
         throw UserError(fmt::format(
             "work-group size {}: N = {} in one local array takes {} work-items (one butterfly "
             "each per pass from local memory to local memory), or at most 1024 whose "
@@ -406,9 +410,9 @@ LocalShape chooseLocalShape(const FftRequest& r, const Radices& rs, bool oneArra
 void refuseShape(const FftRequest& r, Variant v) {
   if (r.workgroupSize > 0 || r.fftsPerGroup > 0)
     throw UserError(fmt::format(
-        "variant {}: its passes over global memory take one work-item per butterfly; the "
-        "work-group shape (work-group size, FFTs per group) applies to local, hierarchical and "
-        "bluestein in local memory",
+        "variant {}: its passes over global memory take one work-item per butterfly; of the "
+        "work-group shape, the work-group size applies to local and bluestein in local memory, "
+        "the FFTs per group also to hierarchical",
         v == Variant::Bluestein ? "bluestein (M beyond local memory)" : variantName(v)));
 }
 
@@ -897,8 +901,9 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
                          .shape = shape,
                          .oneArray = oneArray,
                          .loopedWorkItems = looped,
-                         .minBlocksPerSm = loopedMinBlocks(looped, padded * complexBytes(r.precision),
-                                                           std::ranges::max(c.radices), r)};
+                         .minBlocksPerSm =
+                             loopedMinBlocks(looped, padded * complexBytes(r.precision),
+                                             std::ranges::max(c.radices), r)};
   return c;
 }
 
@@ -1135,7 +1140,10 @@ bool chooseBluesteinFourStep(const FftRequest& r, BluesteinChoice& b, PlanChoice
 // a row takes the widest pass's work-items, (N - 1) / min(r), not workItemsPerRow's fewer: on
 // an H200 (bench/results/2026-11-26-nvidia-h200-rader_workitems_ab.csv) 61 [4, 15] went from
 // 1.52 to 1.22x cuFFT's time (f64 1.19 -> 0.87), 31 [2, 15] from 7.9 to 6.9, the rest equal.
-std::optional<PlanChoice> chooseRaderPlan(const FftRequest& r) {
+// A request's F that Rader's kernel refuses (`refused`: why) goes to Bluestein, whose three
+// passes over global memory may take it (f32 1901 F = 2); where Bluestein's kernel in local
+// memory refuses it too, the error is Rader's (chooseBluesteinPlan).
+std::optional<PlanChoice> chooseRaderPlan(const FftRequest& r, std::string& refused) {
   const bool prime = r.size >= 3 && largestPrimeFactor(r.size) == r.size;
   const bool named = !r.radices.empty() && product(r.radices) == r.size - 1 && prime;
   if ((r.variant != Variant::Auto || !r.radices.empty()) && !named) return std::nullopt;
@@ -1143,8 +1151,20 @@ std::optional<PlanChoice> chooseRaderPlan(const FftRequest& r) {
   const Radices rs = named ? r.radices : raderRadices(r.size, r);
   if (rs.empty()) return std::nullopt;
   // a request's rows a work-group (an A/B of f64 43's 22 rows in 48 KiB, 4 blocks an SM, against
-  // 10 - 11, 9 - 10 blocks) where their three arrays fit; else Bluestein's, as before
-  if (r.fftsPerGroup > 0 && !localFits(r.size - 1, r, r.fftsPerGroup, 3)) return std::nullopt;
+  // 10 - 11, 9 - 10 blocks) where their three arrays and F x the row's work-items fit; else
+  // Bluestein's, as before (named radices of N - 1 have no Bluestein: an error)
+  if (const int64_t f = r.fftsPerGroup; f > 0) {
+    const int64_t items = (r.size - 1) / *std::min_element(rs.begin(), rs.end());
+    if (f * items > 1024 || !localFits(r.size - 1, r, f, 3)) {
+      refused = fmt::format("ffts per group {}: rader's three local arrays of F x (N - 1) = "
+                            "{} x {} {} do not fit in {} bytes of local memory with at most "
+                            "1024 work-items ({} x {})",
+                            f, f, r.size - 1, precisionName(r.precision),
+                            localMemoryBudget(r), f, items);
+      if (named) throw UserError(refused);
+      return std::nullopt;
+    }
+  }
   if (named && !(localFits(r.size - 1, r, 1, 3) &&
                  (r.size - 1) / *std::min_element(rs.begin(), rs.end()) <= 1024))
     throw UserError(fmt::format("rader radices {}: three local arrays of N - 1 = {} {} do not fit "
@@ -1172,7 +1192,8 @@ std::optional<PlanChoice> chooseRaderPlan(const FftRequest& r) {
 }
 
 PlanChoice chooseBluesteinPlan(const FftRequest& r) {
-  if (auto rader = chooseRaderPlan(r)) return *rader;
+  std::string raderRefused;
+  if (auto rader = chooseRaderPlan(r, raderRefused)) return *rader;
   const int64_t need = 2 * r.size - 1;
   BluesteinChoice b;
   if (!r.radices.empty()) {
@@ -1194,7 +1215,12 @@ PlanChoice chooseBluesteinPlan(const FftRequest& r) {
   b.local = localKernelFits(b.radicesM, r);
   if (b.local) {
     c.kernel = "bluesteinLocal";
-    b.shape = chooseLocalShape(r, b.radicesM);
+    try {
+      b.shape = chooseLocalShape(r, b.radicesM);
+    } catch (const UserError&) {
+      if (!raderRefused.empty()) throw UserError(raderRefused);  // a Rader prime: Rader's limit
+      throw;
+    }
     bindLocalShape(c, b.shape);
   } else if (!chooseBluesteinFourStep(r, b, c)) {
     refuseShape(r, Variant::Bluestein);

@@ -17,13 +17,13 @@
 #include "fftlib/plan/fft_api.h"
 #include "fftlib/plan/planner.h"
 #include "tests/fftplan/fftw_at_precision.h"
+#include "tests/fftplan/plan_accuracy.h"
 #include "tests/fftplan/requests.h"
 #include "tests/support/opencl_device.h"
 
 namespace fftc::fftlib::test {
 namespace {
 
-namespace cl = backends::opencl;
 using Radices = std::vector<int64_t>;
 
 constexpr int64_t kH100 = 232448;  // an H100's / H200's opt-in shared memory of a block
@@ -78,25 +78,6 @@ TEST(OddTiles, LevelsOfFewerPasses) {
 
 // ---- PoCL against FFTW
 
-cl::Context& context() {
-  return fftc::testing::openclContext();
-}
-
-template <typename T>
-L2Pair measure(const FftRequest& r, std::string& plan) {
-  Plan p = Plan::create(context(), r);
-  plan = p.info().describe();
-  auto x =
-      uniformInput<T>(static_cast<size_t>(r.size * r.batch), 29 + static_cast<uint64_t>(r.size));
-  auto y = p.run(x);
-  const std::vector<int64_t> dims{r.size};
-  auto ref =
-      referenceDft(toLongDouble(std::span<const std::complex<T>>(x)), dims, r.batch, r.direction);
-  EXPECT_LE(linfError(std::span<const std::complex<T>>(y), ref), fftTolerance(r.size, r.precision))
-      << plan;
-  return {l2(y, ref), l2(fftwC2c<T>(x, dims, r.batch, r.direction), ref)};
-}
-
 // The plans these rules change, at the OpenCL default budget (48 KiB): 100000 [10, 25] x
 // [16, 25] (f32 and f64, inverse too), f64 3125 [5, 5] x [5, 25], f32 39366's [9, 18] level,
 // f64 14641 and 28561 in 11 and 13 columns of a batch of one (121 and 169 rows: none from 4 to
@@ -119,7 +100,8 @@ TEST(OddTiles, MatchesFftw) {
     FftRequest r = shapeRequest({k.n}, k.batch, k.p);
     r.direction = k.d;
     std::string plan;
-    const L2Pair e = k.p == Precision::F64 ? measure<double>(r, plan) : measure<float>(r, plan);
+    const L2Pair e = k.p == Precision::F64 ? measurePlan<double>(r, plan, 29)
+                                           : measurePlan<float>(r, plan, 29);
     std::printf("[odd tiles] %s fftc L2 %.3g  FFTW L2 %.3g  ratio %.2f\n", r.key().c_str(),
                 e.fftc, e.fftw, e.ratio());
     EXPECT_NE(plan.find(k.shape), std::string::npos) << plan;

@@ -22,6 +22,7 @@
 #include "fftlib/plan/fft_api.h"
 #include "fftlib/plan/planner.h"
 #include "tests/fftplan/fftw_at_precision.h"
+#include "tests/fftplan/plan_accuracy.h"
 #include "tests/fftplan/requests.h"
 #include "tests/support/opencl_device.h"
 
@@ -167,21 +168,6 @@ cl::Context& context() {
   return fftc::testing::openclContext();
 }
 
-template <typename T>
-L2Pair measure(const FftRequest& r, std::string& plan) {
-  Plan p = Plan::create(context(), r);
-  plan = p.info().describe();
-  auto x =
-      uniformInput<T>(static_cast<size_t>(r.size * r.batch), 23 + static_cast<uint64_t>(r.size));
-  auto y = p.run(x);
-  const std::vector<int64_t> dims{r.size};
-  auto ref =
-      referenceDft(toLongDouble(std::span<const std::complex<T>>(x)), dims, r.batch, r.direction);
-  EXPECT_LE(linfError(std::span<const std::complex<T>>(y), ref), fftTolerance(r.size, r.precision))
-      << plan;
-  return {l2(y, ref), l2(fftwC2c<T>(x, dims, r.batch, r.direction), ref)};
-}
-
 // Each pass's reads, the barrier, then its writes to the same array: a work-item that wrote
 // before every other had read its share would show here as a wrong result. Inverse too, and a
 // batch of three (one row a work-group).
@@ -199,7 +185,8 @@ TEST(OneArrayLooped, MatchesFftw) {
       GTEST_SKIP() << "the OpenCL device has " << context().device().localMemBytes
                    << " bytes of local memory";
     std::string plan;
-    const L2Pair e = p == Precision::F64 ? measure<double>(r, plan) : measure<float>(r, plan);
+    const L2Pair e =
+        p == Precision::F64 ? measurePlan<double>(r, plan, 23) : measurePlan<float>(r, plan, 23);
     std::printf("[one array looped] %s fftc L2 %.3g  FFTW L2 %.3g  ratio %.2f\n", r.key().c_str(),
                 e.fftc, e.fftw, e.ratio());
     EXPECT_NE(plan.find("looping over its butterflies"), std::string::npos) << plan;
@@ -215,7 +202,7 @@ TEST(OneArrayLooped, RequestedWorkItemsMatchFftw) {
     r.localMemoryBytes = 100000;
     r.workgroupSize = w;
     std::string plan;
-    const L2Pair e = measure<float>(r, plan);
+    const L2Pair e = measurePlan<float>(r, plan, 23);
     std::printf("[one array looped] %s W %lld fftc L2 %.3g  FFTW L2 %.3g  ratio %.2f\n",
                 r.key().c_str(), static_cast<long long>(w), e.fftc, e.fftw, e.ratio());
     EXPECT_NE(plan.find(std::to_string(w) + " work-items per FFT"), std::string::npos) << plan;

@@ -1,6 +1,7 @@
 // One 1D plan run on PoCL and held to issue 23's accuracy bar: its L2 error against FFTW in long
 // double at most kL2Bound times FFTW's own at the same precision, its Linf within pyvkfft's
-// tolerance; each ratio printed. The Bluestein and Rader plan tests share it.
+// tolerance; each ratio printed. The Bluestein and Rader plan tests share it. measurePlan gives
+// the two L2 errors for a test's own bound (odd_tiles_test.cpp, one_array_looped_test.cpp).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/fft_api.h"
@@ -43,6 +45,23 @@ void expectPlanWithinFftw(const FftRequest& r, const char* tag, uint64_t seed,
   EXPECT_LE(fftc, kL2Bound * fftw) << fft.info().describe();
   EXPECT_LE(linfError(std::span<const std::complex<T>>(y), ref), fftTolerance(r.size, r.precision))
       << fft.info().describe();
+}
+
+// The plan of `r` on PoCL (`plan`: its description), its Linf against FFTW in long double
+// checked; its L2 error and FFTW's at the same precision, the input seeded by `seed`.
+template <typename T>
+L2Pair measurePlan(const FftRequest& r, std::string& plan, uint64_t seed) {
+  Plan p = Plan::create(fftc::testing::openclContext(), r);
+  plan = p.info().describe();
+  auto x =
+      uniformInput<T>(static_cast<size_t>(r.size * r.batch), seed + static_cast<uint64_t>(r.size));
+  auto y = p.run(x);
+  const std::vector<int64_t> dims{r.size};
+  auto ref =
+      referenceDft(toLongDouble(std::span<const std::complex<T>>(x)), dims, r.batch, r.direction);
+  EXPECT_LE(linfError(std::span<const std::complex<T>>(y), ref), fftTolerance(r.size, r.precision))
+      << plan;
+  return {l2(y, ref), l2(fftwC2c<T>(x, dims, r.batch, r.direction), ref)};
 }
 
 }  // namespace fftc::fftlib::test

@@ -10,9 +10,11 @@
 #include <complex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
+#include "backends/common/device_error.h"
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/fft_api.h"
 #include "fftlib/plan/planner.h"
@@ -191,7 +193,7 @@ TEST(RaderRadixPlan, CompositeSizesTakeRaderRadices) {
 // Rader pass of its own (common.fdl raderBatchFftR), no butterfly of 37 in a work-item (no
 // private array of 36), whose arrays of 36·64 take a fourth storage; the planner counts four
 // (raderPassLocalBytes), at least what the kernel declares.
-TEST(RaderPassPlan, ThreeLocalArrays) {
+TEST(RaderPassPlan, ThreeStoragesAndAFourthForARaderRadix) {
   auto padded = [](int64_t k) { return k + (k - 1) / 16; };
   for (const auto& [n, p, bytes] : {std::tuple<int64_t, int64_t, int64_t>{488, 61, 0},
                                     {212, 53, 0}}) {
@@ -264,17 +266,20 @@ TEST(RaderPassPlan, TheThreeStoragesAreWhatCodegenDeclares) {
 // precision: the Rader radix in the first pass (62 = [2, 31]: 2 work-items a row), the last
 // (992 = [8, 4, 31]), beside another (1147 = [37, 31]), f64 inverse scaled, uneven batches.
 TEST(RaderRadixPlan, MatchFftw62BatchF32) {
-  expectPlanWithinFftw<float>(lineRequest(62, 7, Precision::F32), "rader radix", 3, "stockhamLocal");
+  expectPlanWithinFftw<float>(lineRequest(62, 7, Precision::F32), "rader radix", 3,
+                              "stockhamLocal");
 }
 TEST(RaderRadixPlan, MatchFftw992F32) {
-  expectPlanWithinFftw<float>(lineRequest(992, 3, Precision::F32), "rader radix", 3, "stockhamLocal");
+  expectPlanWithinFftw<float>(lineRequest(992, 3, Precision::F32), "rader radix", 3,
+                              "stockhamLocal");
 }
 TEST(RaderRadixPlan, MatchFftw592InverseScaledF64) {
   expectPlanWithinFftw<double>(lineRequest(592, 2, Precision::F64, Direction::Inverse, true),
                                "rader radix", 3, "stockhamLocal");
 }
 TEST(RaderRadixPlan, MatchFftw86F32AndF64) {
-  expectPlanWithinFftw<float>(lineRequest(86, 3, Precision::F32), "rader radix", 3, "stockhamLocal");
+  expectPlanWithinFftw<float>(lineRequest(86, 3, Precision::F32), "rader radix", 3,
+                              "stockhamLocal");
   expectPlanWithinFftw<double>(lineRequest(86, 3, Precision::F64), "rader radix", 3,
                                "stockhamLocal");
 }
@@ -286,6 +291,33 @@ TEST(RaderRadixPlan, MatchFftw1147F64) {
 TEST(RaderRadixPlan, MatchFftwHierarchical31x4096F32) {
   expectPlanWithinFftw<float>(lineRequest(31 * 4096, 1, Precision::F32), "rader radix", 3,
                               "hierarchicalLocal3");
+}
+
+// The nested-Rader rule is written twice: common.fdl's raderBatchFftR makes a convolution radix a
+// Rader pass of its own where it is a prime from raderMinPrime, the planner counts that pass's
+// fourth storage (raderPassLocalBytes) where raderRadix holds. They must agree on every radix
+// of a convolution the planner takes (p - 1 of a prime p with prime factors up to
+// kLargestRaderRadix): a change of raderMinPrime, kLargestDirectPrime or kLargestRaderRadix
+// alone fails here.
+TEST(RaderPassPlan, TheNestedRaderRuleIsCommonFdls) {
+  const std::string_view common = librarySource("common.fdl");
+  const std::string_view def = "def raderMinPrime = ";
+  const size_t at = common.find(def);
+  ASSERT_NE(at, std::string_view::npos);
+  const int64_t minPrime = std::stoll(std::string(common.substr(at + def.size(), 8)));
+  auto prime = [](int64_t r) { return r >= 2 && largestPrimeFactor(r) == r; };
+  EXPECT_TRUE(prime(minPrime));
+  for (int64_t q = kLargestDirectPrime + 1; q < minPrime; ++q) EXPECT_FALSE(prime(q)) << q;
+  int64_t nested = 0;
+  for (int64_t p = kLargestRaderRadix + 1; p <= 3000; ++p) {
+    if (!prime(p) || largestPrimeFactor(p - 1) > kLargestRaderRadix) continue;
+    for (const int64_t r : raderConvolutionRadices(p - 1)) {
+      const bool fdl = r >= minPrime && prime(r);
+      EXPECT_EQ(fdl, raderRadix(r)) << "p = " << p << ", radix " << r;
+      nested += fdl ? 1 : 0;
+    }
+  }
+  EXPECT_GT(nested, 0);  // 149 = [4, 37] among them
 }
 
 // Rader as a pass (common.fdl raderStockPass, raderPassPlan): a composite size whose one
@@ -444,15 +476,13 @@ INSTANTIATE_TEST_SUITE_P(Rader, RaderAccuracy, ::testing::Values(Precision::F32,
                            return param.param == Precision::F64 ? "F64" : "F32";
                          });
 
-}  // namespace
-}  // namespace fftc::fftlib::test
-
-namespace fftc::fftlib::test {
-namespace {
 
 // A request's rows a work-group keep Rader's one kernel where three arrays of them fit (an A/B
-// of the rows: f64 43's 22 in 48 KiB against 11), else Bluestein's (whose two arrays of M = 128
-// fit fewer rows: an error); a request's work-group size still goes to Bluestein. On PoCL, 43 f64 in groups of 11 rows, the last partial.
+// of the rows: f64 43's 22 in 48 KiB against 11), else Bluestein's: its two arrays of M = 128
+// fit fewer rows, so the error names Rader's arrays; its three passes over global memory take
+// f32 1901's 2 rows. Named radices of N - 1 have no Bluestein: Rader's error. A request's
+// work-group size still goes to Bluestein. On PoCL, 43 f64 in groups of 11 rows, the last
+// partial.
 TEST(RaderPlan, ARequestsRowsKeepRader) {
   FftRequest r = lineRequest(43, 780335, Precision::F64);
   r.target = compiler::pipeline::Target::Cuda;
@@ -464,7 +494,28 @@ TEST(RaderPlan, ARequestsRowsKeepRader) {
   EXPECT_EQ(c.kernel, "raderLocal");
   EXPECT_EQ(std::get<int64_t>(c.defines.at("F")), 11);
   r.fftsPerGroup = 23;  // 3 x 23 x 42 x 16 bytes > 48 KiB, and Bluestein's 2 x 23 x 128 x 16
-  EXPECT_ANY_THROW(choosePlan(r));
+  const std::string rader = "rader's three local arrays of F x (N - 1) = 23 x 42 f64";
+  auto expectRaderError = [&](const FftRequest& q) {
+    EXPECT_THROW(
+        {
+          try {
+            (void)choosePlan(q);
+          } catch (const backends::UserError& e) {
+            EXPECT_NE(std::string(e.what()).find(rader), std::string::npos) << e.what();
+            throw;
+          }
+        },
+        backends::UserError);
+  };
+  expectRaderError(r);
+  FftRequest named = r;
+  named.variant = Variant::Bluestein;
+  named.radices = {6, 7};
+  expectRaderError(named);
+  FftRequest wide = lineRequest(1901, 64, Precision::F32);
+  EXPECT_EQ(choosePlan(wide).kernel, "raderLocal");
+  wide.fftsPerGroup = 2;
+  EXPECT_EQ(choosePlan(wide).kernel, "bluesteinFourStep");
   r.fftsPerGroup = 0;
   r.workgroupSize = 7;
   EXPECT_NE(choosePlan(r).kernel, "raderLocal");
