@@ -12,6 +12,7 @@
 #include "ir/batch_eval.h"
 #include "ir/interpreter.h"
 #include "ir/printer.h"
+#include "tests/rewrites/test_util.h"
 
 namespace fftc::ir {
 namespace {
@@ -21,7 +22,7 @@ namespace fe = compiler::frontend;
 // The body of `kernel k(x: [complex]1) = EXPR` (x unused: EXPR is closed), with the FFT
 // library's common.fdl imported.
 ExprPtr closedExpr(const std::string& expr, ScalarKind precision) {
-  const auto dir = std::filesystem::path(__FILE__).parent_path() / ".." / ".." / "fftlib";
+  const auto dir = rewrites::testing::fftlibDir();
   fe::ElaborateOptions opts;
   opts.precision = precision;
   auto prog = fe::compileSource("import \"common.fdl\"\nkernel k(x: [complex]1) = " + expr,

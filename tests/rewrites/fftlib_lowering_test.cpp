@@ -16,13 +16,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace ir;
 
-fs::path fftlibDir() {
-  for (fs::path p = fs::current_path(); !p.empty(); p = p.parent_path()) {
-    if (fs::exists(p / "fftlib" / "fft.fdl")) return p / "fftlib";
-    if (p == p.parent_path()) break;
-  }
-  return fs::path(__FILE__).parent_path().parent_path().parent_path() / "fftlib";
-}
+using testing::fftlibDir;
 
 void lowerEveryKernel(const std::string& file) {
   fs::path path = fftlibDir() / file;
