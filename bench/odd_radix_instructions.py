@@ -88,7 +88,7 @@ def sass_listing(cubin, cuobjdump):
         if m:
             cur = funcs.setdefault(m.group(1), [])
             continue
-        m = re.match(r"\s+/\*([0-9a-f]{4})\*/\s+(.*?)\s*;", line)
+        m = re.match(r"\s+/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;", line)
         if m and cur is not None:
             cur.append((int(m.group(1), 16), m.group(2)))
     return funcs
