@@ -14,20 +14,13 @@
 #include "fftlib/plan/planner.h"
 #include "ir/diagnostic.h"
 #include "ir/printer.h"
+#include "tests/fftlib/fftlib_support.h"
 
 namespace fftc::fftlib::test {
 namespace {
 
 namespace fe = compiler::frontend;
 namespace fs = std::filesystem;
-
-fs::path fftlibDir() {
-  for (fs::path p = fs::current_path(); !p.empty(); p = p.parent_path()) {
-    if (fs::exists(p / "fftlib" / "fft.fdl")) return p / "fftlib";
-    if (p == p.parent_path()) break;
-  }
-  return fs::path(__FILE__).parent_path().parent_path().parent_path() / "fftlib";
-}
 
 TEST(LibrarySources, EveryFdlFileIsEmbedded) {
   std::vector<std::string> onDisk;

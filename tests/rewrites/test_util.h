@@ -3,7 +3,6 @@
 #pragma once
 
 #include <complex>
-#include <filesystem>
 #include <string>
 #include <functional>
 #include <random>
@@ -16,20 +15,12 @@
 #include "ir/infer.h"
 #include "ir/interpreter.h"
 #include "ir/traversal.h"
+#include "tests/fftlib/fftlib_support.h"
 
 namespace fftc::rewrites::testing {
 
-// The FFT library's folder: the working directory's or a parent's fftlib/ (ctest runs from the
-// repository root or build/), else the one beside this file (__FILE__ may be relative under a
-// compiler cache's base directory, so it is the last resort).
-inline std::filesystem::path fftlibDir() {
-  namespace fs = std::filesystem;
-  for (fs::path p = fs::current_path(); !p.empty(); p = p.parent_path()) {
-    if (fs::exists(p / "fftlib" / "fft.fdl")) return p / "fftlib";
-    if (p == p.parent_path()) break;
-  }
-  return fs::path(__FILE__).parent_path().parent_path().parent_path() / "fftlib";
-}
+// the project's fftlib/ folder (the working directory's or a parent's, __FILE__'s last)
+using fftlib::test::fftlibDir;
 
 // The first kernel of `text` as the front end elaborates it (no -D, no imports).
 inline ir::LambdaPtr kernelOf(const std::string& text) {
