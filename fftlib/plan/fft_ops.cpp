@@ -220,6 +220,48 @@ bool columnsOfArrays(const ir::ExprPtr& rows) {
 // 2048 and up are one row a group already.
 constexpr int64_t kChainGroupWorkItems = 128;
 
+// A transform of another's result (the convolution's one kernel) in one local array whose
+// planner radices end in a pass of a radix below 8 (8192 f32: [16, 16, 16, 2] on 512
+// work-items, the radix-2 pass 8 butterflies a work-item) takes as many passes of radix 8 and
+// one of 16 on n / 8 work-items instead ([8, 8, 8, 16] on 1024, the radix-8 passes one
+// butterfly a work-item): same passes and barriers, twice the warps to wait at them. On an
+// H200 (conv 8192, 2^24 elements f32, pipeline_bench --fft-ops '{"form0.radices":
+// [8,8,8,16],"form0.shape":[1024,1]}' against the planner's, the same process;
+// bench/results/2026-11-30-nvidia-h200-session24-conv.csv): 0.1669 / 0.1668 -> 0.1634 ms
+// (1.37 -> 1.40x cuFFT's pipeline); session 23's tuner found the same, 0.1659 -> 0.1620
+// (bench/results/2026-11-30-nvidia-h200-session23-conv_tuned.csv). Only f32 and n / 8 of
+// 512 .. 1024 work-items (8192 among the powers of two the one kernel takes: [8, .., 8, 16]
+// must multiply to n); other sizes and f64 keep the planner's (not measured).
+void chainEvenPasses(FftRequest r, PlanChoice& choice, size_t transforms,
+                     const ir::ExprPtr& body) {
+  const auto* l = choice.as<LocalChoice>();
+  if (r.precision != Precision::F32 || choice.kernel != "stockhamLocal" || !l || !l->oneArray ||
+      l->loopedWorkItems > 0 || !l->raderPass.empty() ||
+      std::none_of(l->radices.begin(), l->radices.end(), [](int64_t q) { return q < 8; }))
+    return;
+  Radices even(l->radices.size() - 1, 8);
+  even.push_back(16);
+  int64_t product = 1;
+  for (const int64_t q : even) product *= q;
+  const int64_t w = r.size / 8;
+  if (product != r.size || w < 512 || w > 1024) return;
+  r.variant = Variant::Local;
+  r.radices = even;
+  r.workgroupSize = w;
+  r.fftsPerGroup = 1;
+  try {
+    PlanChoice c = choosePlan(withLimits(r, PlanLimits{}));
+    const auto* cl = c.as<LocalChoice>();
+    Radices order = even;
+    if (c.kernel == choice.kernel && cl && cl->oneArray && cl->loopedWorkItems == 0 &&
+        cl->raderPass.empty() && cl->shape.workgroupSize == w &&
+        oneArrayChain(transforms, body, order))
+      choice = std::move(c);
+  } catch (const UserError&) {
+    // the planner's radices
+  }
+}
+
 void chainGroupRows(FftRequest r, PlanChoice& choice) {
   const auto* l = choice.as<LocalChoice>();
   if (choice.kernel != "stockhamLocal" || !l || l->oneArray ||
@@ -342,6 +384,7 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits,
       }
     }
   }
+  if (chain && !wider) chainEvenPasses(r, choice, ops.size(), g->body());
   if (chain) chainGroupRows(r, choice);
   const auto* local = choice.as<LocalChoice>();
   // (a one array whose passes loop over the work-items, fft.fdl's W: not fftStockhamTwiddle's

@@ -417,7 +417,7 @@ TEST(FftOps, ConvolutionInThePlannersOneLocalArrayIsOneKernel) {
     bool run;  // on the OpenCL device (PoCL: seconds a case)
   };
   for (const Case c :
-       {Case{8192, 2, 232448, ir::ScalarKind::Float, "2, 16, 16, 16", "16, 16, 16, 2", 512, true},
+       {Case{8192, 2, 232448, ir::ScalarKind::Float, "16, 8, 8, 8", "8, 8, 8, 16", 1024, true},
         Case{4096, 2, 232448, ir::ScalarKind::Double, "16, 16, 16", "16, 16, 16", 256, true},
         Case{4096, 3, 0, ir::ScalarKind::Float, "16, 16, 16", "16, 16, 16", 256, false}}) {
     SCOPED_TRACE(fmt::format("N = {}, {} bytes", c.n, c.localMemory));
@@ -502,6 +502,44 @@ TEST(FftOps, ConvolutionGroupsTakeAtMost128WorkItems) {
                                 {c.n})};
     EXPECT_LT(maxRelError(run(built.lowered.kernel.lambda, args), circularConvolution(x, h, c.n)),
               1e-5);
+  }
+}
+
+// A convolution in one local array whose planner radices end in a radix below 8 (8192 f32:
+// [16, 16, 16, 2] on 512 work-items) takes radix-8 passes and one of 16 on n / 8 work-items
+// (chainEvenPasses: [16, 8, 8, 8] forward, on 1024), and runs correctly against the direct
+// circular convolution on PoCL; 4096 ([16, 16, 16]) keeps the planner's 256 work-items.
+TEST(FftOps, ConvolutionTakesEvenPassesWhereARadixIsBelow8) {
+  struct Case {
+    int64_t n, workItems;
+    const char* forward;
+  };
+  for (const Case c :
+       {Case{8192, 1024, "radices 16, 8, 8, 8"}, Case{4096, 256, "radices 16, 16, 16"}}) {
+    SCOPED_TRACE(c.n);
+    const int64_t b = 2;
+    const Kernel k = compileKernel(kConv, {{"N", c.n}, {"B", b}}, ir::ScalarKind::Float);
+    FftRequest limits;
+    limits.target = compiler::pipeline::Target::OpenCL;
+    limits.localMemoryBytes = 232448;
+    const ExpandedFftOps e = expandFftOps(k, limits);
+    ASSERT_TRUE(e.oneKernel);
+    ASSERT_EQ(e.stageLocal.size(), 1U);
+    EXPECT_EQ(e.stageLocal[0], (std::vector<int64_t>{c.workItems, 1}));
+    ASSERT_EQ(e.operations.size(), 2U);
+    EXPECT_NE(e.operations[0].find(c.forward), std::string::npos) << e.operations[0];
+    const auto built = buildExpanded(e, "", compiler::pipeline::Target::OpenCL);
+    ASSERT_EQ(built.compiled.stages.size(), 1U);
+    const auto x = randomVector(static_cast<size_t>(c.n * b), 5);
+    const auto h = randomVector(static_cast<size_t>(c.n), 6);
+    const std::vector<ir::Value> args = {
+        ir::Value::complexArray(x, ir::ScalarKind::Float, {b, c.n}),
+        ir::Value::complexArray(dftRows(h, c.n, Direction::Forward), ir::ScalarKind::Float,
+                                {c.n})};
+    const auto got = compiler::exec::runCompiled(fftc::testing::openclContext(), built.compiled,
+                                                 args)
+                         .output.toComplexVector();
+    EXPECT_LT(maxRelError(got, circularConvolution(x, h, c.n)), 1e-5);
   }
 }
 
