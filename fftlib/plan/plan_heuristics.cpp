@@ -819,6 +819,33 @@ int64_t loopedMinBlocks(int64_t looped, int64_t localBytes, int64_t widest, cons
   return byRegisters < 2 && byShared >= 2 && 2 * atTwo >= estimate ? 2 : 0;
 }
 
+// An odd size whose two local arrays shared memory holds to two blocks a multiprocessor (under a
+// budget above the default: a CUDA device's share, issue 23): the work-items of one array of its
+// radices, each looping over two butterflies of every pass from local memory to local memory
+// (half the uniform work-items, rounded up to whole warps), where those fit their registers; 0
+// where the rule does not apply. On an H200 (fftc run, fft_bench's batch, median of 10; two
+// arrays -> one array on the uniform work-items -> one array on half of them,
+// bench/results/2026-11-30-nvidia-h200-session24-odd_one_array.csv): f32 6561 [9, 9, 9, 9]
+// 0.389 -> 0.324 (729) -> 0.304 ms (384; 256: 0.313, 448: 0.342), f64 3125 [5, 5, 5, 5, 5]
+// 0.418 -> 0.341 (625) -> 0.321 (320; 256: 0.412), f64 2401 [7, 7, 7, 7] 0.313 -> 0.289 (343)
+// -> 0.292 (192). Capping the registers for a block more (--min-blocks 4) spilled and lost
+// (6561 0.487, 3125 0.532). Even sizes, sizes whose two arrays hold three blocks or more (f64
+// 2197: 70 KB), and radices above 9 (two butterflies of f32 4913's radix 17 or f64 3375's 15 a
+// work-item: not measured) keep two arrays.
+int64_t oddOneArrayWorkItems(const FftRequest& r, const Radices& rs) {
+  if (r.size % 2 == 0 || r.workgroupSize > 0 || r.fftsPerGroup > 0 ||
+      r.localMemoryBytes <= kLocalMemoryBytes)
+    return 0;
+  const int64_t uniform = uniformOneArrayWorkItems(rs);
+  if (uniform == 0 || std::ranges::max(rs) > 9 || !oneArrayKernelFits(rs, r)) return 0;
+  const int64_t twoArrays =
+      2 * compiler::codegen::CodegenOptions{}.paddedLocalCount(r.size, r.size) *
+      complexBytes(r.precision);
+  if ((localMemoryBudget(r) + 1024) / (twoArrays + 1024) != 2) return 0;
+  const int64_t w = ((uniform + 1) / 2 + 31) / 32 * 32;
+  return w < uniform && loopedFits(rs, w, r.precision) ? w : 0;
+}
+
 // Stockham, twiddle, Cooley-Tukey and Local: fft.fdl with rs.
 PlanChoice choosePasses(const FftRequest& r, Variant v) {
   if (!r.radices.empty() && product(r.radices) != r.size)
@@ -873,7 +900,14 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
       oneArray = true;
     }
   }
-  const LocalShape shape = chooseLocalShape(r, c.radices, oneArray);
+  // an odd size that two arrays hold to two blocks an SM: one array, two butterflies a work-item
+  FftRequest shapeRequest = r;
+  if (!oneArray)
+    if (const int64_t w = oddOneArrayWorkItems(r, c.radices); w > 0) {
+      oneArray = true;
+      shapeRequest.workgroupSize = w;
+    }
+  const LocalShape shape = chooseLocalShape(shapeRequest, c.radices, oneArray);
   c.kernel = "stockhamLocal";
   bindLocalShape(c, shape);
   c.localReuseInPass = oneArray;

@@ -162,6 +162,65 @@ TEST(OneArrayLooped, TwoBlocksAskedWhereSharedMemoryHoldsThem) {
   }
 }
 
+// An odd size whose two arrays shared memory holds to two blocks an SM under a device's budget
+// takes one array on half the uniform work-items, two butterflies each a pass
+// (oddOneArrayWorkItems; on an H200 f32 6561 0.389 -> 0.304 ms, f64 3125 0.418 -> 0.321, f64 2401
+// 0.313 -> 0.292, session 24). Even sizes, sizes whose two arrays hold three blocks (f64 2197:
+// 70 KB), f32 2401 and 3125 (38 and 50 KB), radices above 9 (not measured), the default budget
+// and a requested shape keep theirs.
+TEST(OneArrayLooped, OddSizesHeldToTwoBlocksTakeOneArray) {
+  struct Want {
+    int64_t n;
+    Precision p;
+    Radices rs;
+    int64_t workItems;
+  };
+  for (const Want& w : {Want{6561, Precision::F32, {9, 9, 9, 9}, 384},
+                        Want{3125, Precision::F64, {5, 5, 5, 5, 5}, 320},
+                        Want{2401, Precision::F64, {7, 7, 7, 7}, 192}}) {
+    FftRequest r = h100(w.n, w.p);
+    r.target = compiler::pipeline::Target::Cuda;
+    const std::string what = r.key();
+    const PlanChoice c = choosePlan(r);
+    ASSERT_EQ(c.variant, Variant::Local) << what;
+    EXPECT_EQ(c.radices, w.rs) << what;
+    EXPECT_TRUE(c.localReuseInPass) << what;
+    const auto* l = c.as<LocalChoice>();
+    ASSERT_NE(l, nullptr) << what;
+    EXPECT_TRUE(l->oneArray) << what;
+    EXPECT_EQ(l->loopedWorkItems, w.workItems) << what;
+    EXPECT_EQ(l->shape, (LocalShape{.workgroupSize = w.workItems, .fftsPerGroup = 1})) << what;
+    EXPECT_EQ(l->minBlocksPerSm, 0) << what;  // ptxas's own registers: --min-blocks 4 spilled
+    EXPECT_EQ(c.defines.at("W"), compiler::frontend::DefineValue(w.workItems)) << what;
+    // the planner's radices named (the tuner's point): the same plan
+    FftRequest named = r;
+    named.radices = w.rs;
+    EXPECT_EQ(choosePlan(named).detail, c.detail) << what;
+    // a requested work-group shape keeps two arrays
+    FftRequest shaped = r;
+    shaped.fftsPerGroup = 1;
+    EXPECT_FALSE(choosePlan(shaped).as<LocalChoice>()->oneArray) << what;
+  }
+  for (auto [n, p] : {std::tuple{int64_t{2197}, Precision::F64},
+                      {2401, Precision::F32},
+                      {3125, Precision::F32},
+                      {5000, Precision::F32},   // even: [10, 10, 10, 5]
+                      {3072, Precision::F64},   // even
+                      {3375, Precision::F64},   // [15, 15, 15]: a radix above 9
+                      {4913, Precision::F32}}) {  // [17, 17, 17]
+    const PlanChoice c = choosePlan(h100(n, p));
+    const auto* l = c.as<LocalChoice>();
+    ASSERT_NE(l, nullptr) << n;
+    EXPECT_FALSE(l->oneArray) << n;
+    EXPECT_EQ(l->loopedWorkItems, 0) << n;
+  }
+  // 48 KiB: 6561 f32 is no one-kernel plan, 625 f64 stays in two arrays
+  EXPECT_NE(choosePlan(shapeRequest({6561})).variant, Variant::Local);
+  const PlanChoice small = choosePlan(shapeRequest({625}, 1, Precision::F64));
+  ASSERT_NE(small.as<LocalChoice>(), nullptr);
+  EXPECT_FALSE(small.as<LocalChoice>()->oneArray);
+}
+
 // ---- PoCL against FFTW
 
 cl::Context& context() {
@@ -206,6 +265,32 @@ TEST(OneArrayLooped, RequestedWorkItemsMatchFftw) {
     std::printf("[one array looped] %s W %lld fftc L2 %.3g  FFTW L2 %.3g  ratio %.2f\n",
                 r.key().c_str(), static_cast<long long>(w), e.fftc, e.fftw, e.ratio());
     EXPECT_NE(plan.find(std::to_string(w) + " work-items per FFT"), std::string::npos) << plan;
+    EXPECT_NE(plan.find("looping over its butterflies"), std::string::npos) << plan;
+    EXPECT_LE(e.fftc, kL2Bound * e.fftw) << r.key() << "\n" << plan;
+  }
+}
+
+// The planner's one array for odd sizes (OddSizesHeldToTwoBlocksTakeOneArray): 6561 f32 on 384
+// work-items, 3125 f64 on 320, 2401 f64 on 192, each leaving some work-items one butterfly of a
+// pass and others two; inverse too.
+TEST(OneArrayLooped, OddSizesOneArrayMatchFftw) {
+  for (auto [n, p, d] : {std::tuple{int64_t{6561}, Precision::F32, Direction::Forward},
+                         {3125, Precision::F64, Direction::Forward},
+                         {3125, Precision::F64, Direction::Inverse},
+                         {2401, Precision::F64, Direction::Forward}}) {
+    FftRequest r = h100(n, p, 3);
+    r.direction = d;
+    const int64_t bytes =
+        compiler::codegen::CodegenOptions{}.paddedLocalCount(n, n) * (p == Precision::F64 ? 16 : 8);
+    if (static_cast<int64_t>(context().device().localMemBytes) < bytes)
+      GTEST_SKIP() << "the OpenCL device has " << context().device().localMemBytes
+                   << " bytes of local memory";
+    std::string plan;
+    const L2Pair e =
+        p == Precision::F64 ? measurePlan<double>(r, plan, 29) : measurePlan<float>(r, plan, 29);
+    std::printf("[one array odd] %s fftc L2 %.3g  FFTW L2 %.3g  ratio %.2f\n", r.key().c_str(),
+                e.fftc, e.fftw, e.ratio());
+    EXPECT_NE(plan.find("one local array"), std::string::npos) << plan;
     EXPECT_NE(plan.find("looping over its butterflies"), std::string::npos) << plan;
     EXPECT_LE(e.fftc, kL2Bound * e.fftw) << r.key() << "\n" << plan;
   }
