@@ -291,13 +291,11 @@ constexpr size_t kChecksumChunk = size_t{1} << 21;
 uint64_t bodyChecksum(std::string_view body) {
   constexpr uint64_t kBasis = 0xcbf29ce484222325ULL, kPrime = 0x100000001b3ULL;
   const size_t chunks = std::max<size_t>(1, (body.size() + kChecksumChunk - 1) / kChecksumChunk);
-  auto chunk = [&body](size_t i) { return laneChecksum(body.substr(i * kChecksumChunk, kChecksumChunk)); };
-  std::vector<uint64_t> sums;
-  if (chunks == 1) {
-    sums.push_back(chunk(0));
-  } else {
-    sums = buildConcurrently(chunks, chunk);
-  }
+  auto chunk = [&body](size_t i) {
+    return laneChecksum(body.substr(i * kChecksumChunk, kChecksumChunk));
+  };
+  const std::vector<uint64_t> sums =
+      chunks == 1 ? std::vector<uint64_t>{chunk(0)} : buildConcurrently(chunks, chunk);
   uint64_t h = kBasis ^ body.size();
   for (uint64_t sum : sums) h = (h ^ sum) * kPrime;
   return h;
