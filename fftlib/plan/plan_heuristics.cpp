@@ -69,9 +69,8 @@ namespace {
 // Whether w work-items, each looping over its share of every pass of one local array, fit their
 // registers: the k butterflies of a pass from local memory to local memory are held at once, the
 // first and the last pass's one at a time (loopedShape, and a request's work-group size).
-bool loopedFits(const Radices& rs, int64_t w, Precision p) {
-  if (rs.size() < 3 || hasRaderRadix(rs) || w > 1024) return false;
-  const int64_t n = product(rs);
+// (loopedFits of radices of n that passed its first checks)
+bool loopedFitsRegisters(const Radices& rs, int64_t n, int64_t w, Precision p) {
   for (size_t i = 0; i < rs.size(); ++i) {
     const bool inner = i > 0 && i + 1 < rs.size();
     if (!butterfliesInRegisters(rs[i], inner ? (n / rs[i] + w - 1) / w : 1, w, p)) return false;
@@ -79,15 +78,26 @@ bool loopedFits(const Radices& rs, int64_t w, Precision p) {
   return true;
 }
 
+bool loopedFits(const Radices& rs, int64_t w, Precision p) {
+  if (rs.size() < 3 || hasRaderRadix(rs) || w > 1024) return false;
+  return loopedFitsRegisters(rs, product(rs), w, p);
+}
+
 // loopedOneArrayWorkItems's work-group size and its time, {0, 0} when none fits.
 std::pair<int64_t, int64_t> loopedShape(const Radices& rs, Precision p) {
   if (rs.size() < 3 || hasRaderRadix(rs)) return {0, 0};
   const int64_t n = product(rs);
+  // loopedOneArrayRadices asks this of every order of n's radices (thousands for f32 8448, on
+  // every plan and every warm load of one: 6 ms of a 8 ms warm plan), so the radices' checks
+  // and work are taken out of the loop over w
+  int64_t work[64];
+  const size_t count = std::min<size_t>(rs.size(), 64);
+  for (size_t i = 0; i < count; ++i) work[i] = butterflyWork(rs[i]);
   int64_t best = 0, bestTime = 0;
   for (int64_t w = 32; w <= 1024; w += 32) {
     int64_t time = 0;
-    for (const int64_t r : rs) time += (n / r + w - 1) / w * butterflyWork(r);
-    if (loopedFits(rs, w, p) && (best == 0 || time < bestTime)) {
+    for (size_t i = 0; i < count; ++i) time += (n / rs[i] + w - 1) / w * work[i];
+    if ((best == 0 || time < bestTime) && loopedFitsRegisters(rs, n, w, p)) {
       best = w;
       bestTime = time;
     }
@@ -152,7 +162,9 @@ Radices loopedOneArrayRadices(int64_t n, const FftRequest& request) {
   if (passes < 0) return {};
   Radices best, c;
   std::tuple<size_t, int64_t, int64_t, int64_t> bestKey{};
-  auto walk = [&](auto&& self, int64_t rest) -> void {
+  // the orders of exactly `length` radices; a prefix that cannot reach 1 in the passes left is
+  // not followed (fewest: the fewest radices of what is left)
+  auto walk = [&](auto&& self, int64_t rest, int64_t length) -> void {
     if (rest == 1) {
       if (uniformOneArrayWorkItems(c) > 0) return;  // not looped (oneArrayWorkItems)
       const auto [w, time] = loopedShape(c, request.precision);
@@ -163,15 +175,21 @@ Radices loopedOneArrayRadices(int64_t n, const FftRequest& request) {
       }
       return;
     }
-    if (static_cast<int64_t>(c.size()) >= passes + 1) return;
+    const int64_t left = length - static_cast<int64_t>(c.size());
     for (int64_t r = 2; r <= kMost; ++r) {
       if (rest % r != 0) continue;
+      const int64_t after = least(least, rest / r);
+      if (after < 0 || after > left - 1) continue;
+      if (after < left - 1 && rest / r == 1) continue;
       c.push_back(r);
-      self(self, rest / r);
+      self(self, rest / r, length);
       c.pop_back();
     }
   };
-  walk(walk, n);
+  // the fewest passes first: a longer order comes after every order that fits (the key's first
+  // part), so it is looked at only when none of the fewest passes fits
+  walk(walk, n, passes);
+  if (best.empty()) walk(walk, n, passes + 1);
   return best;
 }
 

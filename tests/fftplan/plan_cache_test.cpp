@@ -349,6 +349,39 @@ TEST(PlanCache, MappedTablesOutliveTheirEntryAndATableCutShortIsRefused) {
   expectSamePlan(*plan, *again);
 }
 
+// The checksum of a large entry is read in chunks of 2 MiB on several threads: a byte changed
+// in any chunk (the first, a middle one, the last, the short tail), two chunks swapped, or the
+// body cut at a chunk's end changes it; the threads do not (one thread gives the same value).
+TEST(PlanCache, TheChecksumOfALargeEntrySeesEveryChunk) {
+  constexpr size_t kChunk = size_t{1} << 21;
+  std::string body(5 * kChunk + 12345, '\0');
+  uint64_t x = 0x9e3779b97f4a7c15ULL;
+  for (auto& c : body) {  // not periodic: no two chunks alike
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    c = static_cast<char>(x);
+  }
+  const uint64_t sum = planEntryChecksum(body);
+  {
+    ScopedEnv one("FFTC_BUILD_THREADS", "1");
+    EXPECT_EQ(planEntryChecksum(body), sum);
+  }
+  for (size_t at : {size_t{0}, kChunk - 1, kChunk, 2 * kChunk + 4097, 5 * kChunk - 1,
+                    5 * kChunk, body.size() - 1}) {
+    std::string changed = body;
+    changed[at] = static_cast<char>(changed[at] ^ 0x40);
+    EXPECT_NE(planEntryChecksum(changed), sum) << "byte " << at;
+  }
+  std::string swapped = body;
+  std::swap_ranges(swapped.begin() + kChunk, swapped.begin() + 2 * kChunk,
+                   swapped.begin() + 3 * kChunk);
+  EXPECT_NE(planEntryChecksum(swapped), sum);
+  EXPECT_NE(planEntryChecksum(std::string_view(body).substr(0, 5 * kChunk)), sum);
+  const std::string four = body.substr(0, 4 * kChunk);  // and a zero byte more (a chunk of its own)
+  EXPECT_NE(planEntryChecksum(four), planEntryChecksum(four + std::string(1, '\0')));
+}
+
 TEST(PlanCache, ConcurrentWritersAndReadersNeverSeeAPartialEntry) {
   TempDir dir;
   const auto r = shapeRequest({256}, 2, Precision::F64);  // an entry of tens of KB
