@@ -509,23 +509,37 @@ int64_t wideTileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows,
 }
 
 // An N-D column dimension's tile beyond 48 KiB where wideTileColumns has none (issue 22 item
-// 4): the fewest columns of at least a 32-byte sector (4 f32, 2 f64), at most 128 bytes, that
-// divide the rows, in one local array of at most a third of the budget on at most 512
-// work-items, else of at most the whole budget on at most 1024 (one block a multiprocessor),
-// each work-item keeping its widest butterfly in registers (butterflyInRegisters); 0 when
-// none does, or when rs's first radix exceeds the others. 2048 f32 [8, 16, 16] x 4
-// (64 KiB, 512 work-items) and 4096 f32 [16, 16, 16] x 4 (128 KiB, 1024) then take one pass
-// where the four-step took two.
+// 4): the fewest columns of at least 64 bytes (8 f32, 4 f64), at most 128, that divide the
+// rows, in one local array of at most the whole budget on at most 1024 work-items; else the
+// fewest of at least a 32-byte sector (4 f32, 2 f64) in one array of at most a third of the
+// budget on at most 512 work-items, else of the whole budget on at most 1024 (one block a
+// multiprocessor); each work-item keeping its widest butterfly in registers
+// (butterflyInRegisters); 0 when none does, or when rs's first radix exceeds the others. 2048
+// f32 [8, 16, 16] x 8 (128 KiB, 1024 work-items; f64 x 4, 512) and 4096 f32 [16, 16, 16] x 4
+// (128 KiB, 1024) then take one pass where the four-step took two.
+// The 64-byte tile first (session 24, H200,
+// bench/results/2026-11-30-nvidia-h200-session24-large_ab.csv and ..-session24-ncu.csv): f32
+// 2^20's [4, 16, 16] tiles of 4 columns (32 bytes, 256 work-items, 4 - 5 blocks an SM) took
+// 0.900 ms against 0.711 for 8 columns (64 bytes, 512, 2 blocks), the same 1024 threads
+// resident; and 2048^2 f32's sector tile (x 4, 512 work-items, 2 blocks) ran its pass at 38%
+// of DRAM peak, 134 us at batch 4, against 91 us (56%) for 2^20's 64-byte pass of the same
+// bytes, with 2.7x its shared-memory bank conflicts. The 64-byte tile of 2048 keeps the
+// resident threads of the sector tile (f32: one block of 1024 against two of 512; f64: one of
+// 512 against two of 256); its own time is the lead's A/B of session 24, not yet measured.
 int64_t sectorTileColumns(int64_t n, const std::vector<int64_t>& rs, int64_t rows,
                           const FftRequest& r) {
   const int64_t budget = localMemoryBudget(r);
   // (wideTileRadices' r0 may exceed R: 3000 = [200, 15], a 200-point butterfly a work-item)
   if (budget <= kLocalMemoryBytes || r.fftsPerGroup > 0 || !oneArrayTile(rs) || rs[0] > rs[1])
     return 0;
-  const int64_t minWidth = std::max<int64_t>(32 / complexBytes(r.precision), 1);
+  const int64_t sector = std::max<int64_t>(32 / complexBytes(r.precision), 1);
   const int64_t most = std::min(rows, 128 / complexBytes(r.precision));
-  const std::pair<int64_t, int64_t> bounds[] = {{budget / 3, 512}, {budget, 1024}};
-  for (const auto& [limit, items] : bounds)
+  struct Bound {
+    int64_t minWidth, limit, items;
+  };
+  const Bound bounds[] = {
+      {2 * sector, budget, 1024}, {sector, budget / 3, 512}, {sector, budget, 1024}};
+  for (const auto& [minWidth, limit, items] : bounds)
     for (int64_t f = minWidth; f <= most && f * tileWorkItems(rs) <= items; ++f)
       if (rows % f == 0 && tileBytes(n, f, 1, r.precision) <= limit &&
           butterflyInRegisters(*std::max_element(rs.begin(), rs.end()), f * tileWorkItems(rs),

@@ -362,9 +362,11 @@ TEST(NdFft, WideColumnTileInOnePassBeyond48KiB) {
 }
 
 // Where no 64-byte tile fits a third of the budget on 512 work-items (2048 and 4096 f32: 8
-// columns of [8, 16, 16] take 1024 work-items and 128 KiB), a tile one 32-byte sector wide in
-// one array does (sectorTileColumns: 2048 x 4 f32 in 64 KiB on 512 work-items, 4096 x 4 in
-// 128 KiB on 1024, f64 x 2): the column dimension in one pass, 2048^2 and 4096^2 in two; the
+// columns of [8, 16, 16] take 1024 work-items and 128 KiB), a 64-byte tile in the whole budget
+// on at most 1024 does (sectorTileColumns, session 24: 2048 x 8 f32 in 128 KiB on 1024
+// work-items, f64 x 4 on 512), else a tile one 32-byte sector wide in one array (4096 x 4 f32
+// in 128 KiB on 1024, f64 x 2; 2048 x 4 f32 where the rows are 4, 64 KiB on 512, f64 x 2): the
+// column dimension in one pass, 2048^2 and 4096^2 in two; the
 // first pass of 2048's radix 8 loops over its two butterflies a work-item (8 loads a trip:
 // common.fdl's stockPassFirstW takes them at once only at radix 4 or less).
 TEST(NdFft, SectorWideColumnTileInOnePassBeyond48KiB) {
@@ -376,7 +378,9 @@ TEST(NdFft, SectorWideColumnTileInOnePassBeyond48KiB) {
   };
   for (const auto& [dims, p, radices, lines] : {Case{{2048, 4}, Precision::F32, {8, 16, 16}, 4},
                                                 Case{{4096, 4}, Precision::F32, {16, 16, 16}, 4},
+                                                Case{{2048, 8}, Precision::F32, {8, 16, 16}, 8},
                                                 Case{{2048, 2}, Precision::F64, {8, 16, 16}, 2},
+                                                Case{{2048, 4}, Precision::F64, {8, 16, 16}, 4},
                                                 Case{{4096, 2}, Precision::F64, {16, 16, 16}, 2}}) {
     auto r = ndRequest(dims, 1, p);
     r.localMemoryBytes = 232448;
@@ -416,7 +420,9 @@ TEST(NdFft, SectorWideColumnTileInOnePassBeyond48KiB) {
       r.localMemoryBytes = 232448;
       const auto c = choosePlan(r);
       EXPECT_EQ(nd(c).fourStepSplits, (Dims{0, 0})) << r.key();
-      EXPECT_EQ(nd(c).linesPerGroup.front(), p == Precision::F32 ? 4 : 2) << r.key();
+      // 64 bytes of lines for 2048 (session 24), a sector for 4096 (8 f32 lines: 256 KiB)
+      EXPECT_EQ(nd(c).linesPerGroup.front(), (p == Precision::F32 ? 4 : 2) * (n == 2048 ? 2 : 1))
+          << r.key();
     }
 }
 
