@@ -163,7 +163,24 @@ std::optional<RaderPassPlan> raderPassPlan(int64_t n, const FftRequest& request)
   int64_t f = std::max<int64_t>(std::min(256 / w, request.batch), 1);
   while (f > 1 && raderPassLocalBytes(n, p, f, request.precision) > localMemoryFor(request, f)) --f;
   plan.fftsPerGroup = f;
-  plan.widest = widest;
+  // The registers' estimate (raderPassMinBlocks) takes a Rader radix of the convolution at its
+  // own convolution's widest radix: it is a pass over the work-group (common.fdl
+  // raderBatchFftR), not one butterfly in a work-item. ptxas sm_90 (session 24, main a5d0b78,
+  // __launch_bounds__(T) / (T, 2)): f32 2384 = [149, 16], 148 = [4, 37], 48 / 67 registers
+  // (37 as a butterfly, 222, asked 2 blocks; 16: 64), 1192 48 / 56, 346 = [173, 2], 172 =
+  // [4, 43], 32 / 48 (43: 258; 42 = [7, 6], 16), 622 36 / 51, 664 38 / 51.
+  int64_t registersWidest = 2;
+  for (int64_t r : plan.radices)
+    if (r != p) registersWidest = std::max(registersWidest, r);
+  for (int64_t r : plan.convolution)
+    if (!raderRadix(r)) {
+      registersWidest = std::max(registersWidest, r);
+    } else {
+      const Radices inner = raderConvolutionRadices(r - 1);
+      registersWidest =
+          std::max(registersWidest, *std::max_element(inner.begin(), inner.end()));
+    }
+  plan.widest = registersWidest;
   return plan;
 }
 
