@@ -178,8 +178,7 @@ std::optional<RaderPassPlan> raderPassPlan(int64_t n, const FftRequest& request)
       registersWidest = std::max(registersWidest, r);
     } else {
       const Radices inner = raderConvolutionRadices(r - 1);
-      registersWidest =
-          std::max(registersWidest, *std::max_element(inner.begin(), inner.end()));
+      registersWidest = std::max(registersWidest, *std::max_element(inner.begin(), inner.end()));
     }
   plan.widest = registersWidest;
   return plan;
