@@ -317,7 +317,10 @@ struct RaderPassPlan {
   Radices convolution;  // of p - 1 (rsR)
   int64_t workItems = 0;
   int64_t fftsPerGroup = 1;
-  int64_t widest = 2;  // the widest butterfly's radix, of N's other passes or the convolution
+  // the widest butterfly's radix in a work-item, of N's other passes or the convolution (a
+  // Rader radix of the convolution, a pass over the work-group: its own convolution's widest);
+  // raderPassMinBlocks' register estimate
+  int64_t widest = 2;
 };
 std::optional<RaderPassPlan> raderPassPlan(int64_t n, const FftRequest& request);
 // The local memory of a work-group of F rows of N with a Rader pass of the prime p, as code

@@ -2,6 +2,7 @@
 // work-group shapes of the local-memory kernels, the hierarchical levels, and each typed choice
 // instantiated as a kernel of the FFT library with its -D bindings.
 #include "fftlib/plan/plan_choice.h"
+#include "fftlib/plan/wide_prime_blocks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -963,13 +964,17 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
       (oneArray ? 1 : 2) * padded * complexBytes(r.precision) <=
           localMemoryFor(r, shape.fftsPerGroup))
     c.localPadding = every;
-  c.detail = LocalChoice{.radices = c.radices,
-                         .shape = shape,
-                         .oneArray = oneArray,
-                         .loopedWorkItems = looped,
-                         .minBlocksPerSm =
-                             loopedMinBlocks(looped, padded * complexBytes(r.precision),
-                                             std::ranges::max(c.radices), r)};
+  const int64_t localBytes = (oneArray ? 1 : 2) * padded * complexBytes(r.precision);
+  c.detail = LocalChoice{
+      .radices = c.radices,
+      .shape = shape,
+      .oneArray = oneArray,
+      .loopedWorkItems = looped,
+      .minBlocksPerSm =
+          looped > 0 ? loopedMinBlocks(looped, padded * complexBytes(r.precision),
+                                       std::ranges::max(c.radices), r)
+                     : widePrimeMinBlocks(shape.workgroupSize * shape.fftsPerGroup, localBytes,
+                                          c.radices, r)};
   return c;
 }
 

@@ -6,6 +6,7 @@
 
 #include "compiler/codegen/codegen.h"
 #include "fftlib/plan/plan_choice.h"
+#include "fftlib/plan/wide_prime_blocks.h"
 
 namespace fftc::fftlib {
 namespace {
@@ -163,7 +164,23 @@ std::optional<RaderPassPlan> raderPassPlan(int64_t n, const FftRequest& request)
   int64_t f = std::max<int64_t>(std::min(256 / w, request.batch), 1);
   while (f > 1 && raderPassLocalBytes(n, p, f, request.precision) > localMemoryFor(request, f)) --f;
   plan.fftsPerGroup = f;
-  plan.widest = widest;
+  // The registers' estimate (raderPassMinBlocks) takes a Rader radix of the convolution at its
+  // own convolution's widest radix: it is a pass over the work-group (common.fdl
+  // raderBatchFftR), not one butterfly in a work-item. ptxas sm_90 (session 24, main a5d0b78,
+  // __launch_bounds__(T) / (T, 2)): f32 2384 = [149, 16], 148 = [4, 37], 48 / 67 registers
+  // (37 as a butterfly, 222, asked 2 blocks; 16: 64), 1192 48 / 56, 346 = [173, 2], 172 =
+  // [4, 43], 32 / 48 (43: 258; 42 = [7, 6], 16), 622 36 / 51, 664 38 / 51.
+  int64_t registersWidest = 2;
+  for (int64_t r : plan.radices)
+    if (r != p) registersWidest = std::max(registersWidest, r);
+  for (int64_t r : plan.convolution)
+    if (!raderRadix(r)) {
+      registersWidest = std::max(registersWidest, r);
+    } else {
+      const Radices inner = raderConvolutionRadices(r - 1);
+      registersWidest = std::max(registersWidest, *std::max_element(inner.begin(), inner.end()));
+    }
+  plan.widest = registersWidest;
   return plan;
 }
 
@@ -197,6 +214,43 @@ int64_t raderPassMinBlocks(int64_t threads, int64_t localBytes, int64_t widest,
   int64_t b = std::min(byShared, (kResidentThreads + warps * 32 - 1) / (warps * 32));
   while (b > byRegisters && 2 * registersAt(b) < estimate) --b;
   return b > std::max<int64_t>(byRegisters, 1) ? b : 0;
+}
+
+int64_t subPartitionRegisterCap(int64_t warps, int64_t blocks) {
+  constexpr int64_t kSubPartitionRegisters = 16384;
+  const int64_t perSubPartition = (blocks * warps + 3) / 4;
+  return std::min<int64_t>(255, kSubPartitionRegisters / (32 * perSubPartition) / 8 * 8);
+}
+
+// The measures (H200, fft_bench f32, ratio to cuFFT's time, the plan's own -> the blocks this
+// rule asks, `--min-blocks`; session 24, _notes gpu24-primes24; ptxas registers/spill bytes):
+// 783 = [29, 9, 3] (3 warps) 2.16 -> 1.60 at 3 and 4 (223 -> 168/0, 2 -> 4 blocks; 1.56 at 5,
+// 128/184, not taken), 1305 2.08 -> 1.47, 2175 2.33 -> 1.55, 841 = [29, 29] (2 warps) 1.60 ->
+// 1.21 at 6, 667 = [29, 23] (4 warps) 1.18 -> 0.86 at 3, 493 = [29, 17] (5 warps) 2.21 -> 1.49
+// at 2 (254 -> 168/52), 4205 = [29, 29, 5] 2.54 -> 1.61 at 2; 87 = [29, 3] (35 rows of 3,
+// 4 warps) 1.93 -> 2.00 at 3 (254 -> 168/56: the one loss, within 4%). f64 2175 at 3 (193 ->
+// 168/176) 1.24 -> 1.31: none in f64. Radices 17 - 23 first (289, 361, 529, 1083: estimates
+// 102 - 138, 128 - 166 registers) and 29 after another (522, 1104) ask none: not measured.
+int64_t widePrimeMinBlocks(int64_t threads, int64_t localBytes, const Radices& rs,
+                           const FftRequest& request) {
+  constexpr int64_t kWarps = 64, kBlocks = 32, kThreeWarpsCap = 168;
+  if (request.target != compiler::pipeline::Target::Cuda || threads < 1 || rs.empty() ||
+      request.precision != Precision::F32)
+    return 0;
+  const int64_t first = rs.front();
+  if (first <= 16 || first > kLargestDirectPrime || largestPrimeFactor(first) != first) return 0;
+  const int64_t estimate =
+      std::min<int64_t>(255, butterflyRegisters(first, request.precision, rs.size() == 1));
+  if (estimate <= kThreeWarpsCap) return 0;
+  const int64_t warps = (threads + 31) / 32;
+  // the blocks the estimate's registers keep: a sub-partition's warps, over the block's 4 parts
+  const int64_t warpsBySubPartition = 16384 / (32 * ((estimate + 7) / 8 * 8));
+  const int64_t now = std::max<int64_t>(1, 4 * warpsBySubPartition / warps);
+  const int64_t byShared = std::min(
+      {(localMemoryBudget(request) + 1024) / (localBytes + 1024), kWarps / warps, kBlocks});
+  int64_t b = byShared;
+  while (b > now && 4 * subPartitionRegisterCap(warps, b) < 3 * estimate) --b;
+  return b >= 2 && b > now ? b : 0;
 }
 
 }  // namespace fftc::fftlib

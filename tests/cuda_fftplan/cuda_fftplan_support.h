@@ -77,6 +77,8 @@ inline std::vector<Case> planSpread() {
   out.push_back(withLocalMemory(cudaCase(16384, 2), kH100SharedBytes));
   out.push_back(
       withLocalMemory(cudaCase(8192, 2, Variant::Auto, Precision::F64), kH100SharedBytes));
+  // a direct radix 29 first, asked 4 blocks a multiprocessor (widePrimeMinBlocks): 783
+  out.push_back(withLocalMemory(cudaCase(783, 3), kH100SharedBytes));
   // Rader passes (common.fdl raderStockPass): 2384 = [149, 16] (148 = [4, 37]), f64 2961
   out.push_back(withLocalMemory(cudaCase(2384, 2), kH100SharedBytes));
   out.push_back(

@@ -18,6 +18,7 @@
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/fft_api.h"
 #include "fftlib/plan/planner.h"
+#include "fftlib/plan/wide_prime_blocks.h"
 #include "tests/fftplan/fftw_at_precision.h"
 #include "tests/fftplan/plan_accuracy.h"
 #include "tests/fftplan/requests.h"
@@ -25,6 +26,13 @@
 
 namespace fftc::fftlib::test {
 namespace {
+
+// a CUDA request under an H200's shared memory (fft_bench's budget)
+FftRequest wideCuda(FftRequest r) {
+  r.target = compiler::pipeline::Target::Cuda;
+  r.localMemoryBytes = 227 * 1024;
+  return r;
+}
 
 // Primes from 47 (31 .. 43 where their butterfly fits a work-item: below) whose N - 1 is
 // 29-smooth and whose three local arrays of N - 1 fit 48 KiB (f32: N - 1 <= 1927, f64: 963) go
@@ -412,6 +420,71 @@ TEST(RaderPassPlan, MinBlocksFollowSharedMemoryAndTheRegisterEstimate) {
   EXPECT_NE(planFft(cuda)->compiled.source.find("__launch_bounds__(256, 3)"), std::string::npos);
   cuda.minBlocksPerSm = 2;
   EXPECT_NE(planFft(cuda)->compiled.source.find("__launch_bounds__(256, 2)"), std::string::npos);
+}
+
+// The nested Rader pass's register estimate (session 24): a Rader radix of the convolution is a
+// pass over the work-group, so the estimate takes its own convolution's widest radix (37: 36 =
+// [6, 6]), not a 37-point butterfly's 222 registers: f32 2384 = [149, 16] is left at 16 (64
+// registers: 4 blocks of 8 warps, more than the shared memory's 2), so none is asked (ptxas
+// sm_90: 48 registers, where (256, 2) took 67); f32 2961's 23, a dense butterfly, still asks 3.
+TEST(RaderPassPlan, TheNestedPassEstimatesItsConvolutionsWidestRadix) {
+  FftRequest r = wideCuda(lineRequest(2384, 28149, Precision::F32));
+  const auto plan = raderPassPlan(2384, r);
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_EQ(plan->convolution, (Radices{4, 37}));
+  EXPECT_EQ(plan->widest, 16);
+  EXPECT_EQ(choosePlan(r).as<LocalChoice>()->minBlocksPerSm, 0);
+  EXPECT_NE(planFft(r)->compiled.source.find("__launch_bounds__(256)"), std::string::npos);
+  // 346 = [173, 2], 172 = [4, 43]: 43's 42 = [7, 6], widest 7
+  EXPECT_EQ(raderPassPlan(346, wideCuda(lineRequest(346, 3, Precision::F32)))->widest, 7);
+  const auto dense = raderPassPlan(2961, wideCuda(lineRequest(2961, 3, Precision::F32)));
+  ASSERT_TRUE(dense.has_value());
+  EXPECT_EQ(dense->widest, 23);
+}
+
+// The blocks a CUDA one-kernel plan with a direct prime radix above 16 first asks of ptxas
+// (widePrimeMinBlocks), from its inputs by hand: ptxas's cap a thread is a sub-partition's
+// 16384 registers over its share of the warps (a quarter, rounded up), in steps of 8.
+TEST(WidePrimeRadix, BlocksKeepThreeWarpsASubPartition) {
+  EXPECT_EQ(subPartitionRegisterCap(3, 4), 168);  // 12 warps, 3 a part: 16384 / 96 = 170
+  EXPECT_EQ(subPartitionRegisterCap(3, 3), 168);  // 9 warps: still 3 in one part
+  EXPECT_EQ(subPartitionRegisterCap(3, 5), 128);  // 15: 4
+  EXPECT_EQ(subPartitionRegisterCap(2, 4), 255);  // 8: 2, 256 registers
+  EXPECT_EQ(subPartitionRegisterCap(2, 6), 168);
+  const FftRequest r = wideCuda(lineRequest(783, 85707, Precision::F32));
+  // 783 = [29, 9, 3], 3 rows of 27 work-items: 81 threads, 3 warps; 29's estimate 3·29·2 = 174
+  // -> 176 registers: 2 warps a part, 8 warps, 2 blocks; (232448 + 1024) / (37584 + 1024) = 6
+  // blocks by shared memory; 6's cap 102 and 5's 128 keep under 3/4 of 174, 4's 168 not
+  EXPECT_EQ(widePrimeMinBlocks(81, 37584, {29, 9, 3}, r), 4);
+  EXPECT_EQ(widePrimeMinBlocks(58, 2 * 1682 * 8, {29, 29}, r), 6);  // 841: 2 warps, 4 -> 6
+  EXPECT_EQ(widePrimeMinBlocks(145, 2 * 2465 * 8, {29, 17}, r), 2);  // 493: 5 warps, 1 -> 2
+  // shared memory holds the estimate's blocks: none
+  EXPECT_EQ(widePrimeMinBlocks(81, 120000, {29, 9, 3}, r), 0);
+  // 29 after another radix (522 = [2, 29, 9]), radices 17 - 23 (estimates 102 - 138, within
+  // 168), a row in one work-item (29 alone: 116), f64 and OpenCL: none
+  EXPECT_EQ(widePrimeMinBlocks(90, 2 * 2610 * 8, {2, 29, 9}, r), 0);
+  EXPECT_EQ(widePrimeMinBlocks(115, 2 * 2645 * 8, {23, 23}, r), 0);
+  EXPECT_EQ(widePrimeMinBlocks(96, 96 * 29 * 8, {29}, r), 0);
+  FftRequest f64 = r;
+  f64.precision = Precision::F64;
+  EXPECT_EQ(widePrimeMinBlocks(81, 37584, {29, 9, 3}, f64), 0);
+  FftRequest opencl = r;
+  opencl.target = compiler::pipeline::Target::OpenCL;
+  EXPECT_EQ(widePrimeMinBlocks(81, 37584, {29, 9, 3}, opencl), 0);
+  // through the planner into __launch_bounds__; a request's own count wins
+  EXPECT_EQ(choosePlan(r).as<LocalChoice>()->minBlocksPerSm, 4);
+  EXPECT_NE(planFft(r)->compiled.source.find("__launch_bounds__(81, 4)"), std::string::npos);
+  EXPECT_EQ(choosePlan(opencl).as<LocalChoice>()->minBlocksPerSm, 0);
+  FftRequest own = r;
+  own.minBlocksPerSm = 2;
+  EXPECT_NE(planFft(own)->compiled.source.find("__launch_bounds__(81, 2)"), std::string::npos);
+}
+
+// The plan whose CUDA kernel the rule bounds, on PoCL against FFTW (OpenCL takes no bound: the
+// same radices and rows; the bounded CUDA kernel runs in cuda_fftplan's GPU spread)
+TEST(WidePrimeRadix, MatchFftw783F32) {
+  expectPlanWithinFftw<float>(lineRequest(783, 5, Precision::F32), "wide prime radix", 3,
+                              "stockhamLocal");
 }
 
 // The plans on PoCL against FFTW in long double (L2 within kL2Bound of FFTW's at the same
