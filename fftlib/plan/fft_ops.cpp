@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -220,6 +221,29 @@ bool columnsOfArrays(const ir::ExprPtr& rows) {
 // 2048 and up are one row a group already.
 constexpr int64_t kChainGroupWorkItems = 128;
 
+// The plan of r with the given radices where the chain's one kernel can take it: stockhamLocal
+// in one kernel (a LocalChoice, no looped passes), one local array only where the chain's
+// passes allow it (oneArrayChain), and `accept` of its LocalChoice; nullopt where the planner
+// vetoes the radices or any of these fails (the caller keeps the planner's plan). For both of
+// the chain's radix rules: the wider radices (chainRadices) and the even passes
+// (chainEvenPasses).
+std::optional<PlanChoice> tryChainRadices(FftRequest r, const Radices& radices, size_t transforms,
+                                          const ir::ExprPtr& body,
+                                          const std::function<bool(const LocalChoice&)>& accept) {
+  r.radices = radices;
+  try {
+    PlanChoice c = choosePlan(withLimits(r, PlanLimits{}));
+    const auto* l = c.as<LocalChoice>();
+    Radices order = radices;
+    if (c.kernel == "stockhamLocal" && l && l->loopedWorkItems == 0 && accept(*l) &&
+        (!l->oneArray || oneArrayChain(transforms, body, order)))
+      return std::optional<PlanChoice>(std::move(c));
+  } catch (const UserError&) {
+    // no such plan
+  }
+  return std::nullopt;
+}
+
 // A transform of another's result (the convolution's one kernel) in one local array whose
 // planner radices end in a pass of a radix below 8 (8192 f32: [16, 16, 16, 2] on 512
 // work-items, the radix-2 pass 8 butterflies a work-item) takes as many passes of radix 8 and
@@ -246,20 +270,12 @@ void chainEvenPasses(FftRequest r, PlanChoice& choice, size_t transforms,
   const int64_t w = r.size / 8;
   if (product != r.size || w < 512 || w > 1024) return;
   r.variant = Variant::Local;
-  r.radices = even;
   r.workgroupSize = w;
   r.fftsPerGroup = 1;
-  try {
-    PlanChoice c = choosePlan(withLimits(r, PlanLimits{}));
-    const auto* cl = c.as<LocalChoice>();
-    Radices order = even;
-    if (c.kernel == choice.kernel && cl && cl->oneArray && cl->loopedWorkItems == 0 &&
-        cl->raderPass.empty() && cl->shape.workgroupSize == w &&
-        oneArrayChain(transforms, body, order))
-      choice = std::move(c);
-  } catch (const UserError&) {
-    // the planner's radices
-  }
+  if (auto c = tryChainRadices(r, even, transforms, body, [&](const LocalChoice& cl) {
+        return cl.oneArray && cl.raderPass.empty() && cl.shape.workgroupSize == w;
+      }))
+    choice = std::move(*c);
 }
 
 void chainGroupRows(FftRequest r, PlanChoice& choice) {
@@ -365,22 +381,13 @@ ir::ExprPtr oneKernelForm(const ir::FunCall& call, const FftRequest& limits,
   if (chain) {
     const Radices wide = chainRadices(r.size, choices.chainRadix);
     if (wide != several && wide.size() < several.size()) {
-      FftRequest rw = r;
-      rw.radices = wide;
-      try {
-        PlanChoice c = choosePlan(withLimits(rw, PlanLimits{}));
-        const auto* l = c.as<LocalChoice>();
-        Radices order = wide;
-        if (c.kernel == "stockhamLocal" && l && l->loopedWorkItems == 0 &&
-            (!l->oneArray || oneArrayChain(ops.size(), g->body(), order)) &&
-            (!choices.chainRegisterBound ||
-             butterflyInRegisters(*std::max_element(wide.begin(), wide.end()),
-                                  l->shape.workgroupSize * l->shape.fftsPerGroup, r.precision))) {
-          choice = std::move(c);
-          wider = true;
-        }
-      } catch (const UserError&) {
-        // no such plan: the planner's radices
+      if (auto c = tryChainRadices(r, wide, ops.size(), g->body(), [&](const LocalChoice& l) {
+            return !choices.chainRegisterBound ||
+                   butterflyInRegisters(*std::max_element(wide.begin(), wide.end()),
+                                        l.shape.workgroupSize * l.shape.fftsPerGroup, r.precision);
+          })) {
+        choice = std::move(*c);
+        wider = true;
       }
     }
   }
