@@ -106,7 +106,7 @@ TEST(CudaFftPlanRegisters, WidePrime783KeepsThreeWarpsASubPartition) {
   const Case c = withLocalMemory(cudaCase(783, 3), kH100SharedBytes);
   const auto plan = planFft(c.request);
   const auto& k = plan->compiled;
-  ASSERT_NE(k.source.find("__launch_bounds__(81, 4)"), std::string::npos);
+  EXPECT_NE(k.source.find("__launch_bounds__(81, 4)"), std::string::npos);
   cu::NvrtcCompiler nvrtc(cu::NvrtcApi::get(), std::nullopt);
   cu::CompileRequest request;
   request.source = k.source;
