@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <exception>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -24,9 +25,10 @@ inline std::size_t buildThreads(std::size_t tasks) {
   return std::min(tasks, cores);
 }
 
-// build(i) for i < count, on buildThreads(count) threads (the calling thread is one of them);
-// returns the results by index. When tasks throw, the exception of the lowest index is
-// rethrown once all have finished (the same error a serial build would have reported first).
+// build(i) for i < count, on buildThreads(count) threads (the calling thread is one of them;
+// fewer where starting one throws std::system_error); returns the results by index. When tasks
+// throw, the exception of the lowest index is rethrown once all have finished (the same error a
+// serial build would have reported first).
 template <class Build>
 auto buildConcurrently(std::size_t count, Build build) {
   using T = decltype(build(std::size_t{0}));
@@ -44,7 +46,15 @@ auto buildConcurrently(std::size_t count, Build build) {
   };
   std::vector<std::thread> threads;
   const std::size_t n = buildThreads(count);
-  for (std::size_t t = 1; t < n; ++t) threads.emplace_back(work);
+  // where the system gives no more threads (std::system_error), those started and the calling
+  // one take the rest of the tasks: each takes the next index until none is left
+  for (std::size_t t = 1; t < n; ++t) {
+    try {
+      threads.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;
+    }
+  }
   work();
   for (auto& t : threads) t.join();
   for (const auto& e : errors)

@@ -286,7 +286,7 @@ uint64_t laneChecksum(std::string_view bytes) {
 // bandwidth (f64 999983's 32 MB entry: 3.6 - 3.9 ms of the load's CPU on the developer machine,
 // 6.6 ms of wall on the H200 in session 18): the chunks of a large entry are read on up to one
 // thread a core (buildConcurrently). The value does not depend on the threads.
-constexpr size_t kChecksumChunk = size_t{1} << 21;
+constexpr size_t kChecksumChunk = kPlanEntryChecksumChunk;
 
 uint64_t bodyChecksum(std::string_view body) {
   constexpr uint64_t kBasis = 0xcbf29ce484222325ULL, kPrime = 0x100000001b3ULL;

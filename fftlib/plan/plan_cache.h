@@ -10,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -79,7 +80,10 @@ class PlanCache {
 // The entry format (plan_cache.cpp): a header line, a Boost.JSON document, the source and the
 // tables' bytes. The parser returns nullptr for anything that is not an entry of `request`.
 std::string serializePlan(const CompiledFft& plan);  // std::invalid_argument: not cacheable
-// The header's CHECKSUM of an entry's body (what follows the header line).
+// The header's CHECKSUM of an entry's body (what follows the header line): each chunk of
+// kPlanEntryChecksumChunk bytes summed on its own (concurrently, on up to FFTC_BUILD_THREADS
+// threads), the sums folded in order; the value does not depend on the threads.
+inline constexpr std::size_t kPlanEntryChecksumChunk = std::size_t{1} << 21;
 std::uint64_t planEntryChecksum(std::string_view body);
 std::shared_ptr<CompiledFft> parsePlan(std::string_view bytes, const FftRequest& request);
 // The same, the plan's tables aliasing `bytes` (no copy), which `owner` keeps alive as long as

@@ -416,6 +416,11 @@ bool oneArrayKernelFits(const Radices& rs, const FftRequest& request);
 // 16 and `looped`; the same where two arrays fit but chooseRadices(n)'s two-array kernel would
 // take more than 1024 work-items (localKernelFits: f32 8448 on an H200).
 Radices oneArrayRadicesFor(int64_t n, const FftRequest& request, bool looped = true);
+// The radices of n whose one-array kernel loops over the work-group (loopedOneArrayWorkItems,
+// plan_heuristics.cpp): of the orders of radices of at most 16 in the fewest passes or one more,
+// the fewest passes, the least time, the fewest work-items, the widest first pass; {} where none
+// fits the registers.
+Radices loopedOneArrayRadices(int64_t n, const FftRequest& request);
 // Whether one row of n = prod(rs) runs in one local-memory kernel (Local, bluesteinLocal, the
 // N-D local passes): localFits, and at most 1024 work-items for its widest pass (n / min(rs)).
 // False for an empty list.

@@ -2,7 +2,7 @@
 // work-group shapes of the local-memory kernels, the hierarchical levels, and each typed choice
 // instantiated as a kernel of the FFT library with its -D bindings.
 #include "fftlib/plan/plan_choice.h"
-#include "fftlib/plan/wide_prime_blocks.h"
+#include "fftlib/plan/min_blocks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +12,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -91,8 +92,8 @@ std::pair<int64_t, int64_t> loopedShape(const Radices& rs, Precision p) {
   // loopedOneArrayRadices asks this of every order of n's radices (thousands for f32 8448, on
   // every plan and every warm load of one: 6 ms of a 8 ms warm plan), so the radices' checks
   // and work are taken out of the loop over w
-  int64_t work[64];
-  const size_t count = std::min<size_t>(rs.size(), 64);
+  std::vector<int64_t> work(rs.size());
+  const size_t count = rs.size();
   for (size_t i = 0; i < count; ++i) work[i] = butterflyWork(rs[i]);
   int64_t best = 0, bestTime = 0;
   for (int64_t w = 32; w <= 1024; w += 32) {
@@ -134,8 +135,6 @@ bool radicesInRegisters(const Radices& rs, Precision p) {
 }
 
 }  // namespace
-
-namespace {
 
 // The radices of n in one array on loopedOneArrayWorkItems' work-items: of the orders of
 // radices of at most 16 (a wider butterfly's registers, beside the others a work-item keeps:
@@ -193,8 +192,6 @@ Radices loopedOneArrayRadices(int64_t n, const FftRequest& request) {
   if (best.empty()) walk(walk, n, passes + 1);
   return best;
 }
-
-}  // namespace
 
 Radices oneArrayRadicesFor(int64_t n, const FftRequest& request, bool looped) {
   constexpr int64_t kMostRadix = 32;
@@ -842,13 +839,17 @@ PlanChoice chooseRaderPassPlan(const FftRequest& r, const RaderPassPlan& plan) {
 // an H200 (session 23, `--min-blocks 2`); 16807 f32 (134 KB) and f64 8448 keep one block by
 // shared memory. CUDA only; 0 otherwise.
 int64_t loopedMinBlocks(int64_t looped, int64_t localBytes, int64_t widest, const FftRequest& r) {
-  constexpr int64_t kRegisters = 65536, kThreads = 2048;
+  // the multiprocessor-wide register model (min_blocks.h: measured so; ptxas's sub-partition
+  // one would change unmeasured plans: the next step)
+  constexpr int64_t kThreads = 2048;
   if (r.target != compiler::pipeline::Target::Cuda || looped < 1 || 2 * looped > kThreads) return 0;
   const int64_t warps = (looped + 31) / 32;
-  const int64_t estimate = std::min<int64_t>(255, butterflyRegisters(widest, r.precision));
-  const int64_t byRegisters = kRegisters / (32 * warps * ((estimate + 7) / 8 * 8));
-  const int64_t byShared = (localMemoryBudget(r) + 1024) / (localBytes + 1024);
-  const int64_t atTwo = kRegisters / (32 * warps * 2) / 8 * 8;
+  const int64_t estimate =
+      std::min<int64_t>(kMostRegisters, butterflyRegisters(widest, r.precision));
+  const int64_t byRegisters = multiprocessorRegisterBlocks(warps, estimate);
+  // (at most 1024 threads, 32 warps: the 64 warps' bound keeps 2 blocks)
+  const int64_t byShared = blocksBySharedMemory(r, localBytes, warps);
+  const int64_t atTwo = multiprocessorRegisterCap(warps, 2);
   return byRegisters < 2 && byShared >= 2 && 2 * atTwo >= estimate ? 2 : 0;
 }
 
@@ -874,7 +875,7 @@ int64_t oddOneArrayWorkItems(const FftRequest& r, const Radices& rs) {
   const int64_t twoArrays =
       2 * compiler::codegen::CodegenOptions{}.paddedLocalCount(r.size, r.size) *
       complexBytes(r.precision);
-  if ((localMemoryBudget(r) + 1024) / (twoArrays + 1024) != 2) return 0;
+  if (blocksBySharedMemory(r, twoArrays) != 2) return 0;
   const int64_t w = ((uniform + 1) / 2 + 31) / 32 * 32;
   return w < uniform && loopedFits(rs, w, r.precision) ? w : 0;
 }
@@ -964,6 +965,7 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
       (oneArray ? 1 : 2) * padded * complexBytes(r.precision) <=
           localMemoryFor(r, shape.fftsPerGroup))
     c.localPadding = every;
+  // (a looped kernel is one array: the blocks rules below take the same bytes)
   const int64_t localBytes = (oneArray ? 1 : 2) * padded * complexBytes(r.precision);
   c.detail = LocalChoice{
       .radices = c.radices,
@@ -971,8 +973,7 @@ PlanChoice choosePasses(const FftRequest& r, Variant v) {
       .oneArray = oneArray,
       .loopedWorkItems = looped,
       .minBlocksPerSm =
-          looped > 0 ? loopedMinBlocks(looped, padded * complexBytes(r.precision),
-                                       std::ranges::max(c.radices), r)
+          looped > 0 ? loopedMinBlocks(looped, localBytes, std::ranges::max(c.radices), r)
                      : widePrimeMinBlocks(shape.workgroupSize * shape.fftsPerGroup, localBytes,
                                           c.radices, r)};
   return c;

@@ -5,8 +5,8 @@
 #include <limits>
 
 #include "compiler/codegen/codegen.h"
+#include "fftlib/plan/min_blocks.h"
 #include "fftlib/plan/plan_choice.h"
-#include "fftlib/plan/wide_prime_blocks.h"
 
 namespace fftc::fftlib {
 namespace {
@@ -199,58 +199,20 @@ int64_t raderPassLocalBytes(int64_t n, int64_t p, int64_t fftsPerGroup, Precisio
 
 int64_t raderPassMinBlocks(int64_t threads, int64_t localBytes, int64_t widest,
                            const FftRequest& request) {
-  constexpr int64_t kRegisters = 65536, kWarps = 64, kBlocks = 32, kResidentThreads = 768;
+  // the multiprocessor-wide register model (min_blocks.h: measured so; ptxas's sub-partition
+  // one, which widePrimeMinBlocks uses, would change unmeasured plans: the next step)
+  constexpr int64_t kResidentThreads = 768;
   if (request.target != compiler::pipeline::Target::Cuda || threads < 1) return 0;
   const int64_t warps = (threads + 31) / 32;
-  // registers are given a warp 256 at a time: a thread of b blocks keeps a multiple of 8
-  auto registersAt = [&](int64_t b) {
-    return std::min<int64_t>(255, kRegisters / (32 * warps * b) / 8 * 8);
-  };
-  const int64_t estimate = std::min<int64_t>(255, butterflyRegisters(widest, request.precision));
-  const int64_t byRegisters = kRegisters / (32 * warps * ((estimate + 7) / 8 * 8));
-  const int64_t byShared = std::min(
-      {(localMemoryBudget(request) + 1024) / (localBytes + 1024), kWarps / warps, kBlocks});
+  auto registersAt = [&](int64_t b) { return multiprocessorRegisterCap(warps, b); };
+  const int64_t estimate =
+      std::min<int64_t>(kMostRegisters, butterflyRegisters(widest, request.precision));
+  const int64_t byRegisters = multiprocessorRegisterBlocks(warps, estimate);
+  const int64_t byShared = blocksBySharedMemory(request, localBytes, warps);
   if (byRegisters >= byShared || byRegisters * warps * 32 >= kResidentThreads) return 0;
   int64_t b = std::min(byShared, (kResidentThreads + warps * 32 - 1) / (warps * 32));
   while (b > byRegisters && 2 * registersAt(b) < estimate) --b;
   return b > std::max<int64_t>(byRegisters, 1) ? b : 0;
-}
-
-int64_t subPartitionRegisterCap(int64_t warps, int64_t blocks) {
-  constexpr int64_t kSubPartitionRegisters = 16384;
-  const int64_t perSubPartition = (blocks * warps + 3) / 4;
-  return std::min<int64_t>(255, kSubPartitionRegisters / (32 * perSubPartition) / 8 * 8);
-}
-
-// The measures (H200, fft_bench f32, ratio to cuFFT's time, the plan's own -> the blocks this
-// rule asks, `--min-blocks`; session 24, _notes gpu24-primes24; ptxas registers/spill bytes):
-// 783 = [29, 9, 3] (3 warps) 2.16 -> 1.60 at 3 and 4 (223 -> 168/0, 2 -> 4 blocks; 1.56 at 5,
-// 128/184, not taken), 1305 2.08 -> 1.47, 2175 2.33 -> 1.55, 841 = [29, 29] (2 warps) 1.60 ->
-// 1.21 at 6, 667 = [29, 23] (4 warps) 1.18 -> 0.86 at 3, 493 = [29, 17] (5 warps) 2.21 -> 1.49
-// at 2 (254 -> 168/52), 4205 = [29, 29, 5] 2.54 -> 1.61 at 2; 87 = [29, 3] (35 rows of 3,
-// 4 warps) 1.93 -> 2.00 at 3 (254 -> 168/56: the one loss, within 4%). f64 2175 at 3 (193 ->
-// 168/176) 1.24 -> 1.31: none in f64. Radices 17 - 23 first (289, 361, 529, 1083: estimates
-// 102 - 138, 128 - 166 registers) and 29 after another (522, 1104) ask none: not measured.
-int64_t widePrimeMinBlocks(int64_t threads, int64_t localBytes, const Radices& rs,
-                           const FftRequest& request) {
-  constexpr int64_t kWarps = 64, kBlocks = 32, kThreeWarpsCap = 168;
-  if (request.target != compiler::pipeline::Target::Cuda || threads < 1 || rs.empty() ||
-      request.precision != Precision::F32)
-    return 0;
-  const int64_t first = rs.front();
-  if (first <= 16 || first > kLargestDirectPrime || largestPrimeFactor(first) != first) return 0;
-  const int64_t estimate =
-      std::min<int64_t>(255, butterflyRegisters(first, request.precision, rs.size() == 1));
-  if (estimate <= kThreeWarpsCap) return 0;
-  const int64_t warps = (threads + 31) / 32;
-  // the blocks the estimate's registers keep: a sub-partition's warps, over the block's 4 parts
-  const int64_t warpsBySubPartition = 16384 / (32 * ((estimate + 7) / 8 * 8));
-  const int64_t now = std::max<int64_t>(1, 4 * warpsBySubPartition / warps);
-  const int64_t byShared = std::min(
-      {(localMemoryBudget(request) + 1024) / (localBytes + 1024), kWarps / warps, kBlocks});
-  int64_t b = byShared;
-  while (b > now && 4 * subPartitionRegisterCap(warps, b) < 3 * estimate) --b;
-  return b >= 2 && b > now ? b : 0;
 }
 
 }  // namespace fftc::fftlib

@@ -11,6 +11,7 @@
 
 #include <regex>
 #include <set>
+#include <string>
 #include <stdexcept>
 
 #include "backends/common/device_error.h"
@@ -95,6 +96,30 @@ TEST(CudaStagePrograms, EachStageAloneCompilesToTheWholeModulesPtx) {
       }
     }
   }
+}
+
+// widePrimeMinBlocks (issue 23, session 24): f32 783 = [29, 9, 3] asks 4 blocks a
+// multiprocessor of ptxas, whose cap (three warps a sub-partition) is 168 registers; without
+// the rule the kernel took 223 (two blocks) and ran 1.34x slower on an H200. ptxas's own report
+// (-v) of the plan's kernel: at most 168 registers, no spill.
+TEST(CudaFftPlanRegisters, WidePrime783KeepsThreeWarpsASubPartition) {
+  const Case c = withLocalMemory(cudaCase(783, 3), kH100SharedBytes);
+  const auto plan = planFft(c.request);
+  const auto& k = plan->compiled;
+  EXPECT_NE(k.source.find("__launch_bounds__(81, 4)"), std::string::npos);
+  cu::NvrtcCompiler nvrtc(cu::NvrtcApi::get(), std::nullopt);
+  cu::CompileRequest request;
+  request.source = k.source;
+  request.programName = k.name + ".cu";
+  request.arch = std::string(cu::kDefaultArch);
+  request.options = {"--ptxas-options=-v"};
+  const cu::CompiledProgram out = nvrtc.compile(request);
+  std::smatch used, spill;
+  ASSERT_TRUE(std::regex_search(out.log, used, std::regex("Used ([0-9]+) registers"))) << out.log;
+  EXPECT_LE(std::stoi(used[1]), 168) << out.log;
+  ASSERT_TRUE(std::regex_search(out.log, spill, std::regex("([0-9]+) bytes spill stores")))
+      << out.log;
+  EXPECT_EQ(std::stoi(spill[1]), 0) << out.log;
 }
 
 INSTANTIATE_TEST_SUITE_P(Spread, CudaFftPlans, ::testing::ValuesIn(planSpread()),

@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <complex>
+#include <map>
+#include <tuple>
 #include <cstdio>
 #include <span>
 #include <string>
@@ -32,12 +34,8 @@ namespace {
 namespace cl = backends::opencl;
 using Radices = std::vector<int64_t>;
 
-constexpr int64_t kH100 = 232448;  // an H100's / H200's opt-in shared memory of a block
-
 FftRequest h100(int64_t n, Precision p, int64_t batch = 1) {
-  FftRequest r = shapeRequest({n}, batch, p);
-  r.localMemoryBytes = kH100;
-  return r;
+  return underGpuBudget(shapeRequest({n}, batch, p));
 }
 
 // ---- the planner (no device)
@@ -225,6 +223,82 @@ TEST(OneArrayLooped, OddSizesHeldToTwoBlocksTakeOneArray) {
 
 cl::Context& context() {
   return fftc::testing::openclContext();
+}
+
+// The walk of loopedOneArrayRadices as it was before session 24 pruned it (main a5d0b78): every
+// order of radices of at most 16 in at most one pass more than the fewest, each kept by the key
+// (passes, time, work-items, -first radix); the time Σ ceil(n / r / w) · r · Σ f over r's prime
+// factors f (butterflyWork, written here from its definition). The pruned walk must give the
+// same radices for fft_bench's sizes (pow2, smooth, primes, random:1).
+Radices exhaustiveLoopedRadices(int64_t n, Precision p) {
+  constexpr int64_t kMost = 16;
+  auto work = [](int64_t r) {
+    int64_t sum = 0, m = r;
+    for (int64_t f = 2; f <= m; ++f)
+      for (; m % f == 0; m /= f) sum += f;
+    return r * sum;
+  };
+  std::map<int64_t, int64_t> fewest;
+  auto least = [&](auto&& self, int64_t m) -> int64_t {
+    if (m == 1) return 0;
+    if (auto it = fewest.find(m); it != fewest.end()) return it->second;
+    int64_t f = -1;
+    for (int64_t r = 2; r <= kMost; ++r)
+      if (m % r == 0)
+        if (int64_t k = self(self, m / r); k >= 0 && (f < 0 || k + 1 < f)) f = k + 1;
+    fewest[m] = f;
+    return f;
+  };
+  const int64_t passes = least(least, n);
+  if (passes < 0) return {};
+  Radices best, c;
+  std::tuple<size_t, int64_t, int64_t, int64_t> bestKey{};
+  auto walk = [&](auto&& self, int64_t rest) -> void {
+    if (rest == 1) {
+      if (uniformOneArrayWorkItems(c) > 0) return;
+      const int64_t w = loopedOneArrayWorkItems(c, p);
+      if (w == 0) return;
+      int64_t time = 0;
+      for (int64_t r : c) time += (n / r + w - 1) / w * work(r);
+      const std::tuple key{c.size(), time, w, -c.front()};
+      if (best.empty() || key < bestKey) {
+        best = c;
+        bestKey = key;
+      }
+      return;
+    }
+    if (static_cast<int64_t>(c.size()) >= passes + 1) return;
+    for (int64_t r = 2; r <= kMost; ++r) {
+      if (rest % r != 0) continue;
+      c.push_back(r);
+      self(self, rest / r);
+      c.pop_back();
+    }
+  };
+  walk(walk, n);
+  return best;
+}
+
+TEST(OneArrayLooped, PrunedWalkMatchesTheExhaustiveOne) {
+  std::vector<int64_t> sizes;
+  for (int k = 3; k <= 24; ++k) sizes.push_back(int64_t{1} << k);
+  // bench/fft_bench.cpp's kSmooth, kPrimes and random:1:12:16-1048576
+  for (int64_t n : {11,    12,    13,    15,    22,    26,    27,    49,    60,     81,     100,
+                    121,   143,   169,   243,   343,   352,   625,   1000,  1001,   1287,   1331,
+                    2197,  2401,  3125,  6561,  6656,  8448,  10000, 14641, 16807,  20449,  28561,
+                    39366, 87808, 100000, 1000000, 17, 31,   61,    127,   257,    401,    1009,
+                    1601,  4099,  8191,  65521, 131071, 524287, 999983, 70, 72,   2384,   20,
+                    783,   392335, 2961, 36,   8887,  18352, 43,    7637})
+    sizes.push_back(n);
+  int found = 0;
+  for (int64_t n : sizes)
+    for (Precision p : {Precision::F32, Precision::F64}) {
+      const Radices oracle = exhaustiveLoopedRadices(n, p);
+      EXPECT_EQ(loopedOneArrayRadices(n, h100(n, p)), oracle)
+          << n << (p == Precision::F64 ? " f64" : " f32");
+      found += oracle.empty() ? 0 : 1;
+    }
+  EXPECT_GT(found, 20);  // the lists reach the walk's choices, not only its empty answers
 }
 
 // Each pass's reads, the barrier, then its writes to the same array: a work-item that wrote

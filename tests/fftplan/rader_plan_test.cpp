@@ -18,7 +18,7 @@
 #include "fftlib/fftw_reference.h"
 #include "fftlib/plan/fft_api.h"
 #include "fftlib/plan/planner.h"
-#include "fftlib/plan/wide_prime_blocks.h"
+#include "fftlib/plan/min_blocks.h"
 #include "tests/fftplan/fftw_at_precision.h"
 #include "tests/fftplan/plan_accuracy.h"
 #include "tests/fftplan/requests.h"
@@ -30,8 +30,7 @@ namespace {
 // a CUDA request under an H200's shared memory (fft_bench's budget)
 FftRequest wideCuda(FftRequest r) {
   r.target = compiler::pipeline::Target::Cuda;
-  r.localMemoryBytes = 227 * 1024;
-  return r;
+  return underGpuBudget(r);
 }
 
 // Primes from 47 (31 .. 43 where their butterfly fits a work-item: below) whose N - 1 is
@@ -94,7 +93,7 @@ TEST(RaderPlan, ConvolutionRadicesKeepTheRowBusy) {
 TEST(RaderPlan, NoRadixListWithinTheWorkItemsIsBluestein) {
   EXPECT_EQ(raderConvolutionRadices(8190), chooseRadices(8190));
   FftRequest r = lineRequest(8191, 8192, Precision::F32);
-  r.localMemoryBytes = 232448;
+  r.localMemoryBytes = kGpuSharedBytes;
   EXPECT_TRUE(raderRadices(8191, r).empty());
   const PlanChoice c = choosePlan(r);
   EXPECT_EQ(c.variant, Variant::Bluestein);
@@ -221,7 +220,7 @@ TEST(RaderPassPlan, ThreeStoragesAndAFourthForARaderRadix) {
     EXPECT_EQ(decls, 3u) << src;
   }
   FftRequest r = lineRequest(2384, 3, Precision::F32);
-  r.localMemoryBytes = 227 * 1024;
+  r.localMemoryBytes = kGpuSharedBytes;
   auto plan = planFft(r);
   ASSERT_EQ(plan->compiled.stages.size(), 1u);
   const std::string& src = plan->compiled.source;
@@ -244,7 +243,7 @@ TEST(RaderPassPlan, ThreeStoragesAndAFourthForARaderRadix) {
 // Bluestein's three passes before), on PoCL against FFTW.
 TEST(RaderPassPlan, TheThreeStoragesAreWhatCodegenDeclares) {
   for (const auto& [n, p, prec, bytes] :
-       {std::tuple<int64_t, int64_t, Precision, int64_t>{2961, 47, Precision::F32, 227 * 1024},
+       {std::tuple<int64_t, int64_t, Precision, int64_t>{2961, 47, Precision::F32, kGpuSharedBytes},
         {866, 433, Precision::F64, 0},
         {1876, 67, Precision::F32, 0},
         {488, 61, Precision::F64, 0}}) {
@@ -347,8 +346,8 @@ TEST(RaderPassPlan, CompositeSizesTakeRaderPasses) {
   for (const Expected& e : {Expected{488, Precision::F32, 0, {61, 8}, {10, 6}},
                             Expected{212, Precision::F64, 0, {53, 4}, {4, 13}},
                             // an H100's or H200's opt-in shared memory
-                            Expected{2384, Precision::F32, 227 * 1024, {149, 16}, {4, 37}},
-                            Expected{2961, Precision::F64, 227 * 1024, {47, 9, 7}, {2, 23}}}) {
+                            Expected{2384, Precision::F32, kGpuSharedBytes, {149, 16}, {4, 37}},
+                            Expected{2961, Precision::F64, kGpuSharedBytes, {47, 9, 7}, {2, 23}}}) {
     FftRequest r = lineRequest(e.n, 3, e.p);
     r.localMemoryBytes = e.localBytes;
     const PlanChoice c = choosePlan(r);
@@ -373,7 +372,7 @@ TEST(RaderPassPlan, CompositeSizesTakeRaderPasses) {
   // a convolution with a dense prime radix above 16 (46 = [2, 23]) where Bluestein is one
   // kernel (376 = [47, 8], 47 x 47 under 227 KiB): Bluestein's, which was faster on an H200;
   // 2961 above keeps its pass (Bluestein's M = 6000 takes passes over global memory)
-  for (const auto& [n, bytes] : {std::pair<int64_t, int64_t>{376, 0}, {47 * 47, 227 * 1024}})
+  for (const auto& [n, bytes] : {std::pair<int64_t, int64_t>{376, 0}, {47 * 47, kGpuSharedBytes}})
     for (Precision p : {Precision::F32, Precision::F64}) {
       FftRequest r = lineRequest(n, 3, p);
       r.localMemoryBytes = bytes;
@@ -396,7 +395,7 @@ TEST(RaderPassPlan, MinBlocksFollowSharedMemoryAndTheRegisterEstimate) {
   EXPECT_EQ(raderPassLocalBytes(2384, 149, 1, Precision::F64), 4 * (2384 + 148) * 16);
   FftRequest cuda = lineRequest(2961, 22664, Precision::F32);
   cuda.target = compiler::pipeline::Target::Cuda;
-  cuda.localMemoryBytes = 227 * 1024;
+  cuda.localMemoryBytes = kGpuSharedBytes;
   // 2961: widest 23 (the convolution's [2, 23]), 3·23·2 = 138 -> 144 registers: one block of 8
   // warps by them; 233472 / (73896 + 1024) = 3 by shared memory; 768 threads = 3 blocks, whose
   // 65536 / (3·256) = 85 -> 80 registers keep half of 138
@@ -437,9 +436,11 @@ TEST(RaderPassPlan, TheNestedPassEstimatesItsConvolutionsWidestRadix) {
   EXPECT_NE(planFft(r)->compiled.source.find("__launch_bounds__(256)"), std::string::npos);
   // 346 = [173, 2], 172 = [4, 43]: 43's 42 = [7, 6], widest 7
   EXPECT_EQ(raderPassPlan(346, wideCuda(lineRequest(346, 3, Precision::F32)))->widest, 7);
-  const auto dense = raderPassPlan(2961, wideCuda(lineRequest(2961, 3, Precision::F32)));
+  const FftRequest denseRequest = wideCuda(lineRequest(2961, 3, Precision::F32));
+  const auto dense = raderPassPlan(2961, denseRequest);
   ASSERT_TRUE(dense.has_value());
   EXPECT_EQ(dense->widest, 23);
+  EXPECT_EQ(choosePlan(denseRequest).as<LocalChoice>()->minBlocksPerSm, 3);
 }
 
 // The blocks a CUDA one-kernel plan with a direct prime radix above 16 first asks of ptxas
@@ -454,7 +455,7 @@ TEST(WidePrimeRadix, BlocksKeepThreeWarpsASubPartition) {
   const FftRequest r = wideCuda(lineRequest(783, 85707, Precision::F32));
   // 783 = [29, 9, 3], 3 rows of 27 work-items: 81 threads, 3 warps; 29's estimate 3·29·2 = 174
   // -> 176 registers: 2 warps a part, 8 warps, 2 blocks; (232448 + 1024) / (37584 + 1024) = 6
-  // blocks by shared memory; 6's cap 102 and 5's 128 keep under 3/4 of 174, 4's 168 not
+  // blocks by shared memory; 6's cap 96 and 5's 128 keep under 3/4 of 174, 4's 168 not
   EXPECT_EQ(widePrimeMinBlocks(81, 37584, {29, 9, 3}, r), 4);
   EXPECT_EQ(widePrimeMinBlocks(58, 2 * 1682 * 8, {29, 29}, r), 6);  // 841: 2 warps, 4 -> 6
   EXPECT_EQ(widePrimeMinBlocks(145, 2 * 2465 * 8, {29, 17}, r), 2);  // 493: 5 warps, 1 -> 2
@@ -502,10 +503,7 @@ TEST(RaderPassPlan, MatchFftw212RowsInGroupsF32) {
   expectPlanWithinFftw<float>(lineRequest(212, 11, Precision::F32), "rader pass", 3,
                               "stockhamLocal");
 }
-FftRequest wide(FftRequest r) {
-  r.localMemoryBytes = 227 * 1024;
-  return r;
-}
+FftRequest wide(FftRequest r) { return underGpuBudget(r); }
 TEST(RaderPassPlan, MatchFftw2384F32AndF64) {
   expectPlanWithinFftw<float>(wide(lineRequest(2384, 2, Precision::F32)), "rader pass", 3,
                               "stockhamLocal");
@@ -559,7 +557,7 @@ INSTANTIATE_TEST_SUITE_P(Rader, RaderAccuracy, ::testing::Values(Precision::F32,
 TEST(RaderPlan, ARequestsRowsKeepRader) {
   FftRequest r = lineRequest(43, 780335, Precision::F64);
   r.target = compiler::pipeline::Target::Cuda;
-  r.localMemoryBytes = 232448;
+  r.localMemoryBytes = kGpuSharedBytes;
   EXPECT_EQ(choosePlan(r).kernel, "raderLocal");
   EXPECT_EQ(std::get<int64_t>(choosePlan(r).defines.at("F")), 22);
   r.fftsPerGroup = 11;

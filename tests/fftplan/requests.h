@@ -33,6 +33,15 @@ inline FftRequest lineRequest(int64_t n, int64_t batch, Precision p,
   return r;
 }
 
+// An H100's / H200's opt-in shared memory of a block (227 KiB, sm_90): fft_bench's CUDA budget.
+constexpr int64_t kGpuSharedBytes = 232448;
+
+// The request under that budget (FftRequest::localMemoryBytes).
+inline FftRequest underGpuBudget(FftRequest r) {
+  r.localMemoryBytes = kGpuSharedBytes;
+  return r;
+}
+
 // fftc's L2 error may be at most this many times FFTW's at the same precision (issue 23).
 constexpr double kL2Bound = 1.5;
 
